@@ -1,0 +1,75 @@
+//! The function under the attribute, as the expansion needs it.
+
+use proc_macro2::TokenStream;
+
+use crate::docs;
+use crate::errors::Errors;
+
+/// A function's parameter that can become an argument or a supplied value.
+pub(crate) struct Param {
+    /// Its name, which is also the argument's name.
+    pub(crate) ident: syn::Ident,
+    pub(crate) ty: syn::Type,
+    /// Its `///` comment, as a string expression.
+    pub(crate) description: Option<TokenStream>,
+}
+
+/// The annotated function.
+pub(crate) struct HandlerFn {
+    pub(crate) sig: syn::Signature,
+    pub(crate) vis: syn::Visibility,
+    pub(crate) params: Vec<Param>,
+    /// The function's doc comment, as a string expression.
+    pub(crate) description: Option<TokenStream>,
+}
+
+impl HandlerFn {
+    /// Reads the function, taking the `///` comments off its parameters (Rust rejects them
+    /// there once the macro has run). Receivers and pattern parameters are reported.
+    pub(crate) fn take(item: &mut syn::ItemFn, errors: &mut Errors) -> HandlerFn {
+        let mut params = Vec::new();
+        for input in &mut item.sig.inputs {
+            match input {
+                syn::FnArg::Receiver(receiver) => errors.at(
+                    &*receiver,
+                    "an MCP handler must be a free function, not a method: there is no `self` when a client calls it; move it out of the `impl` block and pass what it needs as `State<T>`",
+                ),
+                syn::FnArg::Typed(typed) => {
+                    let (doc_attrs, other): (Vec<_>, Vec<_>) =
+                        typed.attrs.drain(..).partition(docs::is_doc);
+                    typed.attrs = other;
+                    let description = docs::description(&doc_attrs);
+                    match &*typed.pat {
+                        syn::Pat::Ident(pat)
+                            if pat.by_ref.is_none() && pat.subpat.is_none() =>
+                        {
+                            params.push(Param {
+                                ident: pat.ident.clone(),
+                                ty: (*typed.ty).clone(),
+                                description,
+                            });
+                        }
+                        other => errors.at(
+                            other,
+                            "a handler parameter must be a plain name: the name becomes the argument's name in the schema; take the value whole and destructure it inside the function",
+                        ),
+                    }
+                }
+            }
+        }
+        HandlerFn {
+            sig: item.sig.clone(),
+            vis: item.vis.clone(),
+            params,
+            description: docs::description(&item.attrs),
+        }
+    }
+
+    /// The return type as written, `()` when there is none.
+    pub(crate) fn return_type(&self) -> syn::Type {
+        match &self.sig.output {
+            syn::ReturnType::Default => syn::parse_quote!(()),
+            syn::ReturnType::Type(_, ty) => (**ty).clone(),
+        }
+    }
+}

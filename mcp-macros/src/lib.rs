@@ -1,0 +1,27 @@
+//! Attribute macros of [`mcp-runtime`](https://docs.rs/mcp-runtime). Use them through its
+//! re-exports (`mcp_runtime::mcp_tool`); the runtime's documentation describes what they do.
+//!
+//! Each macro parses its input ([`attr`], [`ast`]), checks it ([`check`]), and expands it
+//! ([`expand`]). The user's function is always emitted as written (minus the `///` comments on
+//! its parameters, which Rust does not accept there), even when there are errors, so one
+//! mistake gives one message and the rest of the crate still type-checks.
+
+mod ast;
+mod attr;
+mod check;
+mod docs;
+mod errors;
+mod expand;
+mod paths;
+
+use proc_macro::TokenStream;
+
+/// Turns a function into an MCP tool. See `mcp_runtime`'s documentation.
+///
+/// Keys: `name = "..."`, `title = "..."`, `description = "..."`, the hints `read_only`,
+/// `destructive`, `idempotent`, `open_world` (each optionally `= true/false`), and
+/// `crate = path::to::mcp_runtime`.
+#[proc_macro_attribute]
+pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::tool(attr.into(), item.into()).into()
+}

@@ -1,0 +1,104 @@
+//! Errors a server program can meet: building the server, and serving.
+
+use std::fmt;
+use std::io;
+
+/// A server could not be built: its configuration contradicts itself.
+#[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// Two different tools have the same name.
+    DuplicateTool {
+        /// The name they share.
+        name: String,
+        /// Where the first is defined.
+        first: String,
+        /// Where the second is defined.
+        second: String,
+    },
+    /// A tool reads `State<T>` but no state of type `T` was given.
+    MissingState {
+        /// The tool.
+        tool: String,
+        /// The state type.
+        type_name: &'static str,
+    },
+    /// A page size of zero was configured.
+    ZeroPageSize,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::DuplicateTool {
+                name,
+                first,
+                second,
+            } => write!(
+                f,
+                "two tools are named `{name}`: `{first}` and `{second}`; give one of them another name with #[mcp_tool(name = \"...\")], or build the server with only one of them (`Server::builder(..).tool::<...>()`)"
+            ),
+            BuildError::MissingState { tool, type_name } => write!(
+                f,
+                "tool `{tool}` takes `State<{type_name}>`, but the server was given no state of that type; add `.state(value)` to the server builder"
+            ),
+            BuildError::ZeroPageSize => {
+                f.write_str("the page size must be at least 1 (`ServerBuilder::page_size`)")
+            }
+        }
+    }
+}
+
+impl fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// A server stopped with an error.
+#[non_exhaustive]
+pub enum Error {
+    /// The server's configuration is inconsistent.
+    Build(BuildError),
+    /// Reading from or writing to the transport failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Build(error) => write!(f, "cannot start the MCP server: {error}"),
+            Error::Io(error) => write!(f, "the MCP transport failed: {error}"),
+        }
+    }
+}
+
+// `main` returning `Result<(), Error>` prints the Debug form: make it the readable one.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Build(error) => Some(error),
+            Error::Io(error) => Some(error),
+        }
+    }
+}
+
+impl From<BuildError> for Error {
+    fn from(error: BuildError) -> Error {
+        Error::Build(error)
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(error: io::Error) -> Error {
+        Error::Io(error)
+    }
+}

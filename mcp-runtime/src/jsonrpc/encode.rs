@@ -1,0 +1,75 @@
+//! Writing messages: ids are spliced in as raw text, payloads serialized once.
+
+use serde::Serialize;
+
+use super::{RequestId, RpcError};
+
+const RESULT_HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
+
+/// `{"jsonrpc":"2.0","id":ID,"result":RESULT}`.
+pub(crate) fn encode_result(id: &RequestId, result: &impl Serialize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(RESULT_HEAD);
+    out.extend_from_slice(id.as_json().as_bytes());
+    out.extend_from_slice(br#","result":"#);
+    if serde_json::to_writer(&mut out, result).is_err() {
+        let error = RpcError::internal("the server could not serialize its reply");
+        return encode_error(Some(id), &error);
+    }
+    out.push(b'}');
+    out
+}
+
+/// `{"jsonrpc":"2.0","id":ID|null,"error":{...}}`.
+pub(crate) fn encode_error(id: Option<&RequestId>, error: &RpcError) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(RESULT_HEAD);
+    out.extend_from_slice(id.map_or("null", RequestId::as_json).as_bytes());
+    out.extend_from_slice(br#","error":"#);
+    serde_json::to_writer(&mut out, error).expect("an RpcError always serializes");
+    out.push(b'}');
+    out
+}
+
+/// `{"jsonrpc":"2.0","method":M,"params":P}`.
+pub(crate) fn encode_notification(method: &str, params: &impl Serialize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","method":"#);
+    serde_json::to_writer(&mut out, method).expect("a string always serializes");
+    out.extend_from_slice(br#","params":"#);
+    serde_json::to_writer(&mut out, params).expect("notification params serialize");
+    out.push(b'}');
+    out
+}
+
+/// `{"jsonrpc":"2.0","id":ID,"method":M,"params":P}`.
+pub(crate) fn encode_request(id: &RequestId, method: &str, params: &impl Serialize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(RESULT_HEAD);
+    out.extend_from_slice(id.as_json().as_bytes());
+    out.extend_from_slice(br#","method":"#);
+    serde_json::to_writer(&mut out, method).expect("a string always serializes");
+    out.extend_from_slice(br#","params":"#);
+    serde_json::to_writer(&mut out, params).expect("request params serialize");
+    out.push(b'}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn results_and_errors_are_valid_json_with_the_raw_id() {
+        let raw: Box<serde_json::value::RawValue> =
+            serde_json::from_str("9007199254740993").unwrap();
+        let id = RequestId::from_raw(&raw).unwrap();
+        let text = String::from_utf8(encode_result(&id, &json!({}))).unwrap();
+        assert_eq!(text, r#"{"jsonrpc":"2.0","id":9007199254740993,"result":{}}"#);
+        let text = String::from_utf8(encode_error(None, &RpcError::invalid_request("x"))).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["id"], json!(null));
+        assert_eq!(value["error"]["code"], json!(-32600));
+    }
+}

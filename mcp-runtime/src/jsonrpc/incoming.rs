@@ -1,0 +1,217 @@
+//! Classifying one incoming message.
+//!
+//! Every input gets an answer: valid JSON that is not a request becomes an [`Incoming::Invalid`]
+//! carrying the error to send (with the id when one could be read), and bytes that are not
+//! JSON at all become a -32700 parse error with a null id.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+
+use super::{ErrorCode, RequestId, RpcError};
+
+/// A request from the client: it gets exactly one reply.
+#[derive(Debug)]
+pub(crate) struct IncomingRequest {
+    pub(crate) id: RequestId,
+    pub(crate) method: String,
+    pub(crate) params: Option<Box<RawValue>>,
+}
+
+/// The client's answer to a request the server sent.
+#[derive(Debug)]
+pub(crate) struct IncomingResponse {
+    pub(crate) id: RequestId,
+    pub(crate) outcome: Result<serde_json::Value, RpcError>,
+}
+
+/// One message, classified.
+#[derive(Debug)]
+pub(crate) enum Incoming {
+    Request(IncomingRequest),
+    Notification {
+        method: String,
+        params: Option<Box<RawValue>>,
+    },
+    Response(IncomingResponse),
+    /// A JSON array: the elements, each to be classified in turn.
+    Batch(Vec<Box<RawValue>>),
+    /// Not a valid message; the error is the reply.
+    Invalid {
+        id: Option<RequestId>,
+        error: RpcError,
+    },
+}
+
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    method: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(default)]
+    error: Option<RpcError>,
+}
+
+/// Keeps a present field even when its value is `null`, so `"id": null` is told from no id.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+/// Classifies the bytes of one message (one line of stdio, one HTTP body).
+pub(crate) fn parse_message(bytes: &[u8]) -> Incoming {
+    let first = bytes.iter().copied().find(|b| !b.is_ascii_whitespace());
+    match first {
+        Some(b'{') => match serde_json::from_slice::<Envelope<'_>>(bytes) {
+            Ok(envelope) => classify(envelope),
+            Err(error) => not_an_envelope(bytes, &error),
+        },
+        Some(b'[') => match serde_json::from_slice::<Vec<Box<RawValue>>>(bytes) {
+            Ok(items) if items.is_empty() => invalid(None, "an empty JSON array is not a batch"),
+            Ok(items) => Incoming::Batch(items),
+            Err(error) => parse_error(&error),
+        },
+        _ => match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+            Ok(_) => invalid(None, "a JSON-RPC message must be a JSON object"),
+            Err(error) => parse_error(&error),
+        },
+    }
+}
+
+fn not_an_envelope(bytes: &[u8], error: &serde_json::Error) -> Incoming {
+    if error.is_syntax() || error.is_eof() {
+        return parse_error(error);
+    }
+    // Valid JSON with a field of the wrong type (say `"method": 5`): salvage the id if we can.
+    let id = serde_json::from_slice::<serde_json::Value>(bytes)
+        .ok()
+        .and_then(|value| {
+            let raw = serde_json::value::to_raw_value(value.get("id")?).ok()?;
+            RequestId::from_raw(&raw)
+        });
+    invalid(id, format!("not a valid JSON-RPC message: {error}"))
+}
+
+fn parse_error(error: &serde_json::Error) -> Incoming {
+    Incoming::Invalid {
+        id: None,
+        error: RpcError::new(ErrorCode::ParseError, format!("invalid JSON: {error}")),
+    }
+}
+
+fn invalid(id: Option<RequestId>, message: impl Into<String>) -> Incoming {
+    Incoming::Invalid {
+        id,
+        error: RpcError::invalid_request(message),
+    }
+}
+
+fn classify(envelope: Envelope<'_>) -> Incoming {
+    let id = match envelope.id {
+        None => None,
+        Some(raw) => match RequestId::from_raw(raw) {
+            Some(id) => Some(id),
+            None => {
+                return invalid(
+                    None,
+                    format!("`id` must be a string or a number, not {}", raw.get()),
+                );
+            }
+        },
+    };
+    if envelope.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+        return invalid(id, "`jsonrpc` must be exactly \"2.0\"");
+    }
+    if let Some(params) = envelope.params {
+        if !matches!(params.get().as_bytes().first(), Some(b'{' | b'[')) {
+            return invalid(id, "`params` must be an object");
+        }
+    }
+    let params = envelope.params.map(RawValue::to_owned);
+    match (envelope.method, id) {
+        (Some(method), Some(id)) => Incoming::Request(IncomingRequest {
+            id,
+            method: method.into_owned(),
+            params,
+        }),
+        (Some(method), None) => Incoming::Notification {
+            method: method.into_owned(),
+            params,
+        },
+        (None, Some(id)) => match (envelope.result, envelope.error) {
+            (Some(result), None) => Incoming::Response(IncomingResponse {
+                id,
+                outcome: Ok(serde_json::from_str(result.get()).unwrap_or_default()),
+            }),
+            (None, Some(error)) => Incoming::Response(IncomingResponse {
+                id,
+                outcome: Err(error),
+            }),
+            _ => invalid(
+                Some(id),
+                "a message with an `id` needs a `method` (a request) or exactly one of `result` and `error` (a response)",
+            ),
+        },
+        (None, None) => invalid(None, "a JSON-RPC message needs a `method`"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classify_text(text: &str) -> Incoming {
+        parse_message(text.as_bytes())
+    }
+
+    #[test]
+    fn requests_notifications_and_responses_are_told_apart() {
+        assert!(matches!(
+            classify_text(r#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#),
+            Incoming::Request(IncomingRequest { ref method, .. }) if method == "ping"
+        ));
+        assert!(matches!(
+            classify_text(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            Incoming::Notification { .. }
+        ));
+        assert!(matches!(
+            classify_text(r#"{"jsonrpc":"2.0","id":"s-1","result":{}}"#),
+            Incoming::Response(IncomingResponse { outcome: Ok(_), .. })
+        ));
+        assert!(matches!(
+            classify_text(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#),
+            Incoming::Batch(ref items) if items.len() == 1
+        ));
+    }
+
+    #[test]
+    fn broken_input_is_classified_with_the_right_code() {
+        let code = |text: &str| match classify_text(text) {
+            Incoming::Invalid { error, .. } => error.code,
+            other => panic!("{text} was accepted as {other:?}"),
+        };
+        assert_eq!(code("{not json"), -32700);
+        assert_eq!(code(""), -32700);
+        assert_eq!(code("42"), -32600);
+        assert_eq!(code("[]"), -32600);
+        assert_eq!(code(r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#), -32600);
+        assert_eq!(code(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#), -32600);
+        assert_eq!(code(r#"{"jsonrpc":"2.0","id":1,"method":5}"#), -32600);
+        assert_eq!(code(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":3}"#), -32600);
+    }
+
+    #[test]
+    fn the_id_of_an_invalid_request_is_kept_when_readable() {
+        match classify_text(r#"{"jsonrpc":"2.0","id":7,"method":5}"#) {
+            Incoming::Invalid { id: Some(id), .. } => assert_eq!(id.as_json(), "7"),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! JSON-RPC 2.0 framing: what a message is, how ids round-trip, and the error objects.
+//!
+//! Nothing here knows about MCP methods. Incoming bytes become an [`Incoming`] message (a
+//! request, a notification, a response to one of the server's own requests, or a batch), and
+//! replies are encoded straight to bytes with the id spliced in exactly as the client wrote it.
+
+mod encode;
+mod error;
+mod id;
+mod incoming;
+
+pub use error::{ErrorCode, RpcError};
+pub use id::RequestId;
+pub(crate) use encode::{encode_error, encode_notification, encode_request, encode_result};
+pub(crate) use incoming::{Incoming, IncomingRequest, IncomingResponse, parse_message};

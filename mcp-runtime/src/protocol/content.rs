@@ -1,0 +1,138 @@
+//! Content blocks: what tool results and prompt messages carry.
+
+use serde::{Deserialize, Serialize};
+
+/// One block of content in a tool result or a prompt message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Content {
+    /// Plain text.
+    Text(TextContent),
+    /// An image, base64-encoded.
+    Image(ImageContent),
+    /// Audio, base64-encoded.
+    Audio(AudioContent),
+    /// The contents of a resource, embedded.
+    Resource(EmbeddedResource),
+    /// A link to a resource the client can read.
+    ResourceLink(ResourceLink),
+}
+
+impl Content {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Content {
+        Content::Text(TextContent { text: text.into() })
+    }
+
+    /// An image block from base64 data and its MIME type.
+    pub fn image(base64_data: impl Into<String>, mime_type: impl Into<String>) -> Content {
+        Content::Image(ImageContent {
+            data: base64_data.into(),
+            mime_type: mime_type.into(),
+        })
+    }
+
+    /// An audio block from base64 data and its MIME type.
+    pub fn audio(base64_data: impl Into<String>, mime_type: impl Into<String>) -> Content {
+        Content::Audio(AudioContent {
+            data: base64_data.into(),
+            mime_type: mime_type.into(),
+        })
+    }
+
+    /// The text of a text block.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Content::Text(text) => Some(&text.text),
+            _ => None,
+        }
+    }
+}
+
+impl From<String> for Content {
+    fn from(text: String) -> Content {
+        Content::text(text)
+    }
+}
+
+impl From<&str> for Content {
+    fn from(text: &str) -> Content {
+        Content::text(text)
+    }
+}
+
+/// `{"type": "text", "text": ...}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TextContent {
+    /// The text.
+    pub text: String,
+}
+
+/// `{"type": "image", "data": ..., "mimeType": ...}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageContent {
+    /// Base64-encoded image bytes.
+    pub data: String,
+    /// The image's MIME type, e.g. `image/png`.
+    pub mime_type: String,
+}
+
+/// `{"type": "audio", "data": ..., "mimeType": ...}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AudioContent {
+    /// Base64-encoded audio bytes.
+    pub data: String,
+    /// The audio's MIME type, e.g. `audio/wav`.
+    pub mime_type: String,
+}
+
+/// `{"type": "resource", "resource": {...}}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EmbeddedResource {
+    /// The embedded contents.
+    pub resource: ResourceContents,
+}
+
+/// The contents of a resource: text or base64 blob.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ResourceContents {
+    /// Text contents.
+    Text {
+        /// The resource's URI.
+        uri: String,
+        /// Its MIME type.
+        #[serde(rename = "mimeType", skip_serializing_if = "Option::is_none", default)]
+        mime_type: Option<String>,
+        /// The text.
+        text: String,
+    },
+    /// Binary contents.
+    Blob {
+        /// The resource's URI.
+        uri: String,
+        /// Its MIME type.
+        #[serde(rename = "mimeType", skip_serializing_if = "Option::is_none", default)]
+        mime_type: Option<String>,
+        /// Base64-encoded bytes.
+        blob: String,
+    },
+}
+
+/// `{"type": "resource_link", "uri": ..., "name": ...}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceLink {
+    /// The linked resource's URI.
+    pub uri: String,
+    /// Its name.
+    pub name: String,
+    /// What it is.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub description: Option<String>,
+    /// Its MIME type.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub mime_type: Option<String>,
+}

@@ -1,0 +1,89 @@
+//! `initialize`: who the peers are and what they can do.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A program's name and version, as in `serverInfo` and `clientInfo`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Implementation {
+    /// The program's name.
+    pub name: Cow<'static, str>,
+    /// Its version.
+    pub version: Cow<'static, str>,
+    /// A human-readable title.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub title: Option<Cow<'static, str>>,
+}
+
+impl Implementation {
+    /// A name and a version.
+    pub fn new(
+        name: impl Into<Cow<'static, str>>,
+        version: impl Into<Cow<'static, str>>,
+    ) -> Implementation {
+        Implementation {
+            name: name.into(),
+            version: version.into(),
+            title: None,
+        }
+    }
+}
+
+/// What a client said about itself in `initialize`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClientInfo {
+    /// `clientInfo.name`.
+    pub name: String,
+    /// `clientInfo.version`.
+    pub version: String,
+    /// The client's declared `capabilities` object.
+    pub capabilities: Map<String, Value>,
+}
+
+impl ClientInfo {
+    /// Whether the client declared a capability (`"sampling"`, `"elicitation"`, `"roots"`).
+    pub fn has_capability(&self, name: &str) -> bool {
+        self.capabilities.contains_key(name)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct InitializeParams {
+    pub(crate) protocol_version: String,
+    #[serde(default)]
+    pub(crate) capabilities: Map<String, Value>,
+    pub(crate) client_info: WireClientInfo,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct WireClientInfo {
+    pub(crate) name: String,
+    pub(crate) version: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct InitializeResult<'a> {
+    pub(crate) protocol_version: &'static str,
+    pub(crate) capabilities: ServerCapabilities,
+    pub(crate) server_info: &'a Implementation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) instructions: Option<&'a str>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ServerCapabilities {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) tools: Option<ListCapability>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ListCapability {
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) list_changed: bool,
+}

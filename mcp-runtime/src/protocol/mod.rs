@@ -1,0 +1,18 @@
+//! The MCP data types the runtime reads and writes: content blocks, tool descriptions, call
+//! results and the lifecycle messages. Field names follow the specification's JSON exactly;
+//! absent optional fields are left out, never written as `null`.
+
+mod content;
+mod lifecycle;
+mod revision;
+mod tool;
+
+pub use content::{
+    AudioContent, Content, EmbeddedResource, ImageContent, ResourceContents, ResourceLink,
+    TextContent,
+};
+pub use lifecycle::{ClientInfo, Implementation};
+pub(crate) use lifecycle::{InitializeParams, InitializeResult, ListCapability, ServerCapabilities};
+pub use revision::Revision;
+pub use tool::{CallToolResult, ToolAnnotations, ToolDefinition};
+pub(crate) use tool::WireTool;

@@ -1,0 +1,193 @@
+//! Configuring a server: which tools, what it says about itself, and its limits.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::context::StateMap;
+use crate::error::{BuildError, Error};
+use crate::protocol::Implementation;
+use crate::tool::Tool;
+use crate::tool::registry::{self, ToolEntry, ToolRegistry};
+
+/// The default number of items in one page of `tools/list`.
+const DEFAULT_PAGE_SIZE: usize = 100;
+/// The default largest incoming message, in bytes.
+const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+/// The default time the server waits for the client to answer one of its requests.
+const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Configures a [`Server`]. Start from [`server!`](crate::server!) (every registered tool,
+/// named after your crate) or [`Server::builder`] (nothing registered yet).
+pub struct ServerBuilder {
+    info: Implementation,
+    instructions: Option<String>,
+    tools: Vec<ToolEntry>,
+    page_size: usize,
+    state: StateMap,
+    trace: bool,
+    max_message_bytes: usize,
+    request_timeout: Duration,
+}
+
+/// A built server: immutable, cheap to clone, able to serve any number of connections.
+#[derive(Clone)]
+pub struct Server {
+    pub(crate) core: Arc<ServerCore>,
+}
+
+/// What every connection of a server shares.
+pub(crate) struct ServerCore {
+    pub(crate) info: Implementation,
+    pub(crate) instructions: Option<String>,
+    pub(crate) tools: ToolRegistry,
+    pub(crate) page_size: usize,
+    pub(crate) state: StateMap,
+    pub(crate) trace: bool,
+    pub(crate) max_message_bytes: usize,
+    pub(crate) request_timeout: Duration,
+}
+
+impl Server {
+    /// A builder for a server that introduces itself as `info` and has no tools yet.
+    pub fn builder(info: Implementation) -> ServerBuilder {
+        ServerBuilder {
+            info,
+            instructions: None,
+            tools: Vec::new(),
+            page_size: DEFAULT_PAGE_SIZE,
+            state: StateMap::default(),
+            trace: std::env::var_os("MCP_TRACE").is_some_and(|v| !v.is_empty() && v != "0"),
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+        }
+    }
+
+    /// The `serverInfo` the server sends.
+    pub fn info(&self) -> &Implementation {
+        &self.core.info
+    }
+
+    /// The names of the server's tools, in the order `tools/list` gives them.
+    pub fn tool_names(&self) -> impl Iterator<Item = &str> {
+        self.core.tools.iter().map(|tool| tool.name())
+    }
+}
+
+impl ServerBuilder {
+    /// Adds every function annotated with `#[mcp_tool]` in the program, in any crate.
+    pub fn registered_tools(mut self) -> ServerBuilder {
+        self.tools
+            .extend(registry::registered().map(|registration| (registration.entry)()));
+        self
+    }
+
+    /// Adds one tool, by the name of its `#[mcp_tool]` function.
+    ///
+    /// Adding a tool that is already there (say after [`registered_tools`](Self::registered_tools))
+    /// is harmless; adding two different tools with one name makes [`build`](Self::build) fail.
+    pub fn tool<T: Tool>(mut self) -> ServerBuilder {
+        self.tools.push(ToolEntry::of::<T>());
+        self
+    }
+
+    /// Sets the `serverInfo.name` (by default the crate's name).
+    pub fn name(mut self, name: impl Into<Cow<'static, str>>) -> ServerBuilder {
+        self.info.name = name.into();
+        self
+    }
+
+    /// Sets the `serverInfo.version` (by default the crate's version).
+    pub fn version(mut self, version: impl Into<Cow<'static, str>>) -> ServerBuilder {
+        self.info.version = version.into();
+        self
+    }
+
+    /// Sets the human-readable `serverInfo.title`.
+    pub fn title(mut self, title: impl Into<Cow<'static, str>>) -> ServerBuilder {
+        self.info.title = Some(title.into());
+        self
+    }
+
+    /// Sets the `instructions` sent in the `initialize` result: how to use the server.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> ServerBuilder {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Sets how many items one page of a list holds (100 by default).
+    pub fn page_size(mut self, page_size: usize) -> ServerBuilder {
+        self.page_size = page_size;
+        self
+    }
+
+    /// Gives the server a value that handlers read with `State<T>` or [`Context::state`].
+    ///
+    /// [`Context::state`]: crate::Context::state
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> ServerBuilder {
+        self.state.insert(value);
+        self
+    }
+
+    /// Writes every raw message in and out to stderr, with its direction and id. Also turned
+    /// on by the environment variable `MCP_TRACE=1`.
+    pub fn trace(mut self, on: bool) -> ServerBuilder {
+        self.trace = on;
+        self
+    }
+
+    /// Sets the largest incoming message, in bytes (16 MiB by default). A larger one is
+    /// discarded and answered with an error.
+    pub fn max_message_size(mut self, bytes: usize) -> ServerBuilder {
+        self.max_message_bytes = bytes;
+        self
+    }
+
+    /// Sets how long the server waits for the client to answer one of its own requests
+    /// (60 s by default).
+    pub fn request_timeout(mut self, timeout: Duration) -> ServerBuilder {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// Checks the configuration and freezes it.
+    pub fn build(self) -> Result<Server, BuildError> {
+        if self.page_size == 0 {
+            return Err(BuildError::ZeroPageSize);
+        }
+        let tools = ToolRegistry::new(self.tools)?;
+        for tool in tools.iter() {
+            for (type_id, type_name) in &tool.needs_state {
+                if !self.state.contains(*type_id) {
+                    return Err(BuildError::MissingState {
+                        tool: tool.name().to_owned(),
+                        type_name,
+                    });
+                }
+            }
+        }
+        Ok(Server {
+            core: Arc::new(ServerCore {
+                info: self.info,
+                instructions: self.instructions,
+                tools,
+                page_size: self.page_size,
+                state: self.state,
+                trace: self.trace,
+                max_message_bytes: self.max_message_bytes,
+                request_timeout: self.request_timeout,
+            }),
+        })
+    }
+
+    /// Builds the server and serves it over stdin/stdout until stdin closes.
+    pub async fn serve_stdio(self) -> Result<(), Error> {
+        self.build()?.serve_stdio().await
+    }
+
+    /// Like [`serve_stdio`](Self::serve_stdio), on a Tokio runtime of its own: for a plain
+    /// `fn main`.
+    pub fn run_stdio(self) -> Result<(), Error> {
+        self.build()?.run_stdio()
+    }
+}

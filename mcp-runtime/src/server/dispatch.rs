@@ -1,0 +1,49 @@
+//! Routing a request to the code that answers it.
+
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use serde_json::json;
+use serde_json::value::RawValue;
+
+use super::Session;
+use super::suggest::did_you_mean;
+use crate::jsonrpc::{ErrorCode, IncomingRequest, RpcError, encode_error, encode_result};
+
+/// Every method this server answers, for "did you mean" suggestions.
+const METHODS: &[&str] = &["initialize", "ping", "tools/list", "tools/call"];
+
+impl Session {
+    /// Answers one request; the returned bytes are the complete reply.
+    pub(super) async fn dispatch(self: &Arc<Self>, request: IncomingRequest) -> Vec<u8> {
+        let IncomingRequest { id, method, params } = request;
+        let params = params.as_deref();
+        let outcome = match method.as_str() {
+            "tools/call" => return self.call_tool(id, params).await,
+            "tools/list" => self.list_tools(&id, params),
+            "ping" => Ok(encode_result(&id, &json!({}))),
+            "initialize" => self.initialize(&id, params),
+            _ => Err(method_not_found(&method)),
+        };
+        outcome.unwrap_or_else(|error| encode_error(Some(&id), &error))
+    }
+}
+
+fn method_not_found(method: &str) -> RpcError {
+    RpcError::new(
+        ErrorCode::MethodNotFound,
+        format!(
+            "Method not found: `{method}`{}",
+            did_you_mean(method, METHODS.iter().copied())
+        ),
+    )
+    .with_data(json!({ "method": method }))
+}
+
+/// Decodes a method's params (absent params read as `{}`); -32602 naming the method if they
+/// do not fit.
+pub(super) fn parse_params<T: DeserializeOwned>(method: &str, params: Option<&RawValue>) -> Result<T, RpcError> {
+    let text = params.map_or("{}", RawValue::get);
+    serde_json::from_str(text)
+        .map_err(|error| RpcError::invalid_params(format!("invalid params for `{method}`: {error}")))
+}

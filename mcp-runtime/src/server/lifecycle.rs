@@ -1,0 +1,49 @@
+//! `initialize`: version negotiation and capabilities.
+
+use std::sync::Arc;
+
+use serde_json::value::RawValue;
+
+use super::Session;
+use super::dispatch::parse_params;
+use super::session::Negotiated;
+use crate::jsonrpc::{RequestId, RpcError, encode_result};
+use crate::protocol::{
+    ClientInfo, Implementation, InitializeParams, InitializeResult, ListCapability, Revision,
+    ServerCapabilities,
+};
+
+impl Session {
+    pub(super) fn initialize(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+        let params: InitializeParams = parse_params("initialize", params)?;
+        // Echo a revision we speak; otherwise offer the latest and let the client decide.
+        let revision = Revision::parse(&params.protocol_version).unwrap_or(Revision::LATEST);
+        self.set_negotiated(Negotiated {
+            revision,
+            client: Arc::new(ClientInfo {
+                name: params.client_info.name,
+                version: params.client_info.version,
+                capabilities: params.capabilities,
+            }),
+        });
+        let server = self.server();
+        let capabilities = ServerCapabilities {
+            tools: (!server.tools.is_empty()).then(ListCapability::default),
+        };
+        let mut info = std::borrow::Cow::Borrowed(&server.info);
+        if !revision.has_structured_output() && info.title.is_some() {
+            // `Implementation.title` arrived with 2025-06-18.
+            let owned: &mut Implementation = info.to_mut();
+            owned.title = None;
+        }
+        Ok(encode_result(
+            id,
+            &InitializeResult {
+                protocol_version: revision.as_str(),
+                capabilities,
+                server_info: &info,
+                instructions: server.instructions.as_deref(),
+            },
+        ))
+    }
+}

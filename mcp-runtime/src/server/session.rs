@@ -1,0 +1,305 @@
+//! One connection: what was negotiated, which requests are in flight, and which of the
+//! server's own requests await an answer.
+//!
+//! [`Session::receive`] takes one raw message and never blocks: each request runs as its own
+//! task, so a slow tool never delays `ping` or another call, and replies go out in the order
+//! they are ready, matched by id. A request's notifications are sent before its reply because
+//! both go through the same ordered outbound channel from the same task.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use tokio::sync::{Notify, oneshot};
+use tokio::task::AbortHandle;
+
+use super::panic::CatchUnwind;
+use super::{Outbound, ServerCore};
+use crate::jsonrpc::{
+    Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
+    encode_notification, encode_request, parse_message,
+};
+use crate::protocol::{ClientInfo, Revision};
+
+/// What `initialize` settled.
+pub(crate) struct Negotiated {
+    pub(crate) revision: Revision,
+    pub(crate) client: Arc<ClientInfo>,
+}
+
+pub(crate) struct Session {
+    server: Arc<ServerCore>,
+    outbound: Outbound,
+    negotiated: RwLock<Option<Arc<Negotiated>>>,
+    inflight: Mutex<HashMap<RequestId, AbortHandle>>,
+    pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, RpcError>>>>,
+    next_request_id: AtomicU64,
+    running: AtomicUsize,
+    idle: Notify,
+}
+
+/// Where a request's reply goes.
+enum ReplyTo {
+    /// Straight to the transport.
+    Transport,
+    /// Into a batch reply, sent once every request of the batch is done.
+    Batch(Arc<BatchReply>),
+}
+
+struct BatchReply {
+    outbound: Outbound,
+    replies: Mutex<Vec<Vec<u8>>>,
+}
+
+impl Session {
+    pub(crate) fn new(server: Arc<ServerCore>, outbound: Outbound) -> Arc<Session> {
+        Arc::new(Session {
+            server,
+            outbound,
+            negotiated: RwLock::new(None),
+            inflight: Mutex::new(HashMap::new()),
+            pending: Mutex::new(HashMap::new()),
+            next_request_id: AtomicU64::new(0),
+            running: AtomicUsize::new(0),
+            idle: Notify::new(),
+        })
+    }
+
+    pub(crate) fn server(&self) -> &ServerCore {
+        &self.server
+    }
+
+    pub(crate) fn negotiated(&self) -> Option<Arc<Negotiated>> {
+        self.negotiated.read().expect("lock poisoned").clone()
+    }
+
+    pub(crate) fn set_negotiated(&self, negotiated: Negotiated) {
+        *self.negotiated.write().expect("lock poisoned") = Some(Arc::new(negotiated));
+    }
+
+    /// Handles one raw message. Must be called within a Tokio runtime.
+    pub(crate) fn receive(self: &Arc<Self>, bytes: &[u8]) {
+        if self.server.trace {
+            super::outbound::trace("<-", bytes);
+        }
+        match parse_message(bytes) {
+            Incoming::Request(request) => self.start_request(request, ReplyTo::Transport),
+            Incoming::Notification { method, params } => self.on_notification(&method, params),
+            Incoming::Response(response) => self.on_response(response),
+            Incoming::Batch(items) => self.on_batch(items),
+            Incoming::Invalid { id, error } => self.outbound.send(encode_error(id.as_ref(), &error)),
+        }
+    }
+
+    /// Waits until every request in flight has been answered (or cancelled).
+    pub(crate) async fn wait_idle(&self) {
+        loop {
+            let idle = self.idle.notified();
+            if self.running.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            idle.await;
+        }
+    }
+
+    /// The client is gone: the server's own requests fail instead of waiting forever.
+    pub(crate) fn close(&self) {
+        let pending = std::mem::take(&mut *self.pending.lock().expect("lock poisoned"));
+        for (_, waiter) in pending {
+            let _ = waiter.send(Err(RpcError::internal("the client closed the connection")));
+        }
+    }
+
+    fn start_request(self: &Arc<Self>, request: IncomingRequest, reply_to: ReplyTo) {
+        let mut inflight = self.inflight.lock().expect("lock poisoned");
+        if inflight.contains_key(&request.id) {
+            drop(inflight);
+            let error = RpcError::invalid_request(format!(
+                "request id {} is already in use by a request in flight",
+                request.id
+            ));
+            self.reply(&reply_to, encode_error(Some(&request.id), &error));
+            return;
+        }
+        let id = request.id.clone();
+        let guard = RunningGuard::new(self);
+        let session = Arc::clone(self);
+        let task = tokio::spawn(async move {
+            let _guard = guard;
+            let id = request.id.clone();
+            let reply = match CatchUnwind(Box::pin(session.dispatch(request))).await {
+                Ok(reply) => reply,
+                Err(panic) => encode_error(
+                    Some(&id),
+                    &RpcError::internal(format!("the handler panicked: {panic}")),
+                ),
+            };
+            if session.finish(&id) {
+                session.reply(&reply_to, reply);
+            }
+        });
+        inflight.insert(id, task.abort_handle());
+    }
+
+    /// Removes a finished request; false if it was cancelled meanwhile (no reply is due).
+    fn finish(&self, id: &RequestId) -> bool {
+        self.inflight.lock().expect("lock poisoned").remove(id).is_some()
+    }
+
+    fn reply(&self, reply_to: &ReplyTo, message: Vec<u8>) {
+        match reply_to {
+            ReplyTo::Transport => self.outbound.send(message),
+            ReplyTo::Batch(batch) => batch.replies.lock().expect("lock poisoned").push(message),
+        }
+    }
+
+    fn on_notification(self: &Arc<Self>, method: &str, params: Option<Box<RawValue>>) {
+        if method == "notifications/cancelled" {
+            self.on_cancelled(params.as_deref());
+        }
+        // `notifications/initialized` and unknown notifications need no action; none is
+        // ever answered.
+    }
+
+    fn on_cancelled(&self, params: Option<&RawValue>) {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Cancelled<'a> {
+            #[serde(borrow)]
+            request_id: &'a RawValue,
+        }
+        let Some(cancelled) = params.and_then(|p| serde_json::from_str::<Cancelled<'_>>(p.get()).ok())
+        else {
+            return;
+        };
+        let Some(id) = RequestId::from_raw(cancelled.request_id) else {
+            return;
+        };
+        // A cancel for an unknown or finished request is ignored, as the spec asks.
+        if let Some(task) = self.inflight.lock().expect("lock poisoned").remove(&id) {
+            task.abort();
+        }
+    }
+
+    fn on_response(&self, response: IncomingResponse) {
+        let waiter = self.pending.lock().expect("lock poisoned").remove(&response.id);
+        if let Some(waiter) = waiter {
+            let _ = waiter.send(response.outcome);
+        }
+    }
+
+    fn on_batch(self: &Arc<Self>, items: Vec<Box<RawValue>>) {
+        let revision = self.negotiated().map(|n| n.revision);
+        if !revision.is_some_and(Revision::allows_batches) {
+            let why = match revision {
+                Some(revision) => format!("protocol revision {revision} does not allow them"),
+                None => "they are only allowed after `initialize` negotiated revision 2025-03-26"
+                    .to_owned(),
+            };
+            let error = RpcError::invalid_request(format!(
+                "JSON-RPC batches (arrays of messages) are not supported here: {why}; send one message at a time"
+            ));
+            self.outbound.send(encode_error(None, &error));
+            return;
+        }
+        let batch = Arc::new(BatchReply {
+            outbound: self.outbound.clone(),
+            replies: Mutex::new(Vec::new()),
+        });
+        for item in items {
+            match parse_message(item.get().as_bytes()) {
+                Incoming::Request(request) => {
+                    self.start_request(request, ReplyTo::Batch(Arc::clone(&batch)));
+                }
+                Incoming::Notification { method, params } => self.on_notification(&method, params),
+                Incoming::Response(response) => self.on_response(response),
+                Incoming::Batch(_) => self.reply(
+                    &ReplyTo::Batch(Arc::clone(&batch)),
+                    encode_error(None, &RpcError::invalid_request("batches cannot be nested")),
+                ),
+                Incoming::Invalid { id, error } => self.reply(
+                    &ReplyTo::Batch(Arc::clone(&batch)),
+                    encode_error(id.as_ref(), &error),
+                ),
+            }
+        }
+    }
+
+    /// Sends an already encoded message.
+    pub(crate) fn send_raw(&self, message: Vec<u8>) {
+        self.outbound.send(message);
+    }
+
+    /// Sends a notification to the client.
+    pub(crate) fn notify(&self, method: &str, params: &impl Serialize) {
+        self.outbound.send(encode_notification(method, params));
+    }
+
+    /// Sends a request to the client and waits for the answer.
+    pub(crate) async fn request(&self, method: &str, params: &impl Serialize) -> Result<Value, RpcError> {
+        let number = self.next_request_id.fetch_add(1, Ordering::Relaxed);
+        let id = RequestId::from_number(number);
+        let (sender, receiver) = oneshot::channel();
+        self.pending
+            .lock()
+            .expect("lock poisoned")
+            .insert(id.clone(), sender);
+        self.outbound.send(encode_request(&id, method, params));
+        match tokio::time::timeout(self.server.request_timeout, receiver).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(_)) => Err(RpcError::internal("the client closed the connection")),
+            Err(_) => {
+                self.pending.lock().expect("lock poisoned").remove(&id);
+                self.notify(
+                    "notifications/cancelled",
+                    &serde_json::json!({"requestId": id.to_value(), "reason": "timed out"}),
+                );
+                Err(RpcError::internal(format!(
+                    "the client did not answer `{method}` within {} s",
+                    self.server.request_timeout.as_secs_f64()
+                )))
+            }
+        }
+    }
+}
+
+/// Counts a request as running from the moment it is accepted until its task ends, however it
+/// ends (finished, panicked, or aborted by a cancel).
+struct RunningGuard {
+    session: Arc<Session>,
+}
+
+impl RunningGuard {
+    fn new(session: &Arc<Session>) -> RunningGuard {
+        session.running.fetch_add(1, Ordering::AcqRel);
+        RunningGuard {
+            session: Arc::clone(session),
+        }
+    }
+}
+
+impl Drop for RunningGuard {
+    fn drop(&mut self) {
+        if self.session.running.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.session.idle.notify_waiters();
+        }
+    }
+}
+
+/// A batch's replies, sent as one array when the last request of the batch lets go of it
+/// (each request task holds a reference until it has replied or been cancelled).
+impl Drop for BatchReply {
+    fn drop(&mut self) {
+        let replies = std::mem::take(self.replies.get_mut().expect("lock poisoned"));
+        if replies.is_empty() {
+            return;
+        }
+        let mut message = Vec::from(&b"["[..]);
+        message.extend_from_slice(&replies.join(&b","[..]));
+        message.push(b']');
+        self.outbound.send(message);
+    }
+}

@@ -1,0 +1,38 @@
+//! Tools: the trait `#[mcp_tool]` implements, how a parameter is obtained, how a return value
+//! becomes a `tools/call` result, and the registry the server looks tools up in.
+
+pub(crate) mod arguments;
+mod output;
+mod param;
+pub(crate) mod registry;
+
+use std::future::Future;
+
+pub use arguments::{ArgErrors, Arguments};
+pub use output::{IntoToolResult, OutputCache, OutputKind, OutputProbe, kinds};
+pub use param::{FromContext, FromArguments, FromRequestContext, ToolParam, describe_param, extract_param};
+pub use registry::ToolRegistration;
+
+use crate::context::Context;
+use crate::protocol::{CallToolResult, ToolDefinition};
+
+/// An MCP tool: a name, a description with schemas, and a way to call it.
+///
+/// `#[mcp_tool]` implements this for a zero-sized type named after the function, so
+/// `server.tool::<suggest_gifts>()` selects it. Implementing it by hand is possible but rarely
+/// needed.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an MCP tool",
+    label = "not an MCP tool",
+    note = "annotate a function with `#[mcp_tool]` and pass the function's name here"
+)]
+pub trait Tool: 'static {
+    /// The tool's name in `tools/list` and `tools/call`.
+    const NAME: &'static str;
+
+    /// Describes the tool: called once when a server is built.
+    fn definition(schema: &mut crate::schema::InputSchema) -> ToolDefinition;
+
+    /// Runs the tool with the request's context and arguments.
+    fn call(ctx: Context, args: Arguments) -> impl Future<Output = CallToolResult> + Send + 'static;
+}

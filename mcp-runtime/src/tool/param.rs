@@ -1,0 +1,90 @@
+//! How each parameter of a tool function is obtained, decided by its type.
+//!
+//! A parameter is either an *argument*, decoded from `arguments` and described in the
+//! `inputSchema`, or a value the runtime *supplies* (the request [`Context`], shared
+//! [`State`](crate::State)). Which one is decided by the traits its type implements, through
+//! the marker-type technique axum uses for extractors: [`ToolParam<M>`] has one blanket impl
+//! per marker, so a type that deserializes is an argument, a type that implements
+//! [`FromContext`] is supplied, and the spelling of the type never matters (aliases work).
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+
+use super::Arguments;
+use crate::context::Context;
+use crate::schema::InputSchema;
+
+/// Marker: the parameter is decoded from the call's arguments.
+#[derive(Debug)]
+pub enum FromArguments {}
+
+/// Marker: the parameter is supplied by the runtime.
+#[derive(Debug)]
+pub enum FromRequestContext {}
+
+/// A type a tool function can take as a parameter.
+///
+/// Implemented for every `Deserialize + JsonSchema` type (an argument) and every
+/// [`FromContext`] type (supplied by the runtime). Implement one of those, not this.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a parameter of an MCP tool",
+    label = "neither an argument type nor a value the runtime supplies",
+    note = "an argument's type must implement `Deserialize` and `JsonSchema`: add `#[derive(mcp_runtime::Deserialize, mcp_runtime::JsonSchema)]` to it",
+    note = "values the runtime supplies (`Context`, `State<T>`) implement `mcp_runtime::FromContext`"
+)]
+pub trait ToolParam<M>: Sized {
+    /// Adds the parameter to the tool's description (the `inputSchema` for an argument).
+    fn describe(schema: &mut InputSchema, name: &str, description: Option<&str>);
+
+    /// Obtains the parameter for one call.
+    fn extract(args: &mut Arguments, name: &str, ctx: &Context) -> Result<Self, String>;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: DeserializeOwned + JsonSchema> ToolParam<FromArguments> for T {
+    fn describe(schema: &mut InputSchema, name: &str, description: Option<&str>) {
+        schema.add::<T>(name, description);
+    }
+
+    fn extract(args: &mut Arguments, name: &str, _ctx: &Context) -> Result<T, String> {
+        args.decode(name)
+    }
+}
+
+/// A value the runtime supplies to a handler from the request being served.
+///
+/// Implement it for your own types to have them passed to tools like [`Context`] is (an
+/// authenticated user, a database handle taken from state, ...).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not something the runtime can supply to a handler",
+    note = "implement `mcp_runtime::FromContext` for it"
+)]
+pub trait FromContext: Sized {
+    /// Takes the value from the request's context; an `Err` fails the call with that message.
+    fn from_context(ctx: &Context) -> Result<Self, String>;
+
+    /// Records, when a server is built, what the value will need (the state it reads), so a
+    /// missing piece is reported at start-up rather than on the first call.
+    fn declare(_schema: &mut InputSchema) {}
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: FromContext> ToolParam<FromRequestContext> for T {
+    fn describe(schema: &mut InputSchema, _name: &str, _description: Option<&str>) {
+        T::declare(schema);
+    }
+
+    fn extract(_args: &mut Arguments, _name: &str, ctx: &Context) -> Result<T, String> {
+        T::from_context(ctx)
+    }
+}
+
+/// Describes parameter `name` of type `T` (generated code calls this once per parameter).
+pub fn describe_param<T: ToolParam<M>, M>(schema: &mut InputSchema, name: &str, description: Option<&str>) {
+    T::describe(schema, name, description);
+}
+
+/// Obtains parameter `name` of type `T` for one call.
+pub fn extract_param<T: ToolParam<M>, M>(args: &mut Arguments, name: &str, ctx: &Context) -> Result<T, String> {
+    T::extract(args, name, ctx)
+}

@@ -1,0 +1,120 @@
+//! Serving over stdin/stdout: newline-delimited JSON, one message per line.
+//!
+//! A reader thread frames stdin and hands each message to the session (which spawns a task per
+//! request); a writer thread writes replies and notifications in the order they are ready,
+//! flushing whenever it has nothing more queued. At the end of stdin the server stops reading,
+//! lets every request in flight finish, writes its reply, and returns.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::sync::mpsc;
+
+use tokio::sync::oneshot;
+
+use super::lines::{Frame, read_lines};
+use super::stdout_guard::take_stdout_for_protocol;
+use crate::error::Error;
+use crate::jsonrpc::{RpcError, encode_error};
+use crate::server::{Outbound, Server, Session};
+
+impl Server {
+    /// Serves over stdin/stdout until stdin closes. Call within a Tokio runtime.
+    pub async fn serve_stdio(&self) -> Result<(), Error> {
+        let protocol_out = take_stdout_for_protocol()?;
+        if io::stdin().is_terminal() {
+            self.introduce_on_terminal();
+        }
+
+        let (to_writer, writer_queue) = mpsc::channel::<Vec<u8>>();
+        let end_writer = to_writer.clone();
+        let (writer_done, writer_finished) = oneshot::channel();
+        std::thread::Builder::new()
+            .name("mcp-stdout".to_owned())
+            .spawn(move || {
+                let _ = writer_done.send(write_messages(protocol_out, &writer_queue));
+            })?;
+
+        let outbound = Outbound::new(self.core.trace, move |message| {
+            let _ = to_writer.send(message);
+        });
+        let session = Session::new(self.core.clone(), outbound);
+        let max = self.core.max_message_bytes;
+        let runtime = tokio::runtime::Handle::current();
+        let (reader_done, reader_finished) = oneshot::channel();
+        let reader_session = session.clone();
+        std::thread::Builder::new()
+            .name("mcp-stdin".to_owned())
+            .spawn(move || {
+                let _runtime = runtime.enter();
+                let outcome = read_lines(io::stdin().lock(), max, |frame| match frame {
+                    Frame::Message(message) => reader_session.receive(message),
+                    Frame::Oversized => reader_session.send_raw(encode_error(
+                        None,
+                        &RpcError::invalid_request(format!(
+                            "message discarded: it is longer than the server's limit of {max} bytes (ServerBuilder::max_message_size)"
+                        )),
+                    )),
+                });
+                drop(reader_session);
+                let _ = reader_done.send(outcome);
+            })?;
+
+        let read_outcome = reader_finished.await.unwrap_or(Ok(()));
+        session.close();
+        session.wait_idle().await;
+        drop(session);
+        let _ = end_writer.send(Vec::new());
+        let write_outcome = writer_finished.await.unwrap_or(Ok(()));
+        read_outcome?;
+        match write_outcome {
+            // The client closing its end of the pipe is how stdio sessions usually end.
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            other => Ok(other?),
+        }
+    }
+
+    /// Like [`serve_stdio`](Self::serve_stdio), on a Tokio runtime of its own.
+    pub fn run_stdio(&self) -> Result<(), Error> {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()?
+            .block_on(self.serve_stdio())
+    }
+
+    fn introduce_on_terminal(&self) {
+        let info = &self.core.info;
+        eprintln!(
+            "{} {}: a Model Context Protocol server speaking JSON-RPC on stdin/stdout.\n\
+             An MCP client (Claude Desktop, MCP Inspector, ...) normally starts it and does the talking.\n\
+             To try it by hand, type one JSON message per line, for example:\n\
+             {{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{{}},\"clientInfo\":{{\"name\":\"terminal\",\"version\":\"0\"}}}}}}\n\
+             {{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}}\n\
+             Set MCP_TRACE=1 to see every message in and out on stderr. Press Ctrl-D to quit.",
+            info.name, info.version
+        );
+    }
+}
+
+/// Writes each queued message as one line; an empty message means "finish".
+fn write_messages(output: impl Write, queue: &mpsc::Receiver<Vec<u8>>) -> io::Result<()> {
+    let mut output = BufWriter::with_capacity(64 * 1024, output);
+    while let Ok(message) = queue.recv() {
+        if message.is_empty() {
+            break;
+        }
+        output.write_all(&message)?;
+        output.write_all(b"\n")?;
+        // Batch whatever else is already queued into the same flush.
+        loop {
+            match queue.try_recv() {
+                Ok(message) if message.is_empty() => return output.flush(),
+                Ok(message) => {
+                    output.write_all(&message)?;
+                    output.write_all(b"\n")?;
+                }
+                Err(_) => break,
+            }
+        }
+        output.flush()?;
+    }
+    output.flush()
+}
