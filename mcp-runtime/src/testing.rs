@@ -49,7 +49,7 @@ pub struct TestClient {
 #[derive(Default)]
 struct Shared {
     pending: Mutex<HashMap<String, (String, oneshot::Sender<Value>)>>,
-    unsolicited: Mutex<VecDeque<Value>>,
+    unsolicited: Mutex<VecDeque<(Value, String)>>,
     arrived: Notify,
 }
 
@@ -70,9 +70,10 @@ impl TestClient {
         let pump = Arc::clone(&shared);
         tokio::spawn(async move {
             while let Some(bytes) = receiver.recv().await {
-                let message: Value = serde_json::from_slice(&bytes)
-                    .unwrap_or_else(|e| panic!("the server wrote invalid JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
-                pump.route(message, &observer);
+                let text = String::from_utf8(bytes).expect("the server wrote UTF-8");
+                let message: Value = serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("the server wrote invalid JSON ({e}): {text}"));
+                pump.route(message, text, &observer);
             }
         });
         TestClient {
@@ -162,6 +163,11 @@ impl TestClient {
     /// The next message that is not a reply to [`request`](Self::request): notifications,
     /// server requests, replies to [`send_raw`](Self::send_raw). `None` after `wait` with none.
     pub async fn next_message(&self, wait: Duration) -> Option<Value> {
+        self.next_message_with_text(wait).await.map(|(message, _)| message)
+    }
+
+    /// Like [`next_message`](Self::next_message), with the message's exact text as written.
+    pub async fn next_message_with_text(&self, wait: Duration) -> Option<(Value, String)> {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
             let arrived = self.shared.arrived.notified();
@@ -182,7 +188,7 @@ impl TestClient {
 }
 
 impl Shared {
-    fn route(&self, message: Value, observer: &Observer) {
+    fn route(&self, message: Value, text: String, observer: &Observer) {
         let is_reply = message.get("method").is_none()
             && (message.get("result").is_some() || message.get("error").is_some());
         let waiter = if is_reply {
@@ -198,7 +204,7 @@ impl Shared {
             }
             None => {
                 observer(None, &message);
-                self.unsolicited.lock().expect("lock poisoned").push_back(message);
+                self.unsolicited.lock().expect("lock poisoned").push_back((message, text));
                 self.arrived.notify_waiters();
             }
         }

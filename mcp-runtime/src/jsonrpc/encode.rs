@@ -25,6 +25,17 @@ pub(crate) fn encode_error(id: Option<&RequestId>, error: &RpcError) -> Vec<u8> 
     let mut out = Vec::with_capacity(128);
     out.extend_from_slice(RESULT_HEAD);
     out.extend_from_slice(id.map_or("null", RequestId::as_json).as_bytes());
+    finish_error(out, error)
+}
+
+/// `{"jsonrpc":"2.0","error":{...}}`: an error no request can be named for, without an id.
+pub(crate) fn encode_error_without_id(error: &RpcError) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0""#);
+    finish_error(out, error)
+}
+
+fn finish_error(mut out: Vec<u8>, error: &RpcError) -> Vec<u8> {
     out.extend_from_slice(br#","error":"#);
     serde_json::to_writer(&mut out, error).expect("an RpcError always serializes");
     out.push(b'}');
@@ -67,6 +78,8 @@ mod tests {
         let id = RequestId::from_raw(&raw).unwrap();
         let text = String::from_utf8(encode_result(&id, &json!({}))).unwrap();
         assert_eq!(text, r#"{"jsonrpc":"2.0","id":9007199254740993,"result":{}}"#);
+        let text = String::from_utf8(encode_error_without_id(&RpcError::invalid_request("x"))).unwrap();
+        assert_eq!(text, r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"x"}}"#);
         let text = String::from_utf8(encode_error(None, &RpcError::invalid_request("x"))).unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["id"], json!(null));

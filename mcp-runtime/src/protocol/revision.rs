@@ -48,6 +48,12 @@ impl Revision {
         matches!(self, Revision::V2025_03_26)
     }
 
+    /// Whether an error reply that cannot name a request (a parse error) leaves `id` out, as
+    /// 2025-11-25 specifies, rather than sending JSON-RPC 2.0's `"id": null`.
+    pub const fn omits_unknown_error_ids(self) -> bool {
+        matches!(self, Revision::V2025_11_25)
+    }
+
     /// Whether `title`, `outputSchema`, `structuredContent` and resource links exist.
     pub const fn has_structured_output(self) -> bool {
         !matches!(self, Revision::V2025_03_26)

@@ -20,6 +20,7 @@ use super::panic::CatchUnwind;
 use super::{Outbound, ServerCore};
 use crate::jsonrpc::{
     Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
+    encode_error_without_id,
     encode_notification, encode_request, parse_message,
 };
 use crate::protocol::{ClientInfo, Revision};
@@ -90,7 +91,7 @@ impl Session {
             Incoming::Notification { method, params } => self.on_notification(&method, params),
             Incoming::Response(response) => self.on_response(response),
             Incoming::Batch(items) => self.on_batch(items),
-            Incoming::Invalid { id, error } => self.outbound.send(encode_error(id.as_ref(), &error)),
+            Incoming::Invalid { id, error } => self.send_error(id.as_ref(), &error),
         }
     }
 
@@ -202,7 +203,7 @@ impl Session {
             let error = RpcError::invalid_request(format!(
                 "JSON-RPC batches (arrays of messages) are not supported here: {why}; send one message at a time"
             ));
-            self.outbound.send(encode_error(None, &error));
+            self.send_error(None, &error);
             return;
         }
         let batch = Arc::new(BatchReply {
@@ -228,8 +229,19 @@ impl Session {
         }
     }
 
-    /// Sends an already encoded message.
-    pub(crate) fn send_raw(&self, message: Vec<u8>) {
+    /// Sends an error reply. Without an id (the request could not be read), the form depends
+    /// on the revision: 2025-11-25 leaves `id` out, earlier revisions follow JSON-RPC 2.0's
+    /// `"id": null`.
+    pub(crate) fn send_error(&self, id: Option<&RequestId>, error: &RpcError) {
+        let omit_id = id.is_none()
+            && self
+                .negotiated()
+                .is_none_or(|n| n.revision.omits_unknown_error_ids());
+        let message = if omit_id {
+            encode_error_without_id(error)
+        } else {
+            encode_error(id, error)
+        };
         self.outbound.send(message);
     }
 

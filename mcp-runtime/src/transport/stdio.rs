@@ -13,7 +13,7 @@ use tokio::sync::oneshot;
 use super::lines::{Frame, read_lines};
 use super::stdout_guard::take_stdout_for_protocol;
 use crate::error::Error;
-use crate::jsonrpc::{RpcError, encode_error};
+use crate::jsonrpc::RpcError;
 use crate::server::{Outbound, Server, Session};
 
 impl Server {
@@ -47,12 +47,12 @@ impl Server {
                 let _runtime = runtime.enter();
                 let outcome = read_lines(io::stdin().lock(), max, |frame| match frame {
                     Frame::Message(message) => reader_session.receive(message),
-                    Frame::Oversized => reader_session.send_raw(encode_error(
+                    Frame::Oversized => reader_session.send_error(
                         None,
                         &RpcError::invalid_request(format!(
                             "message discarded: it is longer than the server's limit of {max} bytes (ServerBuilder::max_message_size)"
                         )),
-                    )),
+                    ),
                 });
                 drop(reader_session);
                 let _ = reader_done.send(outcome);

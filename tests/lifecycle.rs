@@ -1,0 +1,144 @@
+//! `initialize`, version negotiation, capabilities, `ping` and unknown methods.
+
+mod common;
+
+use common::{Checked, SESSION_REVISIONS, check_message};
+use mcp_runtime::prelude::*;
+use mcp_runtime::Server;
+use serde_json::json;
+
+/// Echoes its input.
+#[mcp_tool]
+fn echo(text: String) -> String {
+    text
+}
+
+fn server() -> Server {
+    Server::builder(mcp_runtime::server_info!())
+        .tool::<echo>()
+        .instructions("Use echo to hear yourself.")
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn each_supported_revision_is_echoed() {
+    for revision in SESSION_REVISIONS {
+        // `Checked::connect` asserts the echo and validates the result against the schema.
+        let client = Checked::connect(&server(), revision).await;
+        client.assert_valid();
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_revision_is_answered_with_the_latest() {
+    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
+    for asked in ["2024-11-05", "1999-01-01", "2026-07-28"] {
+        let result = client
+            .request(
+                "initialize",
+                json!({"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(result["protocolVersion"], "2025-11-25", "asked for {asked}");
+    }
+}
+
+#[tokio::test]
+async fn initialize_reports_the_server_and_only_what_it_has() {
+    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
+    let result = client
+        .request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(result["serverInfo"]["name"], "mcp-examples");
+    assert_eq!(result["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(result["instructions"], "Use echo to hear yourself.");
+    assert_eq!(result["capabilities"], json!({"tools": {}}));
+
+    let empty = Server::builder(mcp_runtime::server_info!()).build().unwrap();
+    let client = Checked::connect_uninitialized(&empty, "2025-11-25");
+    let result = client
+        .request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(result["capabilities"], json!({}));
+    assert!(result.get("instructions").is_none());
+}
+
+#[tokio::test]
+async fn initialize_without_its_required_fields_is_invalid_params() {
+    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
+    let error = client
+        .request("initialize", json!({"capabilities": {}}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602);
+    assert!(error.message.contains("protocolVersion"), "{}", error.message);
+}
+
+#[tokio::test]
+async fn ping_returns_an_empty_object() {
+    let client = Checked::connect(&server(), "2025-06-18").await;
+    assert_eq!(client.request("ping", json!({})).await.unwrap(), json!({}));
+    // Before initialize too.
+    let fresh = Checked::connect_uninitialized(&server(), "2025-11-25");
+    assert_eq!(fresh.request("ping", json!({})).await.unwrap(), json!({}));
+}
+
+#[tokio::test]
+async fn unknown_methods_are_method_not_found_at_any_time() {
+    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
+    // The Python client probes this before initialize and waits if nothing answers.
+    let error = client.request("server/discover", json!({})).await.unwrap_err();
+    assert_eq!(error.code, -32601);
+    assert_eq!(error.message, "Method not found: `server/discover`");
+    client
+        .request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}),
+        )
+        .await
+        .unwrap();
+    let error = client.request("tools/lst", json!({})).await.unwrap_err();
+    assert_eq!(error.code, -32601);
+    assert_eq!(error.message, "Method not found: `tools/lst`; did you mean `tools/list`?");
+    assert_eq!(error.data, Some(json!({"method": "tools/lst"})));
+}
+
+#[tokio::test]
+async fn the_client_is_known_to_handlers_after_initialize() {
+    /// Names the client.
+    #[mcp_tool]
+    fn client_name(ctx: Context) -> String {
+        let client = ctx.client();
+        format!("{} {} sampling={}", client.name, client.version, client.has_capability("sampling"))
+    }
+    let server = Server::builder(mcp_runtime::server_info!()).tool::<client_name>().build().unwrap();
+    let client = Checked::connect_uninitialized(&server, "2025-06-18");
+    client
+        .client
+        .initialize_with("2025-06-18", json!({"sampling": {}}))
+        .await
+        .unwrap();
+    let result = client.call("client_name", json!({})).await;
+    assert_eq!(common::first_text(&result), "mcp-runtime-test-client 0 sampling=true");
+}
+
+#[test]
+fn the_schema_check_catches_a_broken_message() {
+    // Guards the guard: a result without `content` must fail validation.
+    let broken = json!({"jsonrpc": "2.0", "id": 1, "result": {"isError": true}});
+    assert!(check_message("2025-11-25", Some("tools/call"), &broken).is_err());
+    let broken = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "x"}]}});
+    assert!(check_message("2025-06-18", Some("tools/list"), &broken).is_err());
+    let fine = json!({"jsonrpc": "2.0", "id": 1, "result": {"content": []}});
+    assert!(check_message("2025-03-26", Some("tools/call"), &fine).is_ok());
+}

@@ -1,0 +1,161 @@
+//! The stdio transport, end to end: the example servers run as child processes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// An example binary; cargo builds examples before it runs integration tests.
+fn example(name: &str) -> PathBuf {
+    let deps = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = deps.parent().and_then(|d| d.parent()).expect("target/<profile>");
+    let path = profile_dir.join("examples").join(name);
+    assert!(path.exists(), "{} is not built: `cargo test` builds the examples only when it runs every test target (`cargo build --examples` builds them alone)", path.display());
+    path
+}
+
+struct Running {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Running {
+    fn start(name: &str, envs: &[(&str, &str)]) -> Running {
+        let mut child = Command::new(example(name))
+            .envs(envs.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the example starts");
+        let stdout: ChildStdout = child.stdout.take().unwrap();
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Running { child, lines }
+    }
+
+    fn send(&mut self, message: &str) {
+        let stdin = self.child.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(message.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn initialize(&mut self) {
+        self.send(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#);
+        let reply = self.next();
+        assert_eq!(reply["id"], 0, "{reply}");
+        self.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    }
+
+    /// The next line of stdout, which must be one JSON-RPC message.
+    fn next(&mut self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(Duration::from_secs(10))
+            .expect("a message on stdout within 10 s");
+        let message: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("stdout carried a line that is not JSON ({e}): {line:?}"));
+        assert_eq!(message["jsonrpc"], "2.0", "not a JSON-RPC message: {line}");
+        message
+    }
+
+    /// Closes stdin and collects the rest: remaining stdout lines, stderr, success.
+    fn finish(mut self) -> (Vec<String>, String, bool) {
+        drop(self.child.stdin.take());
+        let output = self.child.wait_with_output().expect("the server exits");
+        let rest: Vec<String> = self.lines.try_iter().collect();
+        (rest, String::from_utf8_lossy(&output.stderr).into_owned(), output.status.success())
+    }
+}
+
+fn call(id: u32, tool: &str, arguments: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}).to_string()
+}
+
+#[test]
+fn stdout_carries_only_protocol_messages_even_when_tools_print() {
+    let mut server = Running::start("printing", &[]);
+    server.initialize();
+    server.send(&call(1, "shout", json!({"text": "hello"})));
+    let reply = server.next();
+    assert_eq!(reply["result"]["content"][0]["text"], "HELLO");
+    let (rest, stderr, success) = server.finish();
+    for line in &rest {
+        let message: Value = serde_json::from_str(line).unwrap_or_else(|_| panic!("stray stdout line {line:?}"));
+        assert_eq!(message["jsonrpc"], "2.0");
+    }
+    assert!(success, "the server failed: {stderr}");
+    for printed in ["println: hello", "write_all: hello", "child process: hello"] {
+        assert!(stderr.contains(printed), "{printed:?} should have gone to stderr: {stderr}");
+    }
+}
+
+#[test]
+fn end_of_input_stops_the_server_after_replies_in_flight_are_written() {
+    let mut server = Running::start("printing", &[]);
+    server.initialize();
+    server.send(&call(7, "wait", json!({"ms": 300})));
+    let (rest, stderr, success) = server.finish();
+    assert!(success, "{stderr}");
+    let replies: Vec<Value> = rest.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(replies.len(), 1, "{rest:?}");
+    assert_eq!(replies[0]["id"], 7);
+    assert_eq!(replies[0]["result"]["content"][0]["text"], "waited 300 ms");
+}
+
+#[test]
+fn an_oversized_message_is_refused_and_the_server_goes_on() {
+    let mut server = Running::start("printing", &[]);
+    server.initialize();
+    let huge = call(8, "shout", json!({"text": "x".repeat(200_000)}));
+    server.send(&huge);
+    server.send(r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#);
+    let refusal = server.next();
+    assert_eq!(refusal["error"]["code"], -32600, "{refusal}");
+    let message = refusal["error"]["message"].as_str().unwrap();
+    assert!(message.contains("65536 bytes"), "{message}");
+    assert_eq!(server.next(), json!({"jsonrpc": "2.0", "id": 9, "result": {}}));
+    let (_, stderr, success) = server.finish();
+    assert!(success, "{stderr}");
+}
+
+#[test]
+fn mcp_trace_logs_every_message_with_direction_and_id_to_stderr() {
+    let mut server = Running::start("printing", &[("MCP_TRACE", "1")]);
+    server.initialize();
+    server.send(r#"{"jsonrpc":"2.0","id":"p-1","method":"ping"}"#);
+    assert_eq!(server.next()["id"], "p-1");
+    let (_, stderr, success) = server.finish();
+    assert!(success);
+    assert!(stderr.contains(r#"[mcp <-] id=0 initialize {"#), "{stderr}");
+    assert!(stderr.contains(r#"[mcp ->] id=0 {"jsonrpc":"2.0","id":0,"result""#), "{stderr}");
+    assert!(stderr.contains(r#"[mcp <-] id="p-1" ping"#), "{stderr}");
+    assert!(stderr.contains(r#"[mcp <-] id=- notifications/initialized"#), "{stderr}");
+}
+
+#[test]
+fn the_gift_server_answers_over_stdio() {
+    let mut server = Running::start("gifts", &[]);
+    server.initialize();
+    server.send(&call(1, "suggest_gifts", json!({"occasion": "birthday", "budget": 30})));
+    let reply = server.next();
+    let gifts = reply["result"]["structuredContent"]["gifts"].as_array().unwrap();
+    assert!(!gifts.is_empty());
+    assert!(gifts.iter().all(|g| g["price"].as_f64().unwrap() <= 30.0), "{reply}");
+    server.send(&call(2, "suggest_gifts", json!({"occasion": "wedding", "budget": 5})));
+    let reply = server.next();
+    assert_eq!(reply["result"]["isError"], true);
+    let (_, stderr, success) = server.finish();
+    assert!(success, "{stderr}");
+}
