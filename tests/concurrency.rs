@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use common::Checked;
-use mcp_runtime::prelude::*;
 use mcp_runtime::Server;
+use mcp_runtime::prelude::*;
 use serde_json::json;
 
 /// Sleeps, then answers.
@@ -42,41 +42,75 @@ fn call_line(id: u32, tool: &str, arguments: serde_json::Value) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_tool_does_not_delay_ping_or_other_calls() {
     let client = Checked::connect(&server(), "2025-11-25").await;
-    client.client.send_raw(&call_line(10, "slow", json!({"ms": 1500})));
-    client.client.send_raw(&call_line(11, "slow", json!({"ms": 10})));
-    client.client.send_raw(r#"{"jsonrpc":"2.0","id":12,"method":"ping"}"#);
+    client
+        .client
+        .send_raw(&call_line(10, "slow", json!({"ms": 1500})));
+    client
+        .client
+        .send_raw(&call_line(11, "slow", json!({"ms": 10})));
+    client
+        .client
+        .send_raw(r#"{"jsonrpc":"2.0","id":12,"method":"ping"}"#);
     let mut order = Vec::new();
     for _ in 0..3 {
-        let message = client.client.next_message(Duration::from_secs(5)).await.expect("a reply");
+        let message = client
+            .client
+            .next_message(Duration::from_secs(5))
+            .await
+            .expect("a reply");
         order.push(message["id"].as_u64().unwrap());
         if message["id"] == 10 {
             assert_eq!(message["result"]["content"][0]["text"], "slept 1500");
         }
     }
-    assert_eq!(order.last(), Some(&10), "the slow reply came before faster ones: {order:?}");
+    assert_eq!(
+        order.last(),
+        Some(&10),
+        "the slow reply came before faster ones: {order:?}"
+    );
     client.assert_valid();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_request_gets_no_reply_and_its_handler_stops() {
     let client = Checked::connect(&server(), "2025-11-25").await;
-    client.client.send_raw(&call_line(20, "cancellable", json!({})));
+    client
+        .client
+        .send_raw(&call_line(20, "cancellable", json!({})));
     tokio::time::sleep(Duration::from_millis(100)).await;
-    client.client.notify("notifications/cancelled", json!({"requestId": 20, "reason": "user"}));
-    client.client.send_raw(r#"{"jsonrpc":"2.0","id":21,"method":"ping"}"#);
+    client.client.notify(
+        "notifications/cancelled",
+        json!({"requestId": 20, "reason": "user"}),
+    );
+    client
+        .client
+        .send_raw(r#"{"jsonrpc":"2.0","id":21,"method":"ping"}"#);
     let reply = client.next_message().await.expect("the ping reply");
     assert_eq!(reply["id"], 21);
-    assert_eq!(client.client.next_message(Duration::from_millis(1200)).await, None);
-    assert!(!FINISHED.load(Ordering::SeqCst), "the cancelled handler ran to completion");
+    assert_eq!(
+        client
+            .client
+            .next_message(Duration::from_millis(1200))
+            .await,
+        None
+    );
+    assert!(
+        !FINISHED.load(Ordering::SeqCst),
+        "the cancelled handler ran to completion"
+    );
 }
 
 #[tokio::test]
 async fn a_cancel_for_an_unknown_or_finished_request_is_ignored() {
     let client = Checked::connect(&server(), "2025-11-25").await;
-    client.client.notify("notifications/cancelled", json!({"requestId": 999}));
+    client
+        .client
+        .notify("notifications/cancelled", json!({"requestId": 999}));
     let reply = client.call("slow", json!({"ms": 1})).await;
     assert_eq!(reply["content"][0]["text"], "slept 1");
-    client.client.notify("notifications/cancelled", json!({"requestId": 1}));
+    client
+        .client
+        .notify("notifications/cancelled", json!({"requestId": 1}));
     assert_eq!(client.request("ping", json!({})).await.unwrap(), json!({}));
 }
 
@@ -84,8 +118,12 @@ async fn a_cancel_for_an_unknown_or_finished_request_is_ignored() {
 async fn a_cancel_racing_a_finishing_handler_yields_at_most_one_reply() {
     let client = Checked::connect(&server(), "2025-11-25").await;
     for id in 100..150 {
-        client.client.send_raw(&call_line(id, "slow", json!({"ms": 0})));
-        client.client.notify("notifications/cancelled", json!({"requestId": id}));
+        client
+            .client
+            .send_raw(&call_line(id, "slow", json!({"ms": 0})));
+        client
+            .client
+            .notify("notifications/cancelled", json!({"requestId": id}));
     }
     let mut seen = std::collections::HashSet::new();
     while let Some(message) = client.client.next_message(Duration::from_millis(300)).await {
@@ -99,11 +137,20 @@ async fn a_cancel_racing_a_finishing_handler_yields_at_most_one_reply() {
 #[tokio::test]
 async fn a_reused_id_in_flight_is_refused() {
     let client = Checked::connect(&server(), "2025-11-25").await;
-    client.client.send_raw(&call_line(30, "slow", json!({"ms": 300})));
-    client.client.send_raw(&call_line(30, "slow", json!({"ms": 1})));
+    client
+        .client
+        .send_raw(&call_line(30, "slow", json!({"ms": 300})));
+    client
+        .client
+        .send_raw(&call_line(30, "slow", json!({"ms": 1})));
     let first = client.next_message().await.unwrap();
     assert_eq!(first["error"]["code"], -32600);
-    assert!(first["error"]["message"].as_str().unwrap().contains("already in use"));
+    assert!(
+        first["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already in use")
+    );
     let second = client.next_message().await.unwrap();
     assert_eq!(second["result"]["content"][0]["text"], "slept 300");
 }
@@ -111,7 +158,9 @@ async fn a_reused_id_in_flight_is_refused() {
 #[tokio::test]
 async fn closing_waits_for_requests_in_flight() {
     let client = Checked::connect(&server(), "2025-11-25").await;
-    client.client.send_raw(&call_line(40, "slow", json!({"ms": 200})));
+    client
+        .client
+        .send_raw(&call_line(40, "slow", json!({"ms": 200})));
     let started = std::time::Instant::now();
     client.client.close().await;
     assert!(started.elapsed() >= Duration::from_millis(150));

@@ -5,8 +5,8 @@ mod common;
 use std::time::Duration;
 
 use common::Checked;
-use mcp_runtime::prelude::*;
 use mcp_runtime::Server;
+use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
 
 /// Echoes its input.
@@ -16,43 +16,75 @@ fn echo(text: String) -> String {
 }
 
 fn server() -> Server {
-    Server::builder(mcp_runtime::server_info!()).tool::<echo>().build().unwrap()
+    Server::builder(mcp_runtime::server_info!())
+        .tool::<echo>()
+        .build()
+        .unwrap()
 }
 
 async fn raw_reply(client: &Checked, line: &str) -> Value {
     client.client.send_raw(line);
-    client.next_message().await.unwrap_or_else(|| panic!("no reply to {line}"))
+    client
+        .next_message()
+        .await
+        .unwrap_or_else(|| panic!("no reply to {line}"))
 }
 
 #[tokio::test]
 async fn ids_come_back_exactly_as_sent() {
     let client = Checked::connect(&server(), "2025-11-25").await;
-    for id in ["0", "\"1\"", "1", "-5", "9007199254740993", "123456789012345678901234567890", "\"\"", "1.5"] {
-        client.client.send_raw(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#));
+    for id in [
+        "0",
+        "\"1\"",
+        "1",
+        "-5",
+        "9007199254740993",
+        "123456789012345678901234567890",
+        "\"\"",
+        "1.5",
+    ] {
+        client
+            .client
+            .send_raw(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#));
         // Compare the text: a JSON value comparison would hide 1 vs 1.0 or precision loss.
         let (_, text) = client
             .client
             .next_message_with_text(Duration::from_secs(5))
             .await
             .expect("a reply");
-        assert!(text.contains(&format!(r#""id":{id}"#)), "id {id} came back as {text}");
+        assert!(
+            text.contains(&format!(r#""id":{id}"#)),
+            "id {id} came back as {text}"
+        );
     }
 }
 
 #[tokio::test]
 async fn notifications_are_never_answered() {
     let client = Checked::connect(&server(), "2025-11-25").await;
-    client.client.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-    client.client.send_raw(r#"{"jsonrpc":"2.0","method":"tools/list"}"#);
-    client.client.send_raw(r#"{"jsonrpc":"2.0","method":"no/such/notification","params":{}}"#);
-    assert_eq!(client.client.next_message(Duration::from_millis(300)).await, None);
+    client
+        .client
+        .send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    client
+        .client
+        .send_raw(r#"{"jsonrpc":"2.0","method":"tools/list"}"#);
+    client
+        .client
+        .send_raw(r#"{"jsonrpc":"2.0","method":"no/such/notification","params":{}}"#);
+    assert_eq!(
+        client.client.next_message(Duration::from_millis(300)).await,
+        None
+    );
 }
 
 #[tokio::test]
 async fn malformed_json_is_a_parse_error_naming_no_request() {
     let client = Checked::connect(&server(), "2025-11-25").await;
     let reply = raw_reply(&client, r#"{"jsonrpc":"2.0","id":1,"method":"ping""#).await;
-    assert!(reply.get("id").is_none(), "2025-11-25 leaves the id out: {reply}");
+    assert!(
+        reply.get("id").is_none(),
+        "2025-11-25 leaves the id out: {reply}"
+    );
     assert_eq!(reply["error"]["code"], -32700);
     // Earlier revisions follow JSON-RPC 2.0: `"id": null`.
     let client = Checked::connect(&server(), "2025-06-18").await;
@@ -69,12 +101,19 @@ async fn invalid_requests_are_answered_with_invalid_request() {
         (r#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#, json!(4)),
         (r#"{"id":5,"method":"ping"}"#, json!(5)),
         (r#"{"jsonrpc":"2.0","id":6,"method":7}"#, json!(6)),
-        (r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#, Value::Null),
+        (
+            r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+            Value::Null,
+        ),
         (r#""just a string""#, Value::Null),
     ] {
         let reply = raw_reply(&client, line).await;
         assert_eq!(reply["error"]["code"], -32600, "{line} -> {reply}");
-        assert_eq!(reply.get("id").cloned().unwrap_or(Value::Null), id, "{line} -> {reply}");
+        assert_eq!(
+            reply.get("id").cloned().unwrap_or(Value::Null),
+            id,
+            "{line} -> {reply}"
+        );
     }
 }
 
@@ -108,6 +147,11 @@ async fn batches_work_in_2025_03_26() {
     assert_eq!(by_id(json!("two"))["result"]["content"][0]["text"], "hi");
     assert_eq!(by_id(json!(3))["error"]["code"], -32601);
     // A batch of notifications only gets no reply at all.
-    client.client.send_raw(r#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#);
-    assert_eq!(client.client.next_message(Duration::from_millis(300)).await, None);
+    client
+        .client
+        .send_raw(r#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#);
+    assert_eq!(
+        client.client.next_message(Duration::from_millis(300)).await,
+        None
+    );
 }

@@ -3,8 +3,8 @@
 mod common;
 
 use common::{Checked, SESSION_REVISIONS, check_message};
-use mcp_runtime::prelude::*;
 use mcp_runtime::Server;
+use mcp_runtime::prelude::*;
 use serde_json::json;
 
 /// Echoes its input.
@@ -60,7 +60,9 @@ async fn initialize_reports_the_server_and_only_what_it_has() {
     assert_eq!(result["instructions"], "Use echo to hear yourself.");
     assert_eq!(result["capabilities"], json!({"tools": {}}));
 
-    let empty = Server::builder(mcp_runtime::server_info!()).build().unwrap();
+    let empty = Server::builder(mcp_runtime::server_info!())
+        .build()
+        .unwrap();
     let client = Checked::connect_uninitialized(&empty, "2025-11-25");
     let result = client
         .request(
@@ -81,7 +83,11 @@ async fn initialize_without_its_required_fields_is_invalid_params() {
         .await
         .unwrap_err();
     assert_eq!(error.code, -32602);
-    assert!(error.message.contains("protocolVersion"), "{}", error.message);
+    assert!(
+        error.message.contains("protocolVersion"),
+        "{}",
+        error.message
+    );
 }
 
 #[tokio::test]
@@ -97,7 +103,10 @@ async fn ping_returns_an_empty_object() {
 async fn unknown_methods_are_method_not_found_at_any_time() {
     let client = Checked::connect_uninitialized(&server(), "2025-11-25");
     // The Python client probes this before initialize and waits if nothing answers.
-    let error = client.request("server/discover", json!({})).await.unwrap_err();
+    let error = client
+        .request("server/discover", json!({}))
+        .await
+        .unwrap_err();
     assert_eq!(error.code, -32601);
     assert_eq!(error.message, "Method not found: `server/discover`");
     client
@@ -109,7 +118,10 @@ async fn unknown_methods_are_method_not_found_at_any_time() {
         .unwrap();
     let error = client.request("tools/lst", json!({})).await.unwrap_err();
     assert_eq!(error.code, -32601);
-    assert_eq!(error.message, "Method not found: `tools/lst`; did you mean `tools/list`?");
+    assert_eq!(
+        error.message,
+        "Method not found: `tools/lst`; did you mean `tools/list`?"
+    );
     assert_eq!(error.data, Some(json!({"method": "tools/lst"})));
 }
 
@@ -119,9 +131,17 @@ async fn the_client_is_known_to_handlers_after_initialize() {
     #[mcp_tool]
     fn client_name(ctx: Context) -> String {
         let client = ctx.client();
-        format!("{} {} sampling={}", client.name, client.version, client.has_capability("sampling"))
+        format!(
+            "{} {} sampling={}",
+            client.name,
+            client.version,
+            client.has_capability("sampling")
+        )
     }
-    let server = Server::builder(mcp_runtime::server_info!()).tool::<client_name>().build().unwrap();
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<client_name>()
+        .build()
+        .unwrap();
     let client = Checked::connect_uninitialized(&server, "2025-06-18");
     client
         .client
@@ -129,7 +149,10 @@ async fn the_client_is_known_to_handlers_after_initialize() {
         .await
         .unwrap();
     let result = client.call("client_name", json!({})).await;
-    assert_eq!(common::first_text(&result), "mcp-runtime-test-client 0 sampling=true");
+    assert_eq!(
+        common::first_text(&result),
+        "mcp-runtime-test-client 0 sampling=true"
+    );
 }
 
 #[test]

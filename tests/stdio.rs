@@ -11,9 +11,16 @@ use serde_json::{Value, json};
 /// An example binary; cargo builds examples before it runs integration tests.
 fn example(name: &str) -> PathBuf {
     let deps = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = deps.parent().and_then(|d| d.parent()).expect("target/<profile>");
+    let profile_dir = deps
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>");
     let path = profile_dir.join("examples").join(name);
-    assert!(path.exists(), "{} is not built: `cargo test` builds the examples only when it runs every test target (`cargo build --examples` builds them alone)", path.display());
+    assert!(
+        path.exists(),
+        "{} is not built: `cargo test` builds the examples only when it runs every test target (`cargo build --examples` builds them alone)",
+        path.display()
+    );
     path
 }
 
@@ -75,7 +82,11 @@ impl Running {
         drop(self.child.stdin.take());
         let output = self.child.wait_with_output().expect("the server exits");
         let rest: Vec<String> = self.lines.try_iter().collect();
-        (rest, String::from_utf8_lossy(&output.stderr).into_owned(), output.status.success())
+        (
+            rest,
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+            output.status.success(),
+        )
     }
 }
 
@@ -92,12 +103,16 @@ fn stdout_carries_only_protocol_messages_even_when_tools_print() {
     assert_eq!(reply["result"]["content"][0]["text"], "HELLO");
     let (rest, stderr, success) = server.finish();
     for line in &rest {
-        let message: Value = serde_json::from_str(line).unwrap_or_else(|_| panic!("stray stdout line {line:?}"));
+        let message: Value =
+            serde_json::from_str(line).unwrap_or_else(|_| panic!("stray stdout line {line:?}"));
         assert_eq!(message["jsonrpc"], "2.0");
     }
     assert!(success, "the server failed: {stderr}");
     for printed in ["println: hello", "write_all: hello", "child process: hello"] {
-        assert!(stderr.contains(printed), "{printed:?} should have gone to stderr: {stderr}");
+        assert!(
+            stderr.contains(printed),
+            "{printed:?} should have gone to stderr: {stderr}"
+        );
     }
 }
 
@@ -108,7 +123,10 @@ fn end_of_input_stops_the_server_after_replies_in_flight_are_written() {
     server.send(&call(7, "wait", json!({"ms": 300})));
     let (rest, stderr, success) = server.finish();
     assert!(success, "{stderr}");
-    let replies: Vec<Value> = rest.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let replies: Vec<Value> = rest
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(replies.len(), 1, "{rest:?}");
     assert_eq!(replies[0]["id"], 7);
     assert_eq!(replies[0]["result"]["content"][0]["text"], "waited 300 ms");
@@ -125,7 +143,10 @@ fn an_oversized_message_is_refused_and_the_server_goes_on() {
     assert_eq!(refusal["error"]["code"], -32600, "{refusal}");
     let message = refusal["error"]["message"].as_str().unwrap();
     assert!(message.contains("65536 bytes"), "{message}");
-    assert_eq!(server.next(), json!({"jsonrpc": "2.0", "id": 9, "result": {}}));
+    assert_eq!(
+        server.next(),
+        json!({"jsonrpc": "2.0", "id": 9, "result": {}})
+    );
     let (_, stderr, success) = server.finish();
     assert!(success, "{stderr}");
 }
@@ -139,21 +160,40 @@ fn mcp_trace_logs_every_message_with_direction_and_id_to_stderr() {
     let (_, stderr, success) = server.finish();
     assert!(success);
     assert!(stderr.contains(r#"[mcp <-] id=0 initialize {"#), "{stderr}");
-    assert!(stderr.contains(r#"[mcp ->] id=0 {"jsonrpc":"2.0","id":0,"result""#), "{stderr}");
+    assert!(
+        stderr.contains(r#"[mcp ->] id=0 {"jsonrpc":"2.0","id":0,"result""#),
+        "{stderr}"
+    );
     assert!(stderr.contains(r#"[mcp <-] id="p-1" ping"#), "{stderr}");
-    assert!(stderr.contains(r#"[mcp <-] id=- notifications/initialized"#), "{stderr}");
+    assert!(
+        stderr.contains(r#"[mcp <-] id=- notifications/initialized"#),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn the_gift_server_answers_over_stdio() {
     let mut server = Running::start("gifts", &[]);
     server.initialize();
-    server.send(&call(1, "suggest_gifts", json!({"occasion": "birthday", "budget": 30})));
+    server.send(&call(
+        1,
+        "suggest_gifts",
+        json!({"occasion": "birthday", "budget": 30}),
+    ));
     let reply = server.next();
-    let gifts = reply["result"]["structuredContent"]["gifts"].as_array().unwrap();
+    let gifts = reply["result"]["structuredContent"]["gifts"]
+        .as_array()
+        .unwrap();
     assert!(!gifts.is_empty());
-    assert!(gifts.iter().all(|g| g["price"].as_f64().unwrap() <= 30.0), "{reply}");
-    server.send(&call(2, "suggest_gifts", json!({"occasion": "wedding", "budget": 5})));
+    assert!(
+        gifts.iter().all(|g| g["price"].as_f64().unwrap() <= 30.0),
+        "{reply}"
+    );
+    server.send(&call(
+        2,
+        "suggest_gifts",
+        json!({"occasion": "wedding", "budget": 5}),
+    ));
     let reply = server.next();
     assert_eq!(reply["result"]["isError"], true);
     let (_, stderr, success) = server.finish();

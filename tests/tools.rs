@@ -133,7 +133,16 @@ async fn tools_are_listed_in_name_order_with_their_schemas() {
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["add", "count", "describe", "explode", "greet", "math.divide", "mirror", "whoami"]
+        [
+            "add",
+            "count",
+            "describe",
+            "explode",
+            "greet",
+            "math.divide",
+            "mirror",
+            "whoami"
+        ]
     );
     let add = by_name(&tools, "add");
     assert_eq!(add["description"], "Adds two integers.");
@@ -148,8 +157,14 @@ async fn tools_are_listed_in_name_order_with_their_schemas() {
             "required": ["a", "b"],
         })
     );
-    assert_eq!(add["annotations"], json!({"readOnlyHint": true, "idempotentHint": true}));
-    assert!(add.get("outputSchema").is_none(), "text tools have no outputSchema");
+    assert_eq!(
+        add["annotations"],
+        json!({"readOnlyHint": true, "idempotentHint": true})
+    );
+    assert!(
+        add.get("outputSchema").is_none(),
+        "text tools have no outputSchema"
+    );
 }
 
 #[tokio::test]
@@ -159,17 +174,30 @@ async fn optional_parameters_are_not_required_and_carry_no_null() {
     let describe = by_name(&tools, "describe");
     assert_eq!(describe["title"], "Color describer");
     assert_eq!(describe["inputSchema"]["required"], json!(["color"]));
-    assert_eq!(describe["inputSchema"]["properties"]["note"], json!({"type": "string"}));
+    assert_eq!(
+        describe["inputSchema"]["properties"]["note"],
+        json!({"type": "string"})
+    );
     assert_eq!(
         describe["inputSchema"]["properties"]["color"],
         json!({"type": "string", "enum": ["red", "green"]})
     );
     let text = serde_json::to_string(&tools).unwrap();
     assert!(!text.contains("null"), "a schema mentions null: {text}");
-    assert!(!text.contains("$ref"), "a schema is not self-contained: {text}");
-    assert_eq!(first_text(&client.call("describe", json!({"color": "red"})).await), "Red");
+    assert!(
+        !text.contains("$ref"),
+        "a schema is not self-contained: {text}"
+    );
     assert_eq!(
-        first_text(&client.call("describe", json!({"color": "green", "note": "grass"})).await),
+        first_text(&client.call("describe", json!({"color": "red"})).await),
+        "Red"
+    );
+    assert_eq!(
+        first_text(
+            &client
+                .call("describe", json!({"color": "green", "note": "grass"}))
+                .await
+        ),
         "Green (grass)"
     );
 }
@@ -178,7 +206,10 @@ async fn optional_parameters_are_not_required_and_carry_no_null() {
 async fn context_and_state_parameters_stay_out_of_the_schema() {
     let client = Checked::connect(&server(), "2025-06-18").await;
     let tools = client.list_tools().await;
-    assert_eq!(by_name(&tools, "whoami")["inputSchema"], json!({"type": "object", "properties": {}}));
+    assert_eq!(
+        by_name(&tools, "whoami")["inputSchema"],
+        json!({"type": "object", "properties": {}})
+    );
     assert_eq!(
         by_name(&tools, "greet")["inputSchema"]["required"],
         json!(["name"])
@@ -198,7 +229,9 @@ async fn structured_results_match_their_output_schema() {
     let client = Checked::connect(&server(), "2025-11-25").await;
     let tools = client.list_tools().await;
     let mirror = by_name(&tools, "mirror");
-    let result = client.call("mirror", json!({"point": {"x": 1, "y": -2}})).await;
+    let result = client
+        .call("mirror", json!({"point": {"x": 1, "y": -2}}))
+        .await;
     assert_eq!(result["structuredContent"], json!({"x": -1, "y": 2}));
     let text: Value = serde_json::from_str(first_text(&result)).unwrap();
     assert_eq!(text, result["structuredContent"]);
@@ -241,7 +274,10 @@ async fn bad_arguments_give_an_error_result_naming_each_field() {
     let result = client.call("describe", json!({"color": "blue"})).await;
     assert_eq!(result["isError"], true);
     let text = first_text(&result);
-    assert!(text.contains("color: expected one of \"red\", \"green\", got \"blue\""), "{text}");
+    assert!(
+        text.contains("color: expected one of \"red\", \"green\", got \"blue\""),
+        "{text}"
+    );
     let result = client.call("mirror", json!({"point": {"x": 1}})).await;
     let text = first_text(&result);
     assert!(text.contains("point: missing field `y`"), "{text}");
@@ -251,7 +287,10 @@ async fn bad_arguments_give_an_error_result_naming_each_field() {
 async fn a_call_with_misnamed_params_is_invalid_params_saying_what_was_expected() {
     let client = Checked::connect(&server(), "2025-11-25").await;
     let error = client
-        .request("tools/call", json!({"tool": "add", "args": {"a": 1, "b": 2}}))
+        .request(
+            "tools/call",
+            json!({"tool": "add", "args": {"a": 1, "b": 2}}),
+        )
         .await
         .unwrap_err();
     assert_eq!(error.code, -32602);
@@ -262,7 +301,11 @@ async fn a_call_with_misnamed_params_is_invalid_params_saying_what_was_expected(
         .await
         .unwrap_err();
     assert_eq!(error.code, -32602);
-    assert!(error.message.contains("`arguments` must be an object"), "{}", error.message);
+    assert!(
+        error.message.contains("`arguments` must be an object"),
+        "{}",
+        error.message
+    );
 }
 
 #[tokio::test]
@@ -283,7 +326,10 @@ async fn a_panicking_tool_gives_an_error_result_and_the_server_keeps_serving() {
     let result = client.call("explode", json!({})).await;
     assert_eq!(result["isError"], true);
     assert!(first_text(&result).contains("boom"));
-    assert_eq!(first_text(&client.call("add", json!({"a": 1, "b": 2})).await), "3");
+    assert_eq!(
+        first_text(&client.call("add", json!({"a": 1, "b": 2})).await),
+        "3"
+    );
 }
 
 #[tokio::test]
@@ -292,7 +338,9 @@ async fn every_session_revision_gets_schema_valid_messages() {
         let client = Checked::connect(&server(), revision).await;
         let tools = client.list_tools().await;
         assert_eq!(tools.len(), 8);
-        client.call("mirror", json!({"point": {"x": 1, "y": 1}})).await;
+        client
+            .call("mirror", json!({"point": {"x": 1, "y": 1}}))
+            .await;
         client.call("add", json!({})).await;
         client.call("math.divide", json!({"a": 1, "b": 0})).await;
     }
@@ -306,7 +354,9 @@ async fn revision_2025_03_26_gets_no_titles_or_structured_content() {
     assert!(describe.get("title").is_none());
     assert_eq!(describe["annotations"]["title"], "Color describer");
     assert!(by_name(&tools, "mirror").get("outputSchema").is_none());
-    let result = client.call("mirror", json!({"point": {"x": 1, "y": 1}})).await;
+    let result = client
+        .call("mirror", json!({"point": {"x": 1, "y": 1}}))
+        .await;
     assert!(result.get("structuredContent").is_none());
     assert_eq!(first_text(&result), r#"{"x":-1,"y":-1}"#);
 }
@@ -327,7 +377,10 @@ async fn tools_list_pages_with_an_opaque_cursor() {
     assert_eq!(first["tools"].as_array().unwrap().len(), 2);
     let cursor = first["nextCursor"].clone();
     assert!(cursor.is_string());
-    let second = client.request("tools/list", json!({"cursor": cursor})).await.unwrap();
+    let second = client
+        .request("tools/list", json!({"cursor": cursor}))
+        .await
+        .unwrap();
     assert_eq!(second["tools"][0]["name"], "describe");
     let names: Vec<String> = client
         .list_tools()
@@ -352,7 +405,11 @@ fn two_tools_with_one_name_do_not_build() {
         .err()
         .expect("a duplicate name is rejected");
     match &error {
-        BuildError::DuplicateTool { name, first, second } => {
+        BuildError::DuplicateTool {
+            name,
+            first,
+            second,
+        } => {
             assert_eq!(name, "add");
             assert!(first.ends_with("::add") || second.ends_with("::add"));
             assert!(first.ends_with("add_again") || second.ends_with("add_again"));
@@ -386,7 +443,10 @@ fn a_tool_reading_missing_state_does_not_build() {
 
 #[test]
 fn registered_tools_are_found_without_a_list_and_the_crate_names_the_server() {
-    let error = mcp_runtime::server!().build().err().expect("this test binary registers two tools named add");
+    let error = mcp_runtime::server!()
+        .build()
+        .err()
+        .expect("this test binary registers two tools named add");
     assert!(matches!(error, BuildError::DuplicateTool { .. }));
     let info = mcp_runtime::server_info!();
     assert_eq!(info.name, "mcp-examples");

@@ -29,16 +29,27 @@ struct Gift {
 #[derive(Debug)]
 enum GiftError {
     NotAPositiveBudget(f64),
-    NothingFits { occasion: Occasion, budget: f64, cheapest: f64 },
+    NothingFits {
+        occasion: Occasion,
+        budget: f64,
+        cheapest: f64,
+    },
 }
 
 impl std::fmt::Display for GiftError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GiftError::NotAPositiveBudget(budget) => {
-                write!(f, "The budget must be a positive number of dollars, not {budget}.")
+                write!(
+                    f,
+                    "The budget must be a positive number of dollars, not {budget}."
+                )
             }
-            GiftError::NothingFits { occasion, budget, cheapest } => write!(
+            GiftError::NothingFits {
+                occasion,
+                budget,
+                cheapest,
+            } => write!(
                 f,
                 "No {occasion} gift fits a budget of ${budget}; the cheapest costs ${cheapest}. Try a budget of at least ${cheapest}."
             ),
@@ -57,15 +68,22 @@ fn suggest_gifts(
     /// them come first.
     recipient: Option<String>,
 ) -> Result<GiftList, GiftError> {
-    if !(budget > 0.0) {
+    if budget.is_nan() || budget <= 0.0 {
         return Err(GiftError::NotAPositiveBudget(budget));
     }
     let catalog = Catalog::shipped();
     let mut fitting: Vec<_> = catalog.gifts_for(occasion).collect();
-    let cheapest = fitting.iter().map(|g| g.price).fold(f64::INFINITY, f64::min);
+    let cheapest = fitting
+        .iter()
+        .map(|g| g.price)
+        .fold(f64::INFINITY, f64::min);
     fitting.retain(|g| g.price <= budget);
     if fitting.is_empty() {
-        return Err(GiftError::NothingFits { occasion, budget, cheapest });
+        return Err(GiftError::NothingFits {
+            occasion,
+            budget,
+            cheapest,
+        });
     }
     let words = recipient.unwrap_or_default().to_lowercase();
     let suits = |tags: &[String]| tags.iter().filter(|t| words.contains(t.as_str())).count();
@@ -77,7 +95,10 @@ fn suggest_gifts(
     let gifts = fitting
         .into_iter()
         .take(5)
-        .map(|g| Gift { name: g.name.clone(), price: g.price })
+        .map(|g| Gift {
+            name: g.name.clone(),
+            price: g.price,
+        })
         .collect();
     Ok(GiftList { gifts })
 }
@@ -86,6 +107,8 @@ fn main() -> Result<(), mcp_runtime::Error> {
     mcp_runtime::server!()
         .name("gift-server")
         .title("Gift ideas")
-        .instructions("Call suggest_gifts with the occasion and a budget in dollars to get gift ideas.")
+        .instructions(
+            "Call suggest_gifts with the occasion and a budget in dollars to get gift ideas.",
+        )
         .run_stdio()
 }

@@ -85,12 +85,17 @@ impl TestClient {
 
     /// `initialize` with the latest revision, then `notifications/initialized`.
     pub async fn initialize(&self) -> Result<Value, RpcError> {
-        self.initialize_with(Revision::LATEST.as_str(), json!({})).await
+        self.initialize_with(Revision::LATEST.as_str(), json!({}))
+            .await
     }
 
     /// `initialize` asking for `protocol_version` with these client capabilities, then
     /// `notifications/initialized`.
-    pub async fn initialize_with(&self, protocol_version: &str, capabilities: Value) -> Result<Value, RpcError> {
+    pub async fn initialize_with(
+        &self,
+        protocol_version: &str,
+        capabilities: Value,
+    ) -> Result<Value, RpcError> {
         let result = self
             .request(
                 "initialize",
@@ -121,7 +126,9 @@ impl TestClient {
             .unwrap_or_else(|_| panic!("no reply to `{method}` within 30 s"))
             .expect("the client was dropped");
         match reply.get("error") {
-            Some(error) => Err(serde_json::from_value(error.clone()).expect("a JSON-RPC error object")),
+            Some(error) => {
+                Err(serde_json::from_value(error.clone()).expect("a JSON-RPC error object"))
+            }
             None => Ok(reply.get("result").cloned().unwrap_or(Value::Null)),
         }
     }
@@ -147,7 +154,11 @@ impl TestClient {
     }
 
     /// Calls a tool.
-    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<CallToolResult, RpcError> {
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<CallToolResult, RpcError> {
         let result = self
             .request("tools/call", json!({"name": name, "arguments": arguments}))
             .await?;
@@ -163,7 +174,9 @@ impl TestClient {
     /// The next message that is not a reply to [`request`](Self::request): notifications,
     /// server requests, replies to [`send_raw`](Self::send_raw). `None` after `wait` with none.
     pub async fn next_message(&self, wait: Duration) -> Option<Value> {
-        self.next_message_with_text(wait).await.map(|(message, _)| message)
+        self.next_message_with_text(wait)
+            .await
+            .map(|(message, _)| message)
     }
 
     /// Like [`next_message`](Self::next_message), with the message's exact text as written.
@@ -171,7 +184,13 @@ impl TestClient {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
             let arrived = self.shared.arrived.notified();
-            if let Some(message) = self.shared.unsolicited.lock().expect("lock poisoned").pop_front() {
+            if let Some(message) = self
+                .shared
+                .unsolicited
+                .lock()
+                .expect("lock poisoned")
+                .pop_front()
+            {
                 return Some(message);
             }
             if tokio::time::timeout_at(deadline, arrived).await.is_err() {
@@ -204,7 +223,10 @@ impl Shared {
             }
             None => {
                 observer(None, &message);
-                self.unsolicited.lock().expect("lock poisoned").push_back((message, text));
+                self.unsolicited
+                    .lock()
+                    .expect("lock poisoned")
+                    .push_back((message, text));
                 self.arrived.notify_waiters();
             }
         }

@@ -55,7 +55,11 @@ impl SpecSchemas {
         let index = match self.compiled.get(&key) {
             Some(index) => *index,
             None => {
-                let defs = if revision < "2025-11-25" { "definitions" } else { "$defs" };
+                let defs = if revision < "2025-11-25" {
+                    "definitions"
+                } else {
+                    "$defs"
+                };
                 let location = format!("{}#/{defs}/{def}", url(revision));
                 let index = self
                     .compiler
@@ -127,7 +131,10 @@ fn check_with(
         // Only 2025-03-26 has batches.
         return spec.validate(revision, "JSONRPCBatchResponse", message);
     }
-    if revision < "2025-11-25" && message.get("id") == Some(&Value::Null) && message.get("error").is_some() {
+    if revision < "2025-11-25"
+        && message.get("id") == Some(&Value::Null)
+        && message.get("error").is_some()
+    {
         // JSON-RPC 2.0 answers an unreadable request with `"id": null`; the 2025-03-26 and
         // 2025-06-18 schemas cannot express that (2025-11-25 makes the id optional instead).
         // Check everything else about the message.
@@ -137,7 +144,11 @@ fn check_with(
     }
     spec.validate(revision, "JSONRPCMessage", message)?;
     if message.get("error").is_some() {
-        let def = if revision < "2025-11-25" { "JSONRPCError" } else { "JSONRPCErrorResponse" };
+        let def = if revision < "2025-11-25" {
+            "JSONRPCError"
+        } else {
+            "JSONRPCErrorResponse"
+        };
         return spec.validate(revision, def, message);
     }
     if message.get("method").is_some() && message.get("id").is_none() {
@@ -146,10 +157,10 @@ fn check_with(
     if message.get("method").is_some() {
         return spec.validate(revision, "ServerRequest", message);
     }
-    if let (Some(method), Some(result)) = (answers, message.get("result")) {
-        if let Some(def) = result_def(method) {
-            spec.validate(revision, def, result)?;
-        }
+    if let (Some(method), Some(result)) = (answers, message.get("result"))
+        && let Some(def) = result_def(method)
+    {
+        spec.validate(revision, def, result)?;
     }
     Ok(())
 }
@@ -213,9 +224,12 @@ impl Checked {
     }
 
     pub async fn call(&self, name: &str, arguments: Value) -> Value {
-        self.request("tools/call", serde_json::json!({"name": name, "arguments": arguments}))
-            .await
-            .unwrap_or_else(|e| panic!("tools/call {name} failed: {e}"))
+        self.request(
+            "tools/call",
+            serde_json::json!({"name": name, "arguments": arguments}),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("tools/call {name} failed: {e}"))
     }
 
     pub async fn list_tools(&self) -> Vec<Value> {

@@ -77,9 +77,16 @@ mod tests {
             serde_json::from_str("9007199254740993").unwrap();
         let id = RequestId::from_raw(&raw).unwrap();
         let text = String::from_utf8(encode_result(&id, &json!({}))).unwrap();
-        assert_eq!(text, r#"{"jsonrpc":"2.0","id":9007199254740993,"result":{}}"#);
-        let text = String::from_utf8(encode_error_without_id(&RpcError::invalid_request("x"))).unwrap();
-        assert_eq!(text, r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"x"}}"#);
+        assert_eq!(
+            text,
+            r#"{"jsonrpc":"2.0","id":9007199254740993,"result":{}}"#
+        );
+        let text =
+            String::from_utf8(encode_error_without_id(&RpcError::invalid_request("x"))).unwrap();
+        assert_eq!(
+            text,
+            r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"x"}}"#
+        );
         let text = String::from_utf8(encode_error(None, &RpcError::invalid_request("x"))).unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["id"], json!(null));

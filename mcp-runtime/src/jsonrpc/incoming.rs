@@ -129,10 +129,10 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
     if envelope.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
         return invalid(id, "`jsonrpc` must be exactly \"2.0\"");
     }
-    if let Some(params) = envelope.params {
-        if !matches!(params.get().as_bytes().first(), Some(b'{' | b'[')) {
-            return invalid(id, "`params` must be an object");
-        }
+    if let Some(params) = envelope.params
+        && !matches!(params.get().as_bytes().first(), Some(b'{' | b'['))
+    {
+        return invalid(id, "`params` must be an object");
     }
     let params = envelope.params.map(RawValue::to_owned);
     match (envelope.method, id) {
@@ -202,9 +202,15 @@ mod tests {
         assert_eq!(code("42"), -32600);
         assert_eq!(code("[]"), -32600);
         assert_eq!(code(r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#), -32600);
-        assert_eq!(code(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#), -32600);
+        assert_eq!(
+            code(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#),
+            -32600
+        );
         assert_eq!(code(r#"{"jsonrpc":"2.0","id":1,"method":5}"#), -32600);
-        assert_eq!(code(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":3}"#), -32600);
+        assert_eq!(
+            code(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":3}"#),
+            -32600
+        );
     }
 
     #[test]

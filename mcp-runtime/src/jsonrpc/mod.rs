@@ -9,9 +9,9 @@ mod error;
 mod id;
 mod incoming;
 
-pub use error::{ErrorCode, RpcError};
-pub use id::RequestId;
 pub(crate) use encode::{
     encode_error, encode_error_without_id, encode_notification, encode_request, encode_result,
 };
+pub use error::{ErrorCode, RpcError};
+pub use id::RequestId;
 pub(crate) use incoming::{Incoming, IncomingRequest, IncomingResponse, parse_message};

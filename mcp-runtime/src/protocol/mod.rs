@@ -12,7 +12,9 @@ pub use content::{
     TextContent,
 };
 pub use lifecycle::{ClientInfo, Implementation};
-pub(crate) use lifecycle::{InitializeParams, InitializeResult, ListCapability, ServerCapabilities};
+pub(crate) use lifecycle::{
+    InitializeParams, InitializeResult, ListCapability, ServerCapabilities,
+};
 pub use revision::Revision;
-pub use tool::{CallToolResult, ToolAnnotations, ToolDefinition};
 pub(crate) use tool::WireTool;
+pub use tool::{CallToolResult, ToolAnnotations, ToolDefinition};

@@ -62,7 +62,9 @@ mod tests {
             json!({"type": "string"})
         );
         assert_eq!(
-            stripped(json!({"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "null"}], "description": "d"})),
+            stripped(
+                json!({"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "null"}], "description": "d"})
+            ),
             json!({"type": "string", "enum": ["a"], "description": "d"})
         );
         assert_eq!(

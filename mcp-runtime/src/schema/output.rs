@@ -47,12 +47,15 @@ fn is_object_schema(schema: &Map<String, Value>) -> bool {
         Some(Value::String(t)) => t == "object",
         Some(_) => false,
         None => ["oneOf", "anyOf"].iter().any(|key| {
-            schema.get(*key).and_then(Value::as_array).is_some_and(|branches| {
-                !branches.is_empty()
-                    && branches
-                        .iter()
-                        .all(|b| b.as_object().is_some_and(is_object_schema))
-            })
+            schema
+                .get(*key)
+                .and_then(Value::as_array)
+                .is_some_and(|branches| {
+                    !branches.is_empty()
+                        && branches
+                            .iter()
+                            .all(|b| b.as_object().is_some_and(is_object_schema))
+                })
         }),
     }
 }

@@ -42,8 +42,12 @@ fn method_not_found(method: &str) -> RpcError {
 
 /// Decodes a method's params (absent params read as `{}`); -32602 naming the method if they
 /// do not fit.
-pub(super) fn parse_params<T: DeserializeOwned>(method: &str, params: Option<&RawValue>) -> Result<T, RpcError> {
+pub(super) fn parse_params<T: DeserializeOwned>(
+    method: &str,
+    params: Option<&RawValue>,
+) -> Result<T, RpcError> {
     let text = params.map_or("{}", RawValue::get);
-    serde_json::from_str(text)
-        .map_err(|error| RpcError::invalid_params(format!("invalid params for `{method}`: {error}")))
+    serde_json::from_str(text).map_err(|error| {
+        RpcError::invalid_params(format!("invalid params for `{method}`: {error}"))
+    })
 }

@@ -14,7 +14,11 @@ use crate::protocol::{
 };
 
 impl Session {
-    pub(super) fn initialize(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+    pub(super) fn initialize(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+    ) -> Result<Vec<u8>, RpcError> {
         let params: InitializeParams = parse_params("initialize", params)?;
         // Echo a revision we speak; otherwise offer the latest and let the client decide.
         let revision = Revision::parse(&params.protocol_version).unwrap_or(Revision::LATEST);

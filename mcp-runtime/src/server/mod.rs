@@ -10,7 +10,7 @@ mod session;
 mod suggest;
 mod tools;
 
-pub use builder::{Server, ServerBuilder};
 pub(crate) use builder::ServerCore;
+pub use builder::{Server, ServerBuilder};
 pub(crate) use outbound::Outbound;
 pub(crate) use session::Session;

@@ -20,8 +20,7 @@ use super::panic::CatchUnwind;
 use super::{Outbound, ServerCore};
 use crate::jsonrpc::{
     Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
-    encode_error_without_id,
-    encode_notification, encode_request, parse_message,
+    encode_error_without_id, encode_notification, encode_request, parse_message,
 };
 use crate::protocol::{ClientInfo, Revision};
 
@@ -147,7 +146,11 @@ impl Session {
 
     /// Removes a finished request; false if it was cancelled meanwhile (no reply is due).
     fn finish(&self, id: &RequestId) -> bool {
-        self.inflight.lock().expect("lock poisoned").remove(id).is_some()
+        self.inflight
+            .lock()
+            .expect("lock poisoned")
+            .remove(id)
+            .is_some()
     }
 
     fn reply(&self, reply_to: &ReplyTo, message: Vec<u8>) {
@@ -172,7 +175,8 @@ impl Session {
             #[serde(borrow)]
             request_id: &'a RawValue,
         }
-        let Some(cancelled) = params.and_then(|p| serde_json::from_str::<Cancelled<'_>>(p.get()).ok())
+        let Some(cancelled) =
+            params.and_then(|p| serde_json::from_str::<Cancelled<'_>>(p.get()).ok())
         else {
             return;
         };
@@ -186,7 +190,11 @@ impl Session {
     }
 
     fn on_response(&self, response: IncomingResponse) {
-        let waiter = self.pending.lock().expect("lock poisoned").remove(&response.id);
+        let waiter = self
+            .pending
+            .lock()
+            .expect("lock poisoned")
+            .remove(&response.id);
         if let Some(waiter) = waiter {
             let _ = waiter.send(response.outcome);
         }
@@ -251,7 +259,11 @@ impl Session {
     }
 
     /// Sends a request to the client and waits for the answer.
-    pub(crate) async fn request(&self, method: &str, params: &impl Serialize) -> Result<Value, RpcError> {
+    pub(crate) async fn request(
+        &self,
+        method: &str,
+        params: &impl Serialize,
+    ) -> Result<Value, RpcError> {
         let number = self.next_request_id.fetch_add(1, Ordering::Relaxed);
         let id = RequestId::from_number(number);
         let (sender, receiver) = oneshot::channel();

@@ -1,7 +1,10 @@
 //! "Did you mean ...?" for mistyped method and tool names.
 
 /// The candidate closest to `input`, if it is close enough to be a likely typo.
-pub(crate) fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (input.chars().count() / 3).clamp(1, 4);
     candidates
         .into_iter()
@@ -12,7 +15,10 @@ pub(crate) fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a 
 }
 
 /// A sentence suffix naming the closest candidate, or nothing.
-pub(crate) fn did_you_mean<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn did_you_mean<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
     closest(input, candidates).map_or_else(String::new, |c| format!("; did you mean `{c}`?"))
 }
 

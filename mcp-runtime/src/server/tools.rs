@@ -41,7 +41,11 @@ impl Session {
         }
     }
 
-    pub(super) fn list_tools(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+    pub(super) fn list_tools(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+    ) -> Result<Vec<u8>, RpcError> {
         let params: ListParams = parse_params("tools/list", params)?;
         let after = match params.cursor.as_deref() {
             None => None,
@@ -56,13 +60,20 @@ impl Session {
         let rest = server.tools.after(after);
         let page = &rest[..rest.len().min(server.page_size)];
         let next_cursor = (page.len() < rest.len())
-            .then(|| page.last().map(|tool| format!("{CURSOR_PREFIX}{}", tool.name())))
+            .then(|| {
+                page.last()
+                    .map(|tool| format!("{CURSOR_PREFIX}{}", tool.name()))
+            })
             .flatten();
         let tools = page.iter().map(|tool| tool.wire(revision)).collect();
         Ok(encode_result(id, &ToolsPage { tools, next_cursor }))
     }
 
-    pub(super) async fn call_tool(self: &Arc<Self>, id: RequestId, params: Option<&RawValue>) -> Vec<u8> {
+    pub(super) async fn call_tool(
+        self: &Arc<Self>,
+        id: RequestId,
+        params: Option<&RawValue>,
+    ) -> Vec<u8> {
         let (name, arguments, meta) = match call_params(params) {
             Ok(parts) => parts,
             Err(error) => return encode_error(Some(&id), &error),
@@ -80,7 +91,9 @@ impl Session {
         let ctx = Context::new(Arc::clone(self), id.clone(), revision, client, meta);
         let mut result = match CatchUnwind(tool.call(ctx, Arguments::new(arguments))).await {
             Ok(result) => result,
-            Err(panic) => CallToolResult::error(format!("tool `{name}` failed unexpectedly: {panic}")),
+            Err(panic) => {
+                CallToolResult::error(format!("tool `{name}` failed unexpectedly: {panic}"))
+            }
         };
         if !revision.has_structured_output() {
             result.structured_content = None;

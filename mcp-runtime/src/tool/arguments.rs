@@ -28,7 +28,9 @@ impl Arguments {
     /// (`Option<T>`).
     pub fn decode<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Result<T, String> {
         match self.map.remove(name) {
-            Some(value) => T::deserialize(&value).map_err(|error| describe_error::<T>(&value, &error)),
+            Some(value) => {
+                T::deserialize(&value).map_err(|error| describe_error::<T>(&value, &error))
+            }
             None => T::deserialize(Missing).map_err(|_| "missing required argument".to_owned()),
         }
     }
@@ -83,14 +85,21 @@ pub(crate) fn is_optional<T: DeserializeOwned>() -> bool {
 fn describe_error<T: JsonSchema>(value: &Value, error: &serde_json::Error) -> String {
     let schema = crate::schema::input_generator().into_root_schema_for::<T>();
     let schema = schema.as_object();
-    if let Some(expected) = schema.and_then(|s| s.get("type")).and_then(|t| type_mismatch(t, value)) {
+    if let Some(expected) = schema
+        .and_then(|s| s.get("type"))
+        .and_then(|t| type_mismatch(t, value))
+    {
         return format!("expected {expected}, got {}", preview(value));
     }
-    if let Some(allowed) = schema.and_then(|s| s.get("enum")).and_then(Value::as_array) {
-        if !allowed.contains(value) {
-            let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
-            return format!("expected one of {}, got {}", list.join(", "), preview(value));
-        }
+    if let Some(allowed) = schema.and_then(|s| s.get("enum")).and_then(Value::as_array)
+        && !allowed.contains(value)
+    {
+        let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
+        return format!(
+            "expected one of {}, got {}",
+            list.join(", "),
+            preview(value)
+        );
     }
     error.to_string()
 }

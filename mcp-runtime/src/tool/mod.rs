@@ -10,7 +10,9 @@ use std::future::Future;
 
 pub use arguments::{ArgErrors, Arguments};
 pub use output::{IntoToolResult, OutputCache, OutputKind, OutputProbe, kinds};
-pub use param::{FromContext, FromArguments, FromRequestContext, ToolParam, describe_param, extract_param};
+pub use param::{
+    FromArguments, FromContext, FromRequestContext, ToolParam, describe_param, extract_param,
+};
 pub use registry::ToolRegistration;
 
 use crate::context::Context;
@@ -34,5 +36,6 @@ pub trait Tool: 'static {
     fn definition(schema: &mut crate::schema::InputSchema) -> ToolDefinition;
 
     /// Runs the tool with the request's context and arguments.
-    fn call(ctx: Context, args: Arguments) -> impl Future<Output = CallToolResult> + Send + 'static;
+    fn call(ctx: Context, args: Arguments)
+    -> impl Future<Output = CallToolResult> + Send + 'static;
 }

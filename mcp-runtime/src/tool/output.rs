@@ -87,6 +87,7 @@ pub trait OutputKind<R> {
     /// The `outputSchema`, for structured kinds.
     fn output_schema(&self, cache: &OutputCache) -> Option<Map<String, Value>>;
     /// Converts a returned value.
+    #[allow(clippy::wrong_self_convention)] // `self` is the kind; the value is converted
     fn into_result(&self, value: R, cache: &OutputCache) -> CallToolResult;
 }
 
@@ -255,7 +256,9 @@ fn structured<T: Serialize>(value: &T, wrapped: bool) -> CallToolResult {
     let value = match serde_json::to_value(value) {
         Ok(value) => value,
         Err(error) => {
-            return CallToolResult::error(format!("the tool's result could not be serialized: {error}"));
+            return CallToolResult::error(format!(
+                "the tool's result could not be serialized: {error}"
+            ));
         }
     };
     let value = if wrapped {
