@@ -112,17 +112,19 @@ impl FromContext for Context {
 /// ```
 /// use mcp_runtime::prelude::*;
 ///
-/// struct Greeting(String);
+/// struct Config {
+///     greeting: String,
+/// }
 ///
 /// /// Greets someone with the configured greeting.
 /// #[mcp_tool]
-/// fn greet(greeting: State<Greeting>, name: String) -> String {
-///     format!("{}, {name}!", greeting.0)
+/// fn greet(config: State<Config>, name: String) -> String {
+///     format!("{}, {name}!", config.greeting)
 /// }
 ///
 /// let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
 ///     .tool::<greet>()
-///     .state(Greeting("Hello".into()))
+///     .state(Config { greeting: "Hello".into() })
 ///     .build()
 ///     .unwrap();
 /// # drop(server);
