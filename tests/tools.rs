@@ -405,18 +405,20 @@ fn two_tools_with_one_name_do_not_build() {
         .err()
         .expect("a duplicate name is rejected");
     match &error {
-        BuildError::DuplicateTool {
+        BuildError::Duplicate {
+            kind,
             name,
             first,
             second,
         } => {
+            assert_eq!(*kind, "tool");
             assert_eq!(name, "add");
             assert!(first.ends_with("::add") || second.ends_with("::add"));
             assert!(first.ends_with("add_again") || second.ends_with("add_again"));
         }
         other => panic!("unexpected {other}"),
     }
-    assert!(error.to_string().contains("two tools are named `add`"));
+    assert!(error.to_string().contains("two tools have the name `add`"));
 }
 
 #[test]
@@ -447,7 +449,7 @@ fn registered_tools_are_found_without_a_list_and_the_crate_names_the_server() {
         .build()
         .err()
         .expect("this test binary registers two tools named add");
-    assert!(matches!(error, BuildError::DuplicateTool { .. }));
+    assert!(matches!(error, BuildError::Duplicate { kind: "tool", .. }));
     let info = mcp_runtime::server_info!();
     assert_eq!(info.name, "mcp-examples");
     assert_eq!(info.version, env!("CARGO_PKG_VERSION"));

@@ -15,9 +15,8 @@ use serde_json::{Map, Value};
 
 use crate::jsonrpc::{RequestId, RpcError};
 use crate::protocol::{ClientInfo, Revision};
-use crate::schema::InputSchema;
 use crate::server::Session;
-use crate::tool::FromContext;
+use crate::tool::{FromContext, Requirements};
 
 /// The request being served: passed to any handler that takes a `Context` parameter.
 ///
@@ -154,8 +153,8 @@ impl<T: Send + Sync + 'static> FromContext for State<T> {
         })
     }
 
-    fn declare(schema: &mut InputSchema) {
-        schema.needs_state::<T>();
+    fn declare(requirements: &mut Requirements) {
+        requirements.state::<T>();
     }
 }
 

@@ -7,8 +7,10 @@ use std::io;
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BuildError {
-    /// Two different tools have the same name.
-    DuplicateTool {
+    /// Two different tools, prompts or resources have the same name (or URI).
+    Duplicate {
+        /// "tool", "prompt" or "resource".
+        kind: &'static str,
         /// The name they share.
         name: String,
         /// Where the first is defined.
@@ -16,12 +18,26 @@ pub enum BuildError {
         /// Where the second is defined.
         second: String,
     },
-    /// A tool reads `State<T>` but no state of type `T` was given.
+    /// A handler reads `State<T>` but no state of type `T` was given.
     MissingState {
-        /// The tool.
-        tool: String,
+        /// The handler: `tool `x``, `prompt `y``, ...
+        handler: String,
         /// The state type.
         type_name: &'static str,
+    },
+    /// A prompt argument or URI template variable has a type no string can express.
+    NotAStringArgument {
+        /// The handler: `prompt `x`` or `resource template `...``.
+        handler: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A resource's URI or URI template is malformed.
+    InvalidUri {
+        /// The URI or template.
+        uri: String,
+        /// What is wrong.
+        problem: String,
     },
     /// A page size of zero was configured.
     ZeroPageSize,
@@ -30,18 +46,24 @@ pub enum BuildError {
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BuildError::DuplicateTool {
+            BuildError::Duplicate {
+                kind,
                 name,
                 first,
                 second,
-            } => write!(
+            } => {
+                let key = if *kind == "resource" { "uri" } else { "name" };
+                write!(
+                    f,
+                    "two {kind}s have the {key} `{name}`: `{first}` and `{second}`; give one of them another {key} with #[mcp_{kind}({key} = \"...\")], or build the server with only one of them (`Server::builder(..).{kind}::<...>()`)"
+                )
+            }
+            BuildError::MissingState { handler, type_name } => write!(
                 f,
-                "two tools are named `{name}`: `{first}` and `{second}`; give one of them another name with #[mcp_tool(name = \"...\")], or build the server with only one of them (`Server::builder(..).tool::<...>()`)"
+                "{handler} takes `State<{type_name}>`, but the server was given no state of that type; add `.state(value)` to the server builder"
             ),
-            BuildError::MissingState { tool, type_name } => write!(
-                f,
-                "tool `{tool}` takes `State<{type_name}>`, but the server was given no state of that type; add `.state(value)` to the server builder"
-            ),
+            BuildError::NotAStringArgument { handler, problem } => write!(f, "{handler}: {problem}"),
+            BuildError::InvalidUri { uri, problem } => write!(f, "invalid resource URI `{uri}`: {problem}"),
             BuildError::ZeroPageSize => {
                 f.write_str("the page size must be at least 1 (`ServerBuilder::page_size`)")
             }

@@ -52,26 +52,39 @@
 
 #![warn(missing_docs)]
 
+mod args;
+mod catalog;
+pub mod completion;
 mod context;
 mod error;
+mod handler_error;
 pub mod jsonrpc;
+pub mod prompt;
 pub mod protocol;
+pub mod resource;
 mod schema;
 mod server;
 pub mod testing;
 mod tool;
 mod transport;
 
+pub use args::{ArgumentSpec, ArgumentSpecs, StringArgs, StringParam};
+pub use completion::{Completer, CompletionContext};
 pub use context::{Context, State};
+pub use handler_error::HandlerError;
+pub use prompt::{IntoPromptResult, Prompt};
+pub use resource::{IntoResourceContents, Resource};
 pub use error::{BuildError, Error};
 pub use jsonrpc::{ErrorCode, RequestId, RpcError};
 pub use mcp_macros::mcp_tool;
 pub use protocol::{
-    CallToolResult, ClientInfo, Content, Implementation, Revision, ToolAnnotations, ToolDefinition,
+    CallToolResult, ClientInfo, Content, GetPromptResult, Implementation, PromptMessage,
+    ResourceContents, Revision, Role, ToolAnnotations, ToolDefinition,
 };
 pub use schema::{InputSchema, OutputShape};
-pub use server::{Server, ServerBuilder};
+pub use server::{Notifier, Server, ServerBuilder};
 pub use tool::{
+    Requirements,
     Arguments, FromArguments, FromContext, FromRequestContext, IntoToolResult, Tool, ToolParam,
 };
 
@@ -83,7 +96,8 @@ pub use serde::{Deserialize, Serialize};
 /// The names a server program usually needs: `use mcp_runtime::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        CallToolResult, Content, Context, Deserialize, JsonSchema, Serialize, State, mcp_tool,
+        CallToolResult, Content, Context, Deserialize, GetPromptResult, HandlerError, JsonSchema,
+        PromptMessage, ResourceContents, Serialize, State, mcp_tool,
     };
 }
 
@@ -98,12 +112,12 @@ macro_rules! server_info {
     };
 }
 
-/// A [`ServerBuilder`] with every `#[mcp_tool]` of the program, introducing itself with the
+/// A [`ServerBuilder`] with every tool, resource and prompt of the program, introducing itself with the
 /// calling crate's name and version.
 #[macro_export]
 macro_rules! server {
     () => {
-        $crate::Server::builder($crate::server_info!()).registered_tools()
+        $crate::Server::builder($crate::server_info!()).registered()
     };
 }
 
@@ -115,10 +129,21 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
+    pub use crate::args::{ArgumentSpecs, StringArgs, describe_string_param, extract_string_param};
+    pub use crate::completion::Completer;
     pub use crate::context::Context;
-    pub use crate::protocol::{CallToolResult, ToolAnnotations, ToolDefinition};
+    pub use crate::handler_error::HandlerError;
+    pub use crate::prompt::{IntoPromptResult, Prompt, PromptRegistration};
+    pub use crate::protocol::{
+        Annotations, CallToolResult, GetPromptResult, PromptDefinition, ResourceContents,
+        ResourceDefinition, Role, ToolAnnotations, ToolDefinition,
+    };
+    pub use crate::resource::{
+        Resource, ResourceOutput, ResourceProbe, ResourceRegistration, kinds as resource_kinds,
+    };
     pub use crate::schema::InputSchema;
     pub use crate::tool::{
+        SuppliedParam,
         ArgErrors, Arguments, OutputCache, OutputKind, OutputProbe, Tool, ToolRegistration,
         describe_param, extract_param, kinds,
     };

@@ -79,6 +79,19 @@ pub(crate) struct InitializeResult<'a> {
 pub(crate) struct ServerCapabilities {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) tools: Option<ListCapability>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) resources: Option<ResourcesCapability>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) prompts: Option<ListCapability>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) completions: Option<Map<String, Value>>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ResourcesCapability {
+    pub(crate) subscribe: bool,
+    pub(crate) list_changed: bool,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

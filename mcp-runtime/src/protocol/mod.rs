@@ -2,10 +2,19 @@
 //! results and the lifecycle messages. Field names follow the specification's JSON exactly;
 //! absent optional fields are left out, never written as `null`.
 
+mod base64;
 mod content;
 mod lifecycle;
+mod prompt;
+mod resource;
 mod revision;
 mod tool;
+
+pub use base64::base64_encode;
+pub use prompt::{GetPromptResult, PromptDefinition, PromptMessage};
+pub(crate) use prompt::WirePrompt;
+pub use resource::{Annotations, ReadResourceResult, ResourceDefinition, Role};
+pub(crate) use resource::WireResource;
 
 pub use content::{
     AudioContent, Content, EmbeddedResource, ImageContent, ResourceContents, ResourceLink,
@@ -13,7 +22,7 @@ pub use content::{
 };
 pub use lifecycle::{ClientInfo, Implementation};
 pub(crate) use lifecycle::{
-    InitializeParams, InitializeResult, ListCapability, ServerCapabilities,
+    InitializeParams, InitializeResult, ListCapability, ResourcesCapability, ServerCapabilities,
 };
 pub use revision::Revision;
 pub(crate) use tool::WireTool;

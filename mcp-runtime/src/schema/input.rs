@@ -1,13 +1,12 @@
 //! The `inputSchema` of a tool: one property per argument parameter.
 
-use std::any::TypeId;
-
 use schemars::JsonSchema;
 use schemars::generate::SchemaGenerator;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::{input_generator, strip_null};
+use crate::tool::Requirements;
 use crate::tool::arguments::is_optional;
 
 /// Collects the properties of a tool's `inputSchema` while its parameters are described.
@@ -15,7 +14,7 @@ pub struct InputSchema {
     generator: SchemaGenerator,
     properties: Map<String, Value>,
     required: Vec<Value>,
-    pub(crate) needs_state: Vec<(TypeId, &'static str)>,
+    pub(crate) requirements: Requirements,
 }
 
 impl Default for InputSchema {
@@ -31,7 +30,7 @@ impl InputSchema {
             generator: input_generator(),
             properties: Map::new(),
             required: Vec::new(),
-            needs_state: Vec::new(),
+            requirements: Requirements::default(),
         }
     }
 
@@ -51,13 +50,6 @@ impl InputSchema {
             self.required.push(Value::from(name));
         }
         self.properties.insert(name.to_owned(), schema);
-    }
-
-    /// Records that a parameter reads shared state of type `T`, so the server can check at
-    /// start-up that such state was given.
-    pub fn needs_state<T: 'static>(&mut self) {
-        self.needs_state
-            .push((TypeId::of::<T>(), std::any::type_name::<T>()));
     }
 
     /// The finished schema: `{"type": "object", "properties": ..., "required": ...}`.

@@ -4,9 +4,12 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::{Notifier, Sessions};
 use crate::context::StateMap;
 use crate::error::{BuildError, Error};
+use crate::prompt::{self, Prompt, PromptCatalog, PromptEntry};
 use crate::protocol::Implementation;
+use crate::resource::{self, Resource, ResourceCatalog, ResourceEntry};
 use crate::tool::Tool;
 use crate::tool::registry::{self, ToolEntry, ToolRegistry};
 
@@ -23,6 +26,8 @@ pub struct ServerBuilder {
     info: Implementation,
     instructions: Option<String>,
     tools: Vec<ToolEntry>,
+    resources: Vec<ResourceEntry>,
+    prompts: Vec<PromptEntry>,
     page_size: usize,
     state: StateMap,
     trace: bool,
@@ -41,6 +46,9 @@ pub(crate) struct ServerCore {
     pub(crate) info: Implementation,
     pub(crate) instructions: Option<String>,
     pub(crate) tools: ToolRegistry,
+    pub(crate) resources: ResourceCatalog,
+    pub(crate) prompts: PromptCatalog,
+    pub(crate) sessions: Sessions,
     pub(crate) page_size: usize,
     pub(crate) state: StateMap,
     pub(crate) trace: bool,
@@ -55,6 +63,8 @@ impl Server {
             info,
             instructions: None,
             tools: Vec::new(),
+            resources: Vec::new(),
+            prompts: Vec::new(),
             page_size: DEFAULT_PAGE_SIZE,
             state: StateMap::default(),
             trace: std::env::var_os("MCP_TRACE").is_some_and(|v| !v.is_empty() && v != "0"),
@@ -72,9 +82,50 @@ impl Server {
     pub fn tool_names(&self) -> impl Iterator<Item = &str> {
         self.core.tools.iter().map(|tool| tool.name())
     }
+
+    /// A handle for announcing changes (a resource updated, the resource list changed) to
+    /// every connected client.
+    pub fn notifier(&self) -> Notifier {
+        Notifier {
+            core: Arc::clone(&self.core),
+        }
+    }
 }
 
 impl ServerBuilder {
+    /// Adds every tool, resource and prompt annotated in the program, in any crate.
+    pub fn registered(self) -> ServerBuilder {
+        self.registered_tools()
+            .registered_resources()
+            .registered_prompts()
+    }
+
+    /// Adds every function annotated with `#[mcp_resource]` in the program.
+    pub fn registered_resources(mut self) -> ServerBuilder {
+        self.resources
+            .extend(resource::registered().map(|registration| (registration.entry)()));
+        self
+    }
+
+    /// Adds every function annotated with `#[mcp_prompt]` in the program.
+    pub fn registered_prompts(mut self) -> ServerBuilder {
+        self.prompts
+            .extend(prompt::registered().map(|registration| (registration.entry)()));
+        self
+    }
+
+    /// Adds one resource or resource template, by the name of its `#[mcp_resource]` function.
+    pub fn resource<R: Resource>(mut self) -> ServerBuilder {
+        self.resources.push(ResourceEntry::of::<R>());
+        self
+    }
+
+    /// Adds one prompt, by the name of its `#[mcp_prompt]` function.
+    pub fn prompt<P: Prompt>(mut self) -> ServerBuilder {
+        self.prompts.push(PromptEntry::of::<P>());
+        self
+    }
+
     /// Adds every function annotated with `#[mcp_tool]` in the program, in any crate.
     pub fn registered_tools(mut self) -> ServerBuilder {
         self.tools
@@ -156,14 +207,32 @@ impl ServerBuilder {
             return Err(BuildError::ZeroPageSize);
         }
         let tools = ToolRegistry::new(self.tools)?;
-        for tool in tools.iter() {
-            for (type_id, type_name) in &tool.needs_state {
-                if !self.state.contains(*type_id) {
-                    return Err(BuildError::MissingState {
-                        tool: tool.name().to_owned(),
-                        type_name,
-                    });
-                }
+        let resources = ResourceCatalog::new(self.resources)?;
+        let prompts = PromptCatalog::new(self.prompts)?;
+        for prompt in prompts.iter() {
+            if let Some(problem) = prompt.specs.problems.first() {
+                return Err(BuildError::NotAStringArgument {
+                    handler: format!("prompt `{}`", prompt.name()),
+                    problem: problem.clone(),
+                });
+            }
+        }
+        let needs = tools
+            .iter()
+            .flat_map(|t| t.needs_state.iter().map(move |n| (format!("tool `{}`", t.name()), n)))
+            .chain(resources.iter().flat_map(|r| {
+                r.needs_state()
+                    .iter()
+                    .map(move |n| (format!("resource `{}`", r.definition.uri), n))
+            }))
+            .chain(prompts.iter().flat_map(|p| {
+                p.needs_state()
+                    .iter()
+                    .map(move |n| (format!("prompt `{}`", p.name()), n))
+            }));
+        for (handler, (type_id, type_name)) in needs {
+            if !self.state.contains(*type_id) {
+                return Err(BuildError::MissingState { handler, type_name });
             }
         }
         Ok(Server {
@@ -171,6 +240,9 @@ impl ServerBuilder {
                 info: self.info,
                 instructions: self.instructions,
                 tools,
+                resources,
+                prompts,
+                sessions: Sessions::default(),
                 page_size: self.page_size,
                 state: self.state,
                 trace: self.trace,

@@ -11,7 +11,20 @@ use super::suggest::did_you_mean;
 use crate::jsonrpc::{ErrorCode, IncomingRequest, RpcError, encode_error, encode_result};
 
 /// Every method this server answers, for "did you mean" suggestions.
-const METHODS: &[&str] = &["initialize", "ping", "tools/list", "tools/call"];
+const METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+];
 
 impl Session {
     /// Answers one request; the returned bytes are the complete reply.
@@ -23,6 +36,14 @@ impl Session {
             "tools/list" => self.list_tools(&id, params),
             "ping" => Ok(encode_result(&id, &json!({}))),
             "initialize" => self.initialize(&id, params),
+            "resources/list" => self.list_resources(&id, params),
+            "resources/templates/list" => self.list_resource_templates(&id, params),
+            "resources/read" => self.read_resource(&id, params).await,
+            "resources/subscribe" => self.subscribe(&id, params, true),
+            "resources/unsubscribe" => self.subscribe(&id, params, false),
+            "prompts/list" => self.list_prompts(&id, params),
+            "prompts/get" => self.get_prompt(&id, params).await,
+            "completion/complete" => self.complete(&id, params),
             _ => Err(method_not_found(&method)),
         };
         outcome.unwrap_or_else(|error| encode_error(Some(&id), &error))

@@ -9,7 +9,8 @@ use super::dispatch::parse_params;
 use super::session::Negotiated;
 use crate::jsonrpc::{RequestId, RpcError, encode_result};
 use crate::protocol::{
-    ClientInfo, Implementation, InitializeParams, InitializeResult, ListCapability, Revision,
+    ClientInfo, Implementation, InitializeParams, InitializeResult, ListCapability, ResourcesCapability,
+    Revision,
     ServerCapabilities,
 };
 
@@ -31,8 +32,21 @@ impl Session {
             }),
         });
         let server = self.server();
+        let completes = server
+            .prompts
+            .iter()
+            .map(|p| &p.specs)
+            .chain(server.resources.templates.iter().map(|t| &t.specs))
+            .flat_map(|specs| &specs.specs)
+            .any(|spec| spec.completer.is_some() || !spec.choices.is_empty());
         let capabilities = ServerCapabilities {
             tools: (!server.tools.is_empty()).then(ListCapability::default),
+            resources: (!server.resources.is_empty()).then_some(ResourcesCapability {
+                subscribe: true,
+                list_changed: true,
+            }),
+            prompts: (!server.prompts.is_empty()).then(ListCapability::default),
+            completions: completes.then(serde_json::Map::new),
         };
         let mut info = std::borrow::Cow::Borrowed(&server.info);
         if !revision.has_structured_output() && info.title.is_some() {

@@ -2,15 +2,22 @@
 //! and the routing of each method to the code that answers it.
 
 mod builder;
+mod completion;
 mod dispatch;
 mod lifecycle;
+mod lists;
+mod notifier;
 mod outbound;
 mod panic;
+mod prompts;
+mod resources;
 mod session;
 mod suggest;
 mod tools;
 
 pub(crate) use builder::ServerCore;
 pub use builder::{Server, ServerBuilder};
+pub use notifier::Notifier;
+pub(crate) use notifier::Sessions;
 pub(crate) use outbound::Outbound;
 pub(crate) use session::Session;

@@ -6,7 +6,7 @@
 //! they are ready, matched by id. A request's notifications are sent before its reply because
 //! both go through the same ordered outbound channel from the same task.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -22,6 +22,7 @@ use crate::jsonrpc::{
     Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
     encode_error_without_id, encode_notification, encode_request, parse_message,
 };
+use crate::context::Context;
 use crate::protocol::{ClientInfo, Revision};
 
 /// What `initialize` settled.
@@ -32,6 +33,7 @@ pub(crate) struct Negotiated {
 
 pub(crate) struct Session {
     server: Arc<ServerCore>,
+    subscriptions: Mutex<HashSet<String>>,
     outbound: Outbound,
     negotiated: RwLock<Option<Arc<Negotiated>>>,
     inflight: Mutex<HashMap<RequestId, AbortHandle>>,
@@ -56,8 +58,9 @@ struct BatchReply {
 
 impl Session {
     pub(crate) fn new(server: Arc<ServerCore>, outbound: Outbound) -> Arc<Session> {
-        Arc::new(Session {
-            server,
+        let session = Arc::new(Session {
+            server: Arc::clone(&server),
+            subscriptions: Mutex::new(HashSet::new()),
             outbound,
             negotiated: RwLock::new(None),
             inflight: Mutex::new(HashMap::new()),
@@ -65,7 +68,46 @@ impl Session {
             next_request_id: AtomicU64::new(0),
             running: AtomicUsize::new(0),
             idle: Notify::new(),
-        })
+        });
+        server.sessions.add(&session);
+        session
+    }
+
+    /// The revision this session's requests are served under (the latest before
+    /// `initialize`).
+    pub(crate) fn revision(&self) -> Revision {
+        self.negotiated().map_or(Revision::LATEST, |n| n.revision)
+    }
+
+    /// The context of one request.
+    pub(crate) fn request_context(
+        self: &Arc<Self>,
+        id: RequestId,
+        meta: Option<serde_json::Map<String, Value>>,
+    ) -> Context {
+        let (revision, client) = match self.negotiated() {
+            Some(negotiated) => (negotiated.revision, Arc::clone(&negotiated.client)),
+            None => (Revision::LATEST, Arc::default()),
+        };
+        Context::new(Arc::clone(self), id, revision, client, meta)
+    }
+
+    pub(crate) fn set_subscription(&self, uri: String, on: bool) {
+        let mut subscriptions = self.subscriptions.lock().expect("lock poisoned");
+        if on {
+            subscriptions.insert(uri);
+        } else {
+            subscriptions.remove(&uri);
+        }
+    }
+
+    pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
+        self.subscriptions.lock().expect("lock poisoned").contains(uri)
+    }
+
+    /// Whether `initialize` has happened, so list-change notifications make sense.
+    pub(crate) fn is_initialized(&self) -> bool {
+        self.negotiated().is_some()
     }
 
     pub(crate) fn server(&self) -> &ServerCore {

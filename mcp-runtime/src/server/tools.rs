@@ -2,78 +2,29 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::Session;
 use super::dispatch::parse_params;
+use super::lists::page;
 use super::panic::CatchUnwind;
 use super::suggest::did_you_mean;
-use crate::context::Context;
 use crate::jsonrpc::{RequestId, RpcError, encode_error, encode_result};
-use crate::protocol::{CallToolResult, ClientInfo, Revision};
+use crate::protocol::CallToolResult;
 use crate::tool::Arguments;
 
-/// Cursors are opaque to clients; ours name the last item of the previous page, so paging
-/// stays correct while items are added or removed.
-const CURSOR_PREFIX: &str = "after:";
-
-#[derive(Deserialize)]
-struct ListParams {
-    #[serde(default)]
-    cursor: Option<String>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolsPage<'a> {
-    tools: Vec<&'a RawValue>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    next_cursor: Option<String>,
-}
-
 impl Session {
-    fn revision(&self) -> (Revision, Arc<ClientInfo>) {
-        match self.negotiated() {
-            Some(negotiated) => (negotiated.revision, Arc::clone(&negotiated.client)),
-            None => (Revision::LATEST, Arc::default()),
-        }
-    }
-
-    pub(super) fn list_tools(
-        &self,
-        id: &RequestId,
-        params: Option<&RawValue>,
-    ) -> Result<Vec<u8>, RpcError> {
-        let params: ListParams = parse_params("tools/list", params)?;
-        let after = match params.cursor.as_deref() {
-            None => None,
-            Some(cursor) => Some(cursor.strip_prefix(CURSOR_PREFIX).ok_or_else(|| {
-                RpcError::invalid_params(format!(
-                    "invalid cursor `{cursor}`: pass back the `nextCursor` of the previous page"
-                ))
-            })?),
-        };
-        let (revision, _) = self.revision();
+    pub(super) fn list_tools(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+        let revision = self.revision();
         let server = self.server();
-        let rest = server.tools.after(after);
-        let page = &rest[..rest.len().min(server.page_size)];
-        let next_cursor = (page.len() < rest.len())
-            .then(|| {
-                page.last()
-                    .map(|tool| format!("{CURSOR_PREFIX}{}", tool.name()))
-            })
-            .flatten();
-        let tools = page.iter().map(|tool| tool.wire(revision)).collect();
-        Ok(encode_result(id, &ToolsPage { tools, next_cursor }))
+        let page = page("tools/list", params, &server.tools, server.page_size, "tools", |tool| {
+            tool.wire(revision)
+        })?;
+        Ok(encode_result(id, &page))
     }
 
-    pub(super) async fn call_tool(
-        self: &Arc<Self>,
-        id: RequestId,
-        params: Option<&RawValue>,
-    ) -> Vec<u8> {
+    pub(super) async fn call_tool(self: &Arc<Self>, id: RequestId, params: Option<&RawValue>) -> Vec<u8> {
         let (name, arguments, meta) = match call_params(params) {
             Ok(parts) => parts,
             Err(error) => return encode_error(Some(&id), &error),
@@ -87,13 +38,11 @@ impl Session {
             .with_data(json!({ "tool": name }));
             return encode_error(Some(&id), &error);
         };
-        let (revision, client) = self.revision();
-        let ctx = Context::new(Arc::clone(self), id.clone(), revision, client, meta);
+        let ctx = self.request_context(id.clone(), meta);
+        let revision = ctx.revision();
         let mut result = match CatchUnwind(tool.call(ctx, Arguments::new(arguments))).await {
             Ok(result) => result,
-            Err(panic) => {
-                CallToolResult::error(format!("tool `{name}` failed unexpectedly: {panic}"))
-            }
+            Err(panic) => CallToolResult::error(format!("tool `{name}` failed unexpectedly: {panic}")),
         };
         if !revision.has_structured_output() {
             result.structured_content = None;

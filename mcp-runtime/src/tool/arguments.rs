@@ -64,6 +64,12 @@ impl ArgErrors {
         }
     }
 
+    /// The -32602 error listing every problem, for prompts and resources (`subject` says
+    /// what was invalid: "arguments for prompt `x`").
+    pub fn into_invalid_params(self, subject: &str) -> crate::HandlerError {
+        crate::HandlerError::invalid_params(format!("Invalid {subject}: {}", self.messages.join("; ")))
+    }
+
     /// The `isError` result listing every problem (and any arguments nobody asked for).
     pub fn into_result(self, tool: &str, args: &Arguments) -> CallToolResult {
         let mut text = format!("Invalid arguments for tool `{tool}`: ");
@@ -82,7 +88,7 @@ pub(crate) fn is_optional<T: DeserializeOwned>() -> bool {
 }
 
 /// Says what was expected and what came, in the schema's words where the JSON type is wrong.
-fn describe_error<T: JsonSchema>(value: &Value, error: &serde_json::Error) -> String {
+pub(crate) fn describe_error<T: JsonSchema>(value: &Value, error: &serde_json::Error) -> String {
     let schema = crate::schema::input_generator().into_root_schema_for::<T>();
     let schema = schema.as_object();
     if let Some(expected) = schema
@@ -152,7 +158,7 @@ fn preview(value: &Value) -> String {
 
 /// A deserializer for an argument that is not there: `Option` accepts it as `None`, every
 /// other type refuses it.
-struct Missing;
+pub(crate) struct Missing;
 
 impl<'de> de::Deserializer<'de> for Missing {
     type Error = de::value::Error;

@@ -11,6 +11,7 @@ use std::future::Future;
 pub use arguments::{ArgErrors, Arguments};
 pub use output::{IntoToolResult, OutputCache, OutputKind, OutputProbe, kinds};
 pub use param::{
+    Requirements, SuppliedParam,
     FromArguments, FromContext, FromRequestContext, ToolParam, describe_param, extract_param,
 };
 pub use registry::ToolRegistration;

@@ -14,6 +14,20 @@ use super::Arguments;
 use crate::context::Context;
 use crate::schema::InputSchema;
 
+/// What a handler's supplied parameters need from the server, checked when it is built.
+#[derive(Debug, Default)]
+pub struct Requirements {
+    pub(crate) states: Vec<(std::any::TypeId, &'static str)>,
+}
+
+impl Requirements {
+    /// The handler reads state of type `T` (given with `ServerBuilder::state`).
+    pub fn state<T: 'static>(&mut self) {
+        self.states
+            .push((std::any::TypeId::of::<T>(), std::any::type_name::<T>()));
+    }
+}
+
 /// Marker: the parameter is decoded from the call's arguments.
 #[derive(Debug)]
 pub enum FromArguments {}
@@ -65,16 +79,40 @@ pub trait FromContext: Sized {
 
     /// Records, when a server is built, what the value will need (the state it reads), so a
     /// missing piece is reported at start-up rather than on the first call.
-    fn declare(_schema: &mut InputSchema) {}
+    fn declare(_requirements: &mut Requirements) {}
 }
 
 #[diagnostic::do_not_recommend]
 impl<T: FromContext> ToolParam<FromRequestContext> for T {
     fn describe(schema: &mut InputSchema, _name: &str, _description: Option<&str>) {
-        T::declare(schema);
+        T::declare(&mut schema.requirements);
     }
 
     fn extract(_args: &mut Arguments, _name: &str, ctx: &Context) -> Result<T, String> {
+        T::from_context(ctx)
+    }
+}
+
+/// A parameter that no argument or URI variable feeds, so the runtime must supply it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not supplied by the runtime, so this parameter needs a URI template variable of the same name",
+    label = "no `{{...}}` variable of the URI has this parameter's name",
+    note = "add the variable to the `uri` template, or take a type the runtime supplies (`Context`, `State<T>`)"
+)]
+pub trait SuppliedParam: Sized {
+    /// Records what the value needs from the server.
+    fn declare(requirements: &mut Requirements);
+    /// Obtains the value for one request.
+    fn supply(ctx: &Context) -> Result<Self, String>;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: FromContext> SuppliedParam for T {
+    fn declare(requirements: &mut Requirements) {
+        T::declare(requirements);
+    }
+
+    fn supply(ctx: &Context) -> Result<Self, String> {
         T::from_context(ctx)
     }
 }

@@ -4,11 +4,12 @@
 use std::any::TypeId;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
 use super::{Arguments, Tool};
+use crate::catalog::WireCache;
 use crate::context::Context;
 use crate::protocol::{CallToolResult, Revision, ToolDefinition, WireTool};
 use crate::schema::InputSchema;
@@ -50,7 +51,7 @@ pub(crate) struct ToolEntry {
     pub(crate) location: &'static str,
     pub(crate) needs_state: Vec<(TypeId, &'static str)>,
     call: CallFn,
-    wire: [OnceLock<Box<RawValue>>; Revision::ALL.len()],
+    wire: WireCache,
 }
 
 impl ToolEntry {
@@ -60,7 +61,7 @@ impl ToolEntry {
         ToolEntry {
             definition,
             location: std::any::type_name::<T>(),
-            needs_state: std::mem::take(&mut schema.needs_state),
+            needs_state: std::mem::take(&mut schema.requirements.states),
             call: Arc::new(|ctx, args| Box::pin(T::call(ctx, args))),
             wire: Default::default(),
         }
@@ -76,63 +77,21 @@ impl ToolEntry {
 
     /// The tool's `tools/list` JSON for a revision, serialized once.
     pub(crate) fn wire(&self, revision: Revision) -> &RawValue {
-        let slot = Revision::ALL
-            .iter()
-            .position(|r| *r == revision)
-            .expect("every revision has a slot");
-        self.wire[slot].get_or_init(|| {
-            serde_json::value::to_raw_value(&WireTool::new(&self.definition, revision))
-                .expect("a tool definition always serializes")
-        })
+        self.wire.get(revision, || WireTool::new(&self.definition, revision))
+    }
+}
+
+impl crate::catalog::Entry for ToolEntry {
+    const KIND: &'static str = "tool";
+
+    fn key(&self) -> &str {
+        self.name()
+    }
+
+    fn location(&self) -> &str {
+        self.location
     }
 }
 
 /// The frozen set of tools, sorted by name.
-#[derive(Default)]
-pub(crate) struct ToolRegistry {
-    tools: Vec<ToolEntry>,
-}
-
-impl ToolRegistry {
-    /// Sorts the tools; two with the same name are an error naming both definitions.
-    pub(crate) fn new(mut tools: Vec<ToolEntry>) -> Result<ToolRegistry, crate::BuildError> {
-        tools.sort_by(|a, b| a.name().cmp(b.name()));
-        tools.dedup_by(|a, b| a.name() == b.name() && a.location == b.location);
-        for pair in tools.windows(2) {
-            if pair[0].name() == pair[1].name() {
-                return Err(crate::BuildError::DuplicateTool {
-                    name: pair[0].name().to_owned(),
-                    first: pair[0].location.to_owned(),
-                    second: pair[1].location.to_owned(),
-                });
-            }
-        }
-        Ok(ToolRegistry { tools })
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.tools.is_empty()
-    }
-
-    pub(crate) fn get(&self, name: &str) -> Option<&ToolEntry> {
-        let index = self
-            .tools
-            .binary_search_by(|tool| tool.name().cmp(name))
-            .ok()?;
-        Some(&self.tools[index])
-    }
-
-    /// The tools in name order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &ToolEntry> {
-        self.tools.iter()
-    }
-
-    /// The tools whose names sort after `after`, in order.
-    pub(crate) fn after(&self, after: Option<&str>) -> &[ToolEntry] {
-        let start = match after {
-            None => 0,
-            Some(name) => self.tools.partition_point(|tool| tool.name() <= name),
-        };
-        &self.tools[start..]
-    }
-}
+pub(crate) type ToolRegistry = crate::catalog::Catalog<ToolEntry>;

@@ -1,0 +1,81 @@
+//! How each parameter of a prompt or resource-template function is obtained.
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+
+use super::{ArgumentSpecs, StringArgs};
+use crate::completion::Completer;
+use crate::context::Context;
+use crate::tool::{FromArguments, FromContext, FromRequestContext};
+
+/// A type a prompt or resource-template function can take as a parameter: a value decoded
+/// from a string argument, or a value the runtime supplies ([`FromContext`]).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a parameter here: prompt arguments and URI variables arrive as strings",
+    label = "cannot be decoded from a string argument",
+    note = "use `String`, a number, `bool`, or an enum of unit variants deriving `Deserialize` and `JsonSchema`",
+    note = "values the runtime supplies (`Context`, `State<T>`) implement `mcp_runtime::FromContext`"
+)]
+pub trait StringParam<M>: Sized {
+    /// Adds the parameter to the handler's argument list.
+    fn describe(
+        specs: &mut ArgumentSpecs,
+        name: &str,
+        description: Option<&str>,
+        completer: Option<Completer>,
+    );
+
+    /// Obtains the parameter for one request.
+    fn extract(args: &mut StringArgs, name: &str, ctx: &Context) -> Result<Self, String>;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: DeserializeOwned + JsonSchema> StringParam<FromArguments> for T {
+    fn describe(
+        specs: &mut ArgumentSpecs,
+        name: &str,
+        description: Option<&str>,
+        completer: Option<Completer>,
+    ) {
+        specs.add::<T>(name, description, completer);
+    }
+
+    fn extract(args: &mut StringArgs, name: &str, _ctx: &Context) -> Result<T, String> {
+        args.decode(name)
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: FromContext> StringParam<FromRequestContext> for T {
+    fn describe(
+        specs: &mut ArgumentSpecs,
+        _name: &str,
+        _description: Option<&str>,
+        _completer: Option<Completer>,
+    ) {
+        T::declare(&mut specs.requirements);
+    }
+
+    fn extract(_args: &mut StringArgs, _name: &str, ctx: &Context) -> Result<T, String> {
+        T::from_context(ctx)
+    }
+}
+
+/// Describes string parameter `name` of type `T` (generated code).
+pub fn describe_string_param<T: StringParam<M>, M>(
+    specs: &mut ArgumentSpecs,
+    name: &str,
+    description: Option<&str>,
+    completer: Option<Completer>,
+) {
+    T::describe(specs, name, description, completer);
+}
+
+/// Obtains string parameter `name` of type `T` for one request (generated code).
+pub fn extract_string_param<T: StringParam<M>, M>(
+    args: &mut StringArgs,
+    name: &str,
+    ctx: &Context,
+) -> Result<T, String> {
+    T::extract(args, name, ctx)
+}

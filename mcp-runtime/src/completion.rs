@@ -1,0 +1,157 @@
+//! Completion of prompt arguments and URI template variables (`completion/complete`).
+//!
+//! A completer is a plain function from the typed prefix (and, optionally, the arguments
+//! already filled in) to candidate values; the runtime filters by prefix, caps the answer at
+//! 100 values and reports `total` and `hasMore`. An argument whose type is an enum completes
+//! from its values with no completer at all.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+/// The most values one completion answer may carry.
+pub(crate) const MAX_VALUES: usize = 100;
+
+/// What the client has already filled in, for completers that depend on other arguments.
+#[derive(Debug, Default, Clone)]
+pub struct CompletionContext {
+    /// The other arguments' values (`context.arguments`).
+    pub arguments: HashMap<String, String>,
+}
+
+impl CompletionContext {
+    /// The value already given for argument `name`.
+    pub fn argument(&self, name: &str) -> Option<&str> {
+        self.arguments.get(name).map(String::as_str)
+    }
+}
+
+type CompleteFnBox = dyn Fn(&str, &CompletionContext) -> Vec<String> + Send + Sync;
+
+/// A function suggesting values for one argument.
+#[derive(Clone)]
+pub struct Completer(Arc<CompleteFnBox>);
+
+impl Completer {
+    /// Wraps `fn(prefix) -> values` or `fn(prefix, &CompletionContext) -> values`, where
+    /// values is any iterable of strings.
+    pub fn new<F: CompleteFn<M>, M>(function: F) -> Completer {
+        Completer(Arc::new(move |prefix, context| function.complete(prefix, context)))
+    }
+
+    pub(crate) fn candidates(&self, prefix: &str, context: &CompletionContext) -> Vec<String> {
+        (self.0)(prefix, context)
+    }
+}
+
+impl std::fmt::Debug for Completer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Completer")
+    }
+}
+
+/// A function usable as a completer; see [`Completer::new`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot complete an argument",
+    note = "a completer is `fn(&str) -> impl IntoIterator<Item = impl Into<String>>` or `fn(&str, &CompletionContext) -> ...`"
+)]
+pub trait CompleteFn<M>: Send + Sync + 'static {
+    /// Candidate values for `prefix`.
+    fn complete(&self, prefix: &str, context: &CompletionContext) -> Vec<String>;
+}
+
+/// Marker: a completer taking the prefix only.
+#[derive(Debug)]
+pub enum PrefixOnly {}
+
+/// Marker: a completer taking the prefix and the context.
+#[derive(Debug)]
+pub enum WithContext {}
+
+impl<F, I> CompleteFn<PrefixOnly> for F
+where
+    F: Fn(&str) -> I + Send + Sync + 'static,
+    I: IntoIterator,
+    I::Item: Into<String>,
+{
+    fn complete(&self, prefix: &str, _context: &CompletionContext) -> Vec<String> {
+        self(prefix).into_iter().map(Into::into).collect()
+    }
+}
+
+impl<F, I> CompleteFn<WithContext> for F
+where
+    F: Fn(&str, &CompletionContext) -> I + Send + Sync + 'static,
+    I: IntoIterator,
+    I::Item: Into<String>,
+{
+    fn complete(&self, prefix: &str, context: &CompletionContext) -> Vec<String> {
+        self(prefix, context).into_iter().map(Into::into).collect()
+    }
+}
+
+/// `completion` of a `completion/complete` result.
+#[derive(Debug, Default, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Completion {
+    pub(crate) values: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) total: Option<usize>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) has_more: bool,
+}
+
+impl Completion {
+    /// Keeps the candidates that start with `prefix` (ignoring case), at most 100.
+    pub(crate) fn filter(candidates: Vec<String>, prefix: &str) -> Completion {
+        let prefix = prefix.to_lowercase();
+        let mut values: Vec<String> = candidates
+            .into_iter()
+            .filter(|value| value.to_lowercase().starts_with(&prefix))
+            .collect();
+        values.dedup();
+        let total = values.len();
+        values.truncate(MAX_VALUES);
+        Completion {
+            has_more: total > values.len(),
+            total: Some(total),
+            values,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tones(_prefix: &str) -> Vec<&'static str> {
+        vec!["warm", "witty", "formal"]
+    }
+
+    fn by_context(_prefix: &str, context: &CompletionContext) -> Vec<String> {
+        vec![format!("{}-x", context.argument("a").unwrap_or("none"))]
+    }
+
+    #[test]
+    fn both_kinds_of_function_complete() {
+        let context = CompletionContext {
+            arguments: [("a".to_owned(), "A".to_owned())].into(),
+        };
+        assert_eq!(Completer::new(tones).candidates("w", &context).len(), 3);
+        assert_eq!(Completer::new(by_context).candidates("", &context), ["A-x"]);
+    }
+
+    #[test]
+    fn values_are_filtered_by_prefix_and_capped_at_100() {
+        let completion = Completion::filter(tones("").into_iter().map(String::from).collect(), "W");
+        assert_eq!(completion.values, ["warm", "witty"]);
+        assert_eq!(completion.total, Some(2));
+        assert!(!completion.has_more);
+        let many: Vec<String> = (0..250).map(|i| format!("v{i}")).collect();
+        let completion = Completion::filter(many, "v");
+        assert_eq!(completion.values.len(), 100);
+        assert_eq!(completion.total, Some(250));
+        assert!(completion.has_more);
+    }
+}

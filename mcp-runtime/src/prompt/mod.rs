@@ -1,0 +1,92 @@
+//! Prompts: the trait `#[mcp_prompt]` implements, what a prompt function may return, and the
+//! registry `prompts/get` looks prompts up in.
+
+mod registry;
+
+use std::future::Future;
+
+pub use registry::PromptRegistration;
+pub(crate) use registry::{PromptCatalog, PromptEntry, registered};
+
+use crate::args::{ArgumentSpecs, StringArgs};
+use crate::context::Context;
+use crate::handler_error::HandlerError;
+use crate::protocol::{Content, GetPromptResult, PromptDefinition, PromptMessage};
+
+/// An MCP prompt: a named, parameterized message template.
+///
+/// `#[mcp_prompt]` implements this for a zero-sized type named after the function, so
+/// `server.prompt::<gift_congrats_style>()` selects it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an MCP prompt",
+    label = "not an MCP prompt",
+    note = "annotate a function with `#[mcp_prompt]` and pass the function's name here"
+)]
+pub trait Prompt: 'static {
+    /// The prompt's name.
+    const NAME: &'static str;
+
+    /// Describes the prompt (its arguments go to `specs`): called once when a server is built.
+    fn definition(specs: &mut ArgumentSpecs) -> PromptDefinition;
+
+    /// Renders the prompt with the request's arguments.
+    fn get(
+        ctx: Context,
+        args: StringArgs,
+    ) -> impl Future<Output = Result<GetPromptResult, HandlerError>> + Send + 'static;
+}
+
+/// A value a prompt function may return.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from an MCP prompt",
+    label = "this return type cannot become prompt messages",
+    note = "return a `String` (one user message), a `PromptMessage`, a `Vec<PromptMessage>` or a `GetPromptResult`",
+    note = "`Result<T, E>` works for any of these `T` when `E` implements `Display` or is a `HandlerError`"
+)]
+pub trait IntoPromptResult {
+    /// Converts the value.
+    fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError>;
+}
+
+fn messages(messages: Vec<PromptMessage>) -> Result<GetPromptResult, HandlerError> {
+    Ok(GetPromptResult {
+        description: None,
+        messages,
+    })
+}
+
+impl IntoPromptResult for String {
+    fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
+        messages(vec![PromptMessage::user(Content::text(self))])
+    }
+}
+
+impl IntoPromptResult for &str {
+    fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
+        messages(vec![PromptMessage::user(Content::text(self))])
+    }
+}
+
+impl IntoPromptResult for PromptMessage {
+    fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
+        messages(vec![self])
+    }
+}
+
+impl IntoPromptResult for Vec<PromptMessage> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
+        messages(self)
+    }
+}
+
+impl IntoPromptResult for GetPromptResult {
+    fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
+        Ok(self)
+    }
+}
+
+impl<T: IntoPromptResult, E: Into<HandlerError>> IntoPromptResult for Result<T, E> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
+        self.map_err(Into::into)?.into_prompt_result()
+    }
+}

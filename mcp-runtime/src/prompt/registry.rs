@@ -1,0 +1,92 @@
+//! The prompts a server exposes.
+
+use std::sync::Arc;
+
+use serde_json::value::RawValue;
+
+use super::Prompt;
+use crate::args::{ArgumentSpecs, StringArgs};
+use crate::catalog::{Catalog, Entry, WireCache};
+use crate::context::Context;
+use crate::handler_error::HandlerError;
+use crate::protocol::{GetPromptResult, PromptDefinition, Revision, WirePrompt};
+use crate::tool::registry::BoxFuture;
+
+type GetFn =
+    Arc<dyn Fn(Context, StringArgs) -> BoxFuture<Result<GetPromptResult, HandlerError>> + Send + Sync>;
+
+/// One `#[mcp_prompt]` function, as collected from the whole program.
+pub struct PromptRegistration {
+    pub(crate) entry: fn() -> PromptEntry,
+}
+
+impl PromptRegistration {
+    /// The registration of prompt `P`.
+    pub const fn of<P: Prompt>() -> PromptRegistration {
+        PromptRegistration {
+            entry: PromptEntry::of::<P>,
+        }
+    }
+}
+
+inventory::collect!(PromptRegistration);
+
+/// Every prompt the program registered.
+pub(crate) fn registered() -> impl Iterator<Item = &'static PromptRegistration> {
+    inventory::iter::<PromptRegistration>.into_iter()
+}
+
+/// A prompt ready to be listed and rendered.
+pub(crate) struct PromptEntry {
+    pub(crate) definition: PromptDefinition,
+    pub(crate) specs: ArgumentSpecs,
+    location: &'static str,
+    get: GetFn,
+    wire: WireCache,
+}
+
+impl PromptEntry {
+    pub(crate) fn of<P: Prompt>() -> PromptEntry {
+        let mut specs = ArgumentSpecs::new();
+        let definition = P::definition(&mut specs);
+        PromptEntry {
+            definition,
+            specs,
+            location: std::any::type_name::<P>(),
+            get: Arc::new(|ctx, args| Box::pin(P::get(ctx, args))),
+            wire: Default::default(),
+        }
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        &self.definition.name
+    }
+
+    pub(crate) fn get(&self, ctx: Context, args: StringArgs) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
+        (self.get)(ctx, args)
+    }
+
+    /// The prompt's list JSON for a revision, serialized once.
+    pub(crate) fn wire(&self, revision: Revision) -> &RawValue {
+        self.wire.get(revision, || WirePrompt::new(&self.definition, &self.specs.specs, revision))
+    }
+
+    pub(crate) fn needs_state(&self) -> &[(std::any::TypeId, &'static str)] {
+        &self.specs.requirements.states
+    }
+}
+
+impl Entry for PromptEntry {
+    const KIND: &'static str = "prompt";
+
+    fn key(&self) -> &str {
+        self.name()
+    }
+
+    fn location(&self) -> &str {
+        self.location
+    }
+}
+
+/// The frozen set of prompts, sorted by name.
+pub(crate) type PromptCatalog = Catalog<PromptEntry>;

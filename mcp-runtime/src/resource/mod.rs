@@ -1,0 +1,45 @@
+//! Resources: the trait `#[mcp_resource]` implements, how a read's return value becomes
+//! contents, URI templates, and the registry reads are routed through.
+
+mod contents;
+mod files;
+mod registry;
+mod uri_template;
+
+use std::future::Future;
+
+pub use contents::{IntoResourceContents, ResourceOutput, ResourceProbe, kinds};
+pub use files::safe_join;
+pub use registry::ResourceRegistration;
+pub(crate) use registry::{ResourceCatalog, ResourceEntry, registered};
+pub use uri_template::{TemplateError, UriTemplate};
+
+use crate::args::{ArgumentSpecs, StringArgs};
+use crate::context::Context;
+use crate::handler_error::HandlerError;
+use crate::protocol::{ResourceContents, ResourceDefinition};
+
+/// An MCP resource, or a family of them behind a URI template.
+///
+/// `#[mcp_resource]` implements this for a zero-sized type named after the function, so
+/// `server.resource::<gift_catalog>()` selects it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an MCP resource",
+    label = "not an MCP resource",
+    note = "annotate a function with `#[mcp_resource(uri = \"...\")]` and pass the function's name here"
+)]
+pub trait Resource: 'static {
+    /// The resource's URI, or its URI template.
+    const URI: &'static str;
+
+    /// Describes the resource (its template variables go to `specs`): called once when a
+    /// server is built.
+    fn definition(specs: &mut ArgumentSpecs) -> ResourceDefinition;
+
+    /// Reads the resource at `uri`; `variables` holds the template's values.
+    fn read(
+        ctx: Context,
+        uri: String,
+        variables: StringArgs,
+    ) -> impl Future<Output = Result<Vec<ResourceContents>, HandlerError>> + Send + 'static;
+}

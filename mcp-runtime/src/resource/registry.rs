@@ -1,0 +1,164 @@
+//! The resources and templates a server exposes.
+
+use std::sync::Arc;
+
+use serde_json::value::RawValue;
+
+use super::{Resource, UriTemplate};
+use crate::args::{ArgumentSpecs, StringArgs};
+use crate::catalog::{Catalog, Entry, WireCache};
+use crate::context::Context;
+use crate::handler_error::HandlerError;
+use crate::protocol::{ResourceContents, ResourceDefinition, Revision, WireResource};
+use crate::tool::registry::BoxFuture;
+
+type ReadFn = Arc<
+    dyn Fn(Context, String, StringArgs) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>>
+        + Send
+        + Sync,
+>;
+
+/// One `#[mcp_resource]` function, as collected from the whole program.
+pub struct ResourceRegistration {
+    pub(crate) entry: fn() -> ResourceEntry,
+}
+
+impl ResourceRegistration {
+    /// The registration of resource `R`.
+    pub const fn of<R: Resource>() -> ResourceRegistration {
+        ResourceRegistration {
+            entry: ResourceEntry::of::<R>,
+        }
+    }
+}
+
+inventory::collect!(ResourceRegistration);
+
+/// Every resource the program registered.
+pub(crate) fn registered() -> impl Iterator<Item = &'static ResourceRegistration> {
+    inventory::iter::<ResourceRegistration>.into_iter()
+}
+
+/// A resource or template ready to be listed and read.
+pub(crate) struct ResourceEntry {
+    pub(crate) definition: ResourceDefinition,
+    pub(crate) template: Option<UriTemplate>,
+    pub(crate) specs: ArgumentSpecs,
+    location: &'static str,
+    read: ReadFn,
+    wire: WireCache,
+}
+
+impl ResourceEntry {
+    pub(crate) fn of<R: Resource>() -> ResourceEntry {
+        let mut specs = ArgumentSpecs::new();
+        let definition = R::definition(&mut specs);
+        let template = if definition.is_template {
+            // A malformed template is reported by `ResourceCatalog::new`; the macro checked it.
+            UriTemplate::parse(&definition.uri).ok()
+        } else {
+            None
+        };
+        ResourceEntry {
+            definition,
+            template,
+            specs,
+            location: std::any::type_name::<R>(),
+            read: Arc::new(|ctx, uri, vars| Box::pin(R::read(ctx, uri, vars))),
+            wire: Default::default(),
+        }
+    }
+
+    pub(crate) fn read(
+        &self,
+        ctx: Context,
+        uri: String,
+        variables: StringArgs,
+    ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
+        (self.read)(ctx, uri, variables)
+    }
+
+    /// The entry's list JSON for a revision, serialized once.
+    pub(crate) fn wire(&self, revision: Revision) -> &RawValue {
+        self.wire.get(revision, || WireResource::new(&self.definition, revision))
+    }
+
+    pub(crate) fn needs_state(&self) -> &[(std::any::TypeId, &'static str)] {
+        &self.specs.requirements.states
+    }
+}
+
+impl Entry for ResourceEntry {
+    const KIND: &'static str = "resource";
+
+    fn key(&self) -> &str {
+        &self.definition.uri
+    }
+
+    fn location(&self) -> &str {
+        self.location
+    }
+}
+
+/// Static resources by URI, and templates by template text, tried most specific first.
+#[derive(Default)]
+pub(crate) struct ResourceCatalog {
+    pub(crate) resources: Catalog<ResourceEntry>,
+    pub(crate) templates: Catalog<ResourceEntry>,
+    /// Indexes into `templates`, most specific first.
+    by_specificity: Vec<usize>,
+}
+
+impl ResourceCatalog {
+    pub(crate) fn new(entries: Vec<ResourceEntry>) -> Result<ResourceCatalog, crate::BuildError> {
+        let (templates, resources): (Vec<_>, Vec<_>) =
+            entries.into_iter().partition(|e| e.definition.is_template);
+        for entry in &templates {
+            if let Err(error) = UriTemplate::parse(&entry.definition.uri) {
+                return Err(crate::BuildError::InvalidUri {
+                    uri: entry.definition.uri.to_string(),
+                    problem: error.to_string(),
+                });
+            }
+            if let Some(problem) = entry.specs.problems.first() {
+                return Err(crate::BuildError::NotAStringArgument {
+                    handler: format!("resource template `{}`", entry.definition.uri),
+                    problem: problem.clone(),
+                });
+            }
+        }
+        let templates = Catalog::new(templates)?;
+        let mut by_specificity: Vec<usize> = (0..templates.iter().len()).collect();
+        let list: Vec<&ResourceEntry> = templates.iter().collect();
+        by_specificity.sort_by_key(|&i| {
+            std::cmp::Reverse(list[i].template.as_ref().map_or(0, UriTemplate::specificity))
+        });
+        Ok(ResourceCatalog {
+            resources: Catalog::new(resources)?,
+            templates,
+            by_specificity,
+        })
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.resources.is_empty() && self.templates.is_empty()
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &ResourceEntry> {
+        self.resources.iter().chain(self.templates.iter())
+    }
+
+    /// The resource for `uri`: an exact static match, else the most specific template that
+    /// matches, with its variable values.
+    pub(crate) fn resolve(&self, uri: &str) -> Option<(&ResourceEntry, StringArgs)> {
+        if let Some(entry) = self.resources.get(uri) {
+            return Some((entry, StringArgs::default()));
+        }
+        let templates: Vec<&ResourceEntry> = self.templates.iter().collect();
+        self.by_specificity.iter().find_map(|&i| {
+            let entry = templates[i];
+            let values = entry.template.as_ref()?.match_uri(uri)?;
+            Some((entry, StringArgs::new(values)))
+        })
+    }
+}

@@ -1,0 +1,70 @@
+//! The list methods' shared shape: pages of cached JSON, with opaque cursors.
+//!
+//! Cursors name the key of the last item of the previous page, so paging stays correct while
+//! items are added or removed between requests.
+
+use serde::Deserialize;
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::value::RawValue;
+
+use super::dispatch::parse_params;
+use crate::catalog::{Catalog, Entry};
+use crate::jsonrpc::RpcError;
+
+const CURSOR_PREFIX: &str = "after:";
+
+#[derive(Deserialize)]
+struct ListParams {
+    #[serde(default)]
+    cursor: Option<String>,
+}
+
+/// One page of a list result: `{"<key>": [...], "nextCursor": "..."}`.
+pub(super) struct Page<'a> {
+    key: &'static str,
+    items: Vec<&'a RawValue>,
+    next_cursor: Option<String>,
+}
+
+impl Serialize for Page<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1 + usize::from(self.next_cursor.is_some())))?;
+        map.serialize_entry(self.key, &self.items)?;
+        if let Some(cursor) = &self.next_cursor {
+            map.serialize_entry("nextCursor", cursor)?;
+        }
+        map.end()
+    }
+}
+
+/// The page of `catalog` a list request asks for.
+pub(super) fn page<'a, E: Entry>(
+    method: &str,
+    params: Option<&RawValue>,
+    catalog: &'a Catalog<E>,
+    page_size: usize,
+    key: &'static str,
+    wire: impl Fn(&'a E) -> &'a RawValue,
+) -> Result<Page<'a>, RpcError> {
+    let params: ListParams = parse_params(method, params)?;
+    let after = match params.cursor.as_deref() {
+        None => None,
+        Some(cursor) => Some(cursor.strip_prefix(CURSOR_PREFIX).ok_or_else(|| {
+            RpcError::invalid_params(format!(
+                "invalid cursor `{cursor}` for `{method}`: pass back the `nextCursor` of the previous page"
+            ))
+        })?),
+    };
+    let rest = catalog.after(after);
+    let items = &rest[..rest.len().min(page_size)];
+    let next_cursor = if items.len() < rest.len() {
+        items.last().map(|e| format!("{CURSOR_PREFIX}{}", e.key()))
+    } else {
+        None
+    };
+    Ok(Page {
+        key,
+        items: items.iter().map(wire).collect(),
+        next_cursor,
+    })
+}
