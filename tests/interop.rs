@@ -1,0 +1,235 @@
+//! Interoperability over stdio with the two official MCP clients: the Python SDK (PyPI `mcp`)
+//! and the TypeScript SDK (npm `@modelcontextprotocol/sdk`). Each test runs a client script
+//! from `tests/interop/` against the gift server example, `examples/gifts`; the script prints
+//! one line per check and exits non-zero at the first failure.
+//!
+//! The clients are installed by `scripts/install-test-tools` (into `.tools/venv` and
+//! `tests/interop/typescript/node_modules`). Without them these tests fail, saying so.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::OnceLock;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How long one client may take, server start-up included. The clients give up by themselves
+/// after 30 s; this is the backstop should one hang before its own timeout is armed.
+const CLIENT_TIMEOUT: Duration = Duration::from_secs(90);
+
+const INSTALL_HINT: &str = "run `scripts/install-test-tools` (from the repository root) to install the official MCP clients";
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The gift server example, beside this test binary: the test runs from
+/// `target/<profile>/deps/`, the example is `target/<profile>/examples/gifts`.
+///
+/// `cargo test` builds the examples before it runs integration tests, but `cargo test --test
+/// interop` does not, and would run whatever (possibly stale) binary is there; so the example
+/// is brought up to date first with `cargo build --example gifts` for the same profile, which
+/// is a no-op when cargo has just built it.
+fn gift_server() -> &'static Path {
+    static SERVER: OnceLock<PathBuf> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let deps = exe.parent().expect("the test binary's directory");
+        let profile_dir = deps.parent().expect("target/<profile>/ above deps/");
+        let server = profile_dir
+            .join("examples")
+            .join(format!("gifts{}", std::env::consts::EXE_SUFFIX));
+        build_example(profile_dir);
+        assert!(
+            server.is_file(),
+            "the gift server example is not at {} (build it with `cargo build --example gifts`)",
+            server.display()
+        );
+        server
+    })
+}
+
+/// `cargo build --example gifts` with the profile whose output directory is `profile_dir`.
+fn build_example(profile_dir: &Path) {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(&cargo);
+    command
+        .args(["build", "--quiet", "--example", "gifts", "--manifest-path"])
+        .arg(manifest_dir().join("Cargo.toml"));
+    match profile_dir.file_name().and_then(|name| name.to_str()) {
+        Some("debug") => {}
+        Some("release") => {
+            command.arg("--release");
+        }
+        Some(profile) => {
+            command.args(["--profile", profile]);
+        }
+        None => panic!("no profile directory above {}", profile_dir.display()),
+    }
+    // The workspace's target directory, wherever the outer cargo put it.
+    if let Some(target_dir) = profile_dir.parent() {
+        command.env("CARGO_TARGET_DIR", target_dir);
+    }
+    let output = command.stdin(Stdio::null()).output().unwrap_or_else(|e| {
+        panic!(
+            "could not run {} to build the gift server: {e}",
+            Path::new(&cargo).display()
+        )
+    });
+    assert!(
+        output.status.success(),
+        "`cargo build --example gifts` failed ({}):\n{}{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+}
+
+/// What a client run printed.
+struct Run {
+    status: Option<ExitStatus>,
+    stdout: String,
+    stderr: String,
+    elapsed: Duration,
+}
+
+impl Run {
+    fn transcript(&self) -> String {
+        format!(
+            "--- client stdout ---\n{}--- client stderr (the server's stderr too) ---\n{}---",
+            self.stdout, self.stderr
+        )
+    }
+}
+
+/// Runs `program args...` with a timeout, collecting its output. The client and the server it
+/// spawns form a process group of their own, killed as a whole on timeout.
+fn run_client(program: &Path, args: &[&Path]) -> Run {
+    let started = Instant::now();
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(manifest_dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
+        .spawn()
+        .unwrap_or_else(|e| panic!("could not start {}: {e}\n{INSTALL_HINT}", program.display()));
+    let stdout = drain(child.stdout.take().expect("piped stdout"));
+    let stderr = drain(child.stderr.take().expect("piped stderr"));
+    let status = wait_with_timeout(&mut child, CLIENT_TIMEOUT);
+    // A process left holding the pipes must not keep the test waiting either.
+    let collect = |output: mpsc::Receiver<String>| {
+        output
+            .recv_timeout(Duration::from_secs(5))
+            .unwrap_or_else(|_| "(output not closed 5 s after the client ended)\n".to_owned())
+    };
+    Run {
+        status,
+        stdout: collect(stdout),
+        stderr: collect(stderr),
+        elapsed: started.elapsed(),
+    }
+}
+
+fn drain(mut pipe: impl Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        let _ = sender.send(String::from_utf8_lossy(&bytes).into_owned());
+    });
+    receiver
+}
+
+/// The exit status, or `None` after killing the client (and its process group) at `timeout`.
+fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(status) = child.try_wait().expect("waiting for the client") {
+            return Some(status);
+        }
+        if Instant::now() >= deadline {
+            #[cfg(unix)]
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn assert_client_passed(client: &str, run: &Run) {
+    let passed =
+        run.status.is_some_and(|s| s.success()) && run.stdout.contains("all checks passed");
+    if passed {
+        // Shown with `--nocapture`.
+        println!(
+            "{client} client: all checks passed in {:.1?}\n{}",
+            run.elapsed, run.stdout
+        );
+        return;
+    }
+    let why = match run.status {
+        None => format!("did not finish within {CLIENT_TIMEOUT:?} and was killed"),
+        Some(status) if status.success() => {
+            "exited 0 without printing `all checks passed`".to_owned()
+        }
+        Some(status) => format!("failed ({status})"),
+    };
+    let failure = run
+        .stdout
+        .lines()
+        .find(|line| line.starts_with("FAILED"))
+        .unwrap_or("(no FAILED line)");
+    let hint = if run.stderr.contains("ModuleNotFoundError")
+        || run.stderr.contains("ERR_MODULE_NOT_FOUND")
+    {
+        format!("\nThe client's libraries are missing: {INSTALL_HINT}.")
+    } else {
+        String::new()
+    };
+    panic!(
+        "the {client} MCP client against the gift server {why}:\n{failure}{hint}\n{}",
+        run.transcript()
+    );
+}
+
+#[test]
+fn python_client_talks_to_the_gift_server() {
+    let python = manifest_dir().join(".tools/venv/bin/python");
+    assert!(
+        python.is_file(),
+        "the Python MCP client is not installed ({} is missing): {INSTALL_HINT}",
+        python.display()
+    );
+    let client = manifest_dir().join("tests/interop/python/client.py");
+    let run = run_client(&python, &[&client, gift_server()]);
+    assert_client_passed("Python", &run);
+}
+
+#[test]
+fn typescript_client_talks_to_the_gift_server() {
+    let sdk = manifest_dir()
+        .join("tests/interop/typescript/node_modules/@modelcontextprotocol/sdk/package.json");
+    assert!(
+        sdk.is_file(),
+        "the TypeScript MCP client is not installed ({} is missing): {INSTALL_HINT}",
+        sdk.display()
+    );
+    let node = Path::new("node");
+    let version = Command::new(node).arg("--version").output();
+    assert!(
+        version.as_ref().is_ok_and(|o| o.status.success()),
+        "`node` does not run ({version:?}): Node.js 18 or later is needed on PATH; then {INSTALL_HINT}"
+    );
+    let client = manifest_dir().join("tests/interop/typescript/client.mjs");
+    let run = run_client(node, &[&client, gift_server()]);
+    assert_client_passed("TypeScript", &run);
+}
