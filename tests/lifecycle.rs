@@ -58,7 +58,10 @@ async fn initialize_reports_the_server_and_only_what_it_has() {
     assert_eq!(result["serverInfo"]["name"], "mcp-examples");
     assert_eq!(result["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(result["instructions"], "Use echo to hear yourself.");
-    assert_eq!(result["capabilities"], json!({"tools": {}}));
+    assert_eq!(
+        result["capabilities"],
+        json!({"tools": {"listChanged": true}, "logging": {}})
+    );
 
     let empty = Server::builder(mcp_runtime::server_info!())
         .build()
@@ -71,7 +74,7 @@ async fn initialize_reports_the_server_and_only_what_it_has() {
         )
         .await
         .unwrap();
-    assert_eq!(result["capabilities"], json!({}));
+    assert_eq!(result["capabilities"], json!({"logging": {}}));
     assert!(result.get("instructions").is_none());
 }
 

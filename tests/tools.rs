@@ -428,7 +428,7 @@ fn adding_the_same_tool_twice_is_harmless() {
         .tool::<add>()
         .build()
         .unwrap();
-    assert_eq!(server.tool_names().collect::<Vec<_>>(), ["add"]);
+    assert_eq!(server.tool_names(), ["add"]);
 }
 
 #[test]

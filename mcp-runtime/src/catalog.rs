@@ -1,7 +1,40 @@
 //! A frozen, sorted set of named handlers (tools, prompts, resources): looked up by key, listed
 //! in key order, paged by the key of the last item sent.
 
+use std::sync::{Arc, RwLock};
+
 use crate::BuildError;
+
+/// A value replaced as a whole while readers keep the version they loaded: the lists of a
+/// running server.
+pub(crate) struct Live<T> {
+    current: RwLock<Arc<T>>,
+}
+
+impl<T> Live<T> {
+    pub(crate) fn new(value: T) -> Live<T> {
+        Live {
+            current: RwLock::new(Arc::new(value)),
+        }
+    }
+
+    /// The current version.
+    pub(crate) fn load(&self) -> Arc<T> {
+        Arc::clone(&self.current.read().expect("lock poisoned"))
+    }
+
+    /// Replaces the value with `change(current)`, if it gives one; returns whether it did.
+    pub(crate) fn update<E>(&self, change: impl FnOnce(&T) -> Result<Option<T>, E>) -> Result<bool, E> {
+        let mut current = self.current.write().expect("lock poisoned");
+        match change(&current)? {
+            Some(next) => {
+                *current = Arc::new(next);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+}
 
 /// An item of a catalog.
 pub(crate) trait Entry {
@@ -13,9 +46,18 @@ pub(crate) trait Entry {
     fn location(&self) -> &str;
 }
 
-/// Entries sorted by key.
+/// Entries sorted by key, shared so that a changed catalog (a tool added at run time) reuses
+/// the entries of the one it replaces.
 pub(crate) struct Catalog<E> {
-    entries: Vec<E>,
+    entries: Vec<Arc<E>>,
+}
+
+impl<E> Clone for Catalog<E> {
+    fn clone(&self) -> Self {
+        Catalog {
+            entries: self.entries.clone(),
+        }
+    }
 }
 
 impl<E> Default for Catalog<E> {
@@ -29,7 +71,12 @@ impl<E> Default for Catalog<E> {
 impl<E: Entry> Catalog<E> {
     /// Sorts the entries; the same entry twice is kept once, two entries with one key are an
     /// error naming both definitions.
-    pub(crate) fn new(mut entries: Vec<E>) -> Result<Catalog<E>, BuildError> {
+    pub(crate) fn new(entries: Vec<E>) -> Result<Catalog<E>, BuildError> {
+        Catalog::from_shared(entries.into_iter().map(Arc::new).collect())
+    }
+
+    /// Like [`new`](Self::new), for entries already shared.
+    pub(crate) fn from_shared(mut entries: Vec<Arc<E>>) -> Result<Catalog<E>, BuildError> {
         entries.sort_by(|a, b| a.key().cmp(b.key()));
         entries.dedup_by(|a, b| a.key() == b.key() && a.location() == b.location());
         for pair in entries.windows(2) {
@@ -49,7 +96,7 @@ impl<E: Entry> Catalog<E> {
         self.entries.is_empty()
     }
 
-    pub(crate) fn get(&self, key: &str) -> Option<&E> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Arc<E>> {
         let index = self
             .entries
             .binary_search_by(|entry| entry.key().cmp(key))
@@ -58,12 +105,35 @@ impl<E: Entry> Catalog<E> {
     }
 
     /// The entries in key order.
-    pub(crate) fn iter(&self) -> std::slice::Iter<'_, E> {
-        self.entries.iter()
+    pub(crate) fn iter(&self) -> impl ExactSizeIterator<Item = &E> {
+        self.entries.iter().map(|entry| &**entry)
+    }
+
+    /// This catalog with `entry` added (an error if its key is taken by another entry).
+    pub(crate) fn with(&self, entry: E) -> Result<Catalog<E>, BuildError> {
+        let mut entries = self.entries.clone();
+        entries.push(Arc::new(entry));
+        Catalog::from_shared(entries)
+    }
+
+    /// This catalog without the entry `key`; `None` if there is no such entry.
+    pub(crate) fn without(&self, key: &str) -> Option<Catalog<E>> {
+        let index = self
+            .entries
+            .binary_search_by(|entry| entry.key().cmp(key))
+            .ok()?;
+        let mut entries = self.entries.clone();
+        entries.remove(index);
+        Some(Catalog { entries })
+    }
+
+    /// The shared entries.
+    pub(crate) fn shared(&self) -> &[Arc<E>] {
+        &self.entries
     }
 
     /// The entries whose keys sort after `after`, in order.
-    pub(crate) fn after(&self, after: Option<&str>) -> &[E] {
+    pub(crate) fn after(&self, after: Option<&str>) -> &[Arc<E>] {
         let start = match after {
             None => 0,
             Some(key) => self.entries.partition_point(|entry| entry.key() <= key),

@@ -39,6 +39,15 @@ pub enum BuildError {
         /// What is wrong.
         problem: String,
     },
+    /// A tool, resource or prompt built at run time is malformed.
+    InvalidDefinition {
+        /// "tool", "prompt" or "resource".
+        kind: &'static str,
+        /// Its name.
+        name: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// A page size of zero was configured.
     ZeroPageSize,
 }
@@ -64,6 +73,9 @@ impl fmt::Display for BuildError {
             ),
             BuildError::NotAStringArgument { handler, problem } => write!(f, "{handler}: {problem}"),
             BuildError::InvalidUri { uri, problem } => write!(f, "invalid resource URI `{uri}`: {problem}"),
+            BuildError::InvalidDefinition { kind, name, problem } => {
+                write!(f, "invalid {kind} `{name}`: {problem}")
+            }
             BuildError::ZeroPageSize => {
                 f.write_str("the page size must be at least 1 (`ServerBuilder::page_size`)")
             }

@@ -70,7 +70,10 @@ mod transport;
 
 pub use args::{ArgumentSpec, ArgumentSpecs, StringArgs, StringParam};
 pub use completion::{Completer, CompletionContext};
-pub use context::{Context, State};
+pub use context::{
+    ClientError, Context, Elicitation, LoggingLevel, Root, SamplingRequest, SamplingResponse, State,
+    UrlElicitation,
+};
 pub use handler_error::HandlerError;
 pub use prompt::{IntoPromptResult, Prompt};
 pub use resource::{IntoResourceContents, Resource};
@@ -82,9 +85,9 @@ pub use protocol::{
     ResourceContents, Revision, Role, ToolAnnotations, ToolDefinition,
 };
 pub use schema::{InputSchema, OutputShape};
-pub use server::{Notifier, Server, ServerBuilder};
+pub use server::{Server, ServerBuilder, ServerHandle};
 pub use tool::{
-    Requirements,
+    DynamicTool, Requirements,
     Arguments, FromArguments, FromContext, FromRequestContext, IntoToolResult, Tool, ToolParam,
 };
 

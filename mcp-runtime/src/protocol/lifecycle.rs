@@ -85,6 +85,8 @@ pub(crate) struct ServerCapabilities {
     pub(crate) prompts: Option<ListCapability>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) completions: Option<Map<String, Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) logging: Option<Map<String, Value>>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

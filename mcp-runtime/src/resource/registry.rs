@@ -101,7 +101,7 @@ impl Entry for ResourceEntry {
 }
 
 /// Static resources by URI, and templates by template text, tried most specific first.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct ResourceCatalog {
     pub(crate) resources: Catalog<ResourceEntry>,
     pub(crate) templates: Catalog<ResourceEntry>,
@@ -111,6 +111,10 @@ pub(crate) struct ResourceCatalog {
 
 impl ResourceCatalog {
     pub(crate) fn new(entries: Vec<ResourceEntry>) -> Result<ResourceCatalog, crate::BuildError> {
+        ResourceCatalog::from_shared(entries.into_iter().map(Arc::new).collect())
+    }
+
+    fn from_shared(entries: Vec<Arc<ResourceEntry>>) -> Result<ResourceCatalog, crate::BuildError> {
         let (templates, resources): (Vec<_>, Vec<_>) =
             entries.into_iter().partition(|e| e.definition.is_template);
         for entry in &templates {
@@ -127,17 +131,41 @@ impl ResourceCatalog {
                 });
             }
         }
-        let templates = Catalog::new(templates)?;
-        let mut by_specificity: Vec<usize> = (0..templates.iter().len()).collect();
-        let list: Vec<&ResourceEntry> = templates.iter().collect();
+        let templates = Catalog::from_shared(templates)?;
+        let mut by_specificity: Vec<usize> = (0..templates.shared().len()).collect();
         by_specificity.sort_by_key(|&i| {
-            std::cmp::Reverse(list[i].template.as_ref().map_or(0, UriTemplate::specificity))
+            std::cmp::Reverse(
+                templates.shared()[i]
+                    .template
+                    .as_ref()
+                    .map_or(0, UriTemplate::specificity),
+            )
         });
         Ok(ResourceCatalog {
-            resources: Catalog::new(resources)?,
+            resources: Catalog::from_shared(resources)?,
             templates,
             by_specificity,
         })
+    }
+
+    /// This catalog with `entry` added.
+    pub(crate) fn with(&self, entry: ResourceEntry) -> Result<ResourceCatalog, crate::BuildError> {
+        let mut entries: Vec<Arc<ResourceEntry>> = self.shared().cloned().collect();
+        entries.push(Arc::new(entry));
+        ResourceCatalog::from_shared(entries)
+    }
+
+    /// This catalog without the resource or template `uri`; `None` if there is none.
+    pub(crate) fn without(&self, uri: &str) -> Option<ResourceCatalog> {
+        let entries: Vec<Arc<ResourceEntry>> = self.shared().filter(|e| e.definition.uri != uri).cloned().collect();
+        if entries.len() == self.shared().count() {
+            return None;
+        }
+        ResourceCatalog::from_shared(entries).ok()
+    }
+
+    fn shared(&self) -> impl Iterator<Item = &Arc<ResourceEntry>> {
+        self.resources.shared().iter().chain(self.templates.shared())
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -150,15 +178,15 @@ impl ResourceCatalog {
 
     /// The resource for `uri`: an exact static match, else the most specific template that
     /// matches, with its variable values.
-    pub(crate) fn resolve(&self, uri: &str) -> Option<(&ResourceEntry, StringArgs)> {
+    pub(crate) fn resolve(&self, uri: &str) -> Option<(Arc<ResourceEntry>, StringArgs)> {
         if let Some(entry) = self.resources.get(uri) {
-            return Some((entry, StringArgs::default()));
+            return Some((Arc::clone(entry), StringArgs::default()));
         }
-        let templates: Vec<&ResourceEntry> = self.templates.iter().collect();
+        let templates = self.templates.shared();
         self.by_specificity.iter().find_map(|&i| {
-            let entry = templates[i];
+            let entry = &templates[i];
             let values = entry.template.as_ref()?.match_uri(uri)?;
-            Some((entry, StringArgs::new(values)))
+            Some((Arc::clone(entry), StringArgs::new(values)))
         })
     }
 }

@@ -4,7 +4,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Notifier, Sessions};
+use super::{ServerHandle, Sessions};
+use crate::catalog::Live;
 use crate::context::StateMap;
 use crate::error::{BuildError, Error};
 use crate::prompt::{self, Prompt, PromptCatalog, PromptEntry};
@@ -45,9 +46,9 @@ pub struct Server {
 pub(crate) struct ServerCore {
     pub(crate) info: Implementation,
     pub(crate) instructions: Option<String>,
-    pub(crate) tools: ToolRegistry,
-    pub(crate) resources: ResourceCatalog,
-    pub(crate) prompts: PromptCatalog,
+    pub(crate) tools: Live<ToolRegistry>,
+    pub(crate) resources: Live<ResourceCatalog>,
+    pub(crate) prompts: Live<PromptCatalog>,
     pub(crate) sessions: Sessions,
     pub(crate) page_size: usize,
     pub(crate) state: StateMap,
@@ -79,14 +80,14 @@ impl Server {
     }
 
     /// The names of the server's tools, in the order `tools/list` gives them.
-    pub fn tool_names(&self) -> impl Iterator<Item = &str> {
-        self.core.tools.iter().map(|tool| tool.name())
+    pub fn tool_names(&self) -> Vec<String> {
+        self.core.tools.load().iter().map(|tool| tool.name().to_owned()).collect()
     }
 
-    /// A handle for announcing changes (a resource updated, the resource list changed) to
-    /// every connected client.
-    pub fn notifier(&self) -> Notifier {
-        Notifier {
+    /// A handle for changing the running server (adding and removing tools, resources and
+    /// prompts) and announcing changes to every connected client.
+    pub fn handle(&self) -> ServerHandle {
+        ServerHandle {
             core: Arc::clone(&self.core),
         }
     }
@@ -239,9 +240,9 @@ impl ServerBuilder {
             core: Arc::new(ServerCore {
                 info: self.info,
                 instructions: self.instructions,
-                tools,
-                resources,
-                prompts,
+                tools: Live::new(tools),
+                resources: Live::new(resources),
+                prompts: Live::new(prompts),
                 sessions: Sessions::default(),
                 page_size: self.page_size,
                 state: self.state,

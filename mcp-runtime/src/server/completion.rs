@@ -44,18 +44,17 @@ impl Session {
     pub(super) fn complete(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
         let params: CompleteParams = parse_params("completion/complete", params)?;
         let server = self.server();
+        let (prompts, resources) = (server.prompts.load(), server.resources.load());
         let specs: &[ArgumentSpec] = match &params.reference {
             Reference::Prompt { name } => {
-                &server
-                    .prompts
+                &prompts
                     .get(name)
                     .ok_or_else(|| RpcError::invalid_params(format!("Unknown prompt: `{name}`")))?
                     .specs
                     .specs
             }
             Reference::Resource { uri } => {
-                &server
-                    .resources
+                &resources
                     .templates
                     .get(uri)
                     .ok_or_else(|| {

@@ -8,6 +8,7 @@ use serde_json::value::RawValue;
 
 use super::Session;
 use super::suggest::did_you_mean;
+use crate::context::LoggingLevel;
 use crate::jsonrpc::{ErrorCode, IncomingRequest, RpcError, encode_error, encode_result};
 
 /// Every method this server answers, for "did you mean" suggestions.
@@ -24,6 +25,7 @@ const METHODS: &[&str] = &[
     "prompts/list",
     "prompts/get",
     "completion/complete",
+    "logging/setLevel",
 ];
 
 impl Session {
@@ -44,9 +46,22 @@ impl Session {
             "prompts/list" => self.list_prompts(&id, params),
             "prompts/get" => self.get_prompt(&id, params).await,
             "completion/complete" => self.complete(&id, params),
+            "logging/setLevel" => self.set_level(&id, params),
             _ => Err(method_not_found(&method)),
         };
         outcome.unwrap_or_else(|error| encode_error(Some(&id), &error))
+    }
+}
+
+impl Session {
+    fn set_level(&self, id: &crate::jsonrpc::RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+        #[derive(serde::Deserialize)]
+        struct SetLevel {
+            level: LoggingLevel,
+        }
+        let SetLevel { level } = parse_params("logging/setLevel", params)?;
+        self.set_log_level(level);
+        Ok(encode_result(id, &json!({})))
     }
 }
 

@@ -32,21 +32,29 @@ impl Session {
             }),
         });
         let server = self.server();
-        let completes = server
-            .prompts
+        let (tools, resources, prompts) = (
+            server.tools.load(),
+            server.resources.load(),
+            server.prompts.load(),
+        );
+        let completes = prompts
             .iter()
             .map(|p| &p.specs)
-            .chain(server.resources.templates.iter().map(|t| &t.specs))
+            .chain(resources.templates.iter().map(|t| &t.specs))
             .flat_map(|specs| &specs.specs)
             .any(|spec| spec.completer.is_some() || !spec.choices.is_empty());
+        // Every list can change while the server runs (`ServerHandle`), so `listChanged` is
+        // declared with each list the server has.
+        let listed = || ListCapability { list_changed: true };
         let capabilities = ServerCapabilities {
-            tools: (!server.tools.is_empty()).then(ListCapability::default),
-            resources: (!server.resources.is_empty()).then_some(ResourcesCapability {
+            tools: (!tools.is_empty()).then(listed),
+            resources: (!resources.is_empty()).then_some(ResourcesCapability {
                 subscribe: true,
                 list_changed: true,
             }),
-            prompts: (!server.prompts.is_empty()).then(ListCapability::default),
+            prompts: (!prompts.is_empty()).then(listed),
             completions: completes.then(serde_json::Map::new),
+            logging: Some(serde_json::Map::new()),
         };
         let mut info = std::borrow::Cow::Borrowed(&server.info);
         if !revision.has_structured_output() && info.title.is_some() {

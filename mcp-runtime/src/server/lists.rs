@@ -64,7 +64,7 @@ pub(super) fn page<'a, E: Entry>(
     };
     Ok(Page {
         key,
-        items: items.iter().map(wire).collect(),
+        items: items.iter().map(|entry| wire(entry)).collect(),
         next_cursor,
     })
 }

@@ -6,7 +6,7 @@ mod completion;
 mod dispatch;
 mod lifecycle;
 mod lists;
-mod notifier;
+mod handle;
 mod outbound;
 mod panic;
 mod prompts;
@@ -17,7 +17,7 @@ mod tools;
 
 pub(crate) use builder::ServerCore;
 pub use builder::{Server, ServerBuilder};
-pub use notifier::Notifier;
-pub(crate) use notifier::Sessions;
+pub use handle::ServerHandle;
+pub(crate) use handle::Sessions;
 pub(crate) use outbound::Outbound;
 pub(crate) use session::Session;

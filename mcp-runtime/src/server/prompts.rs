@@ -28,7 +28,8 @@ impl Session {
     pub(super) fn list_prompts(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
         let revision = self.revision();
         let server = self.server();
-        let page = page("prompts/list", params, &server.prompts, server.page_size, "prompts", |p| {
+        let prompts = server.prompts.load();
+        let page = page("prompts/list", params, &prompts, server.page_size, "prompts", |p| {
             p.wire(revision)
         })?;
         Ok(encode_result(id, &page))
@@ -45,13 +46,15 @@ impl Session {
             meta,
         } = parse_params("prompts/get", params)?;
         let server = self.server();
-        let prompt = server.prompts.get(&name).ok_or_else(|| {
+        let prompts = server.prompts.load();
+        let prompt = prompts.get(&name).cloned().ok_or_else(|| {
             RpcError::invalid_params(format!(
                 "Unknown prompt: `{name}`{}",
-                did_you_mean(&name, server.prompts.iter().map(|p| p.name()))
+                did_you_mean(&name, prompts.iter().map(|p| p.name()))
             ))
             .with_data(json!({ "prompt": name }))
         })?;
+        drop(prompts);
         let ctx = self.request_context(id.clone(), meta);
         let rendering = prompt.get(ctx, StringArgs::new(arguments.unwrap_or_default()));
         match CatchUnwind(rendering).await {

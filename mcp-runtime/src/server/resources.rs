@@ -28,10 +28,11 @@ impl Session {
     pub(super) fn list_resources(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
         let revision = self.revision();
         let server = self.server();
+        let resources = server.resources.load();
         let page = page(
             "resources/list",
             params,
-            &server.resources.resources,
+            &resources.resources,
             server.page_size,
             "resources",
             |entry| entry.wire(revision),
@@ -46,10 +47,11 @@ impl Session {
     ) -> Result<Vec<u8>, RpcError> {
         let revision = self.revision();
         let server = self.server();
+        let resources = server.resources.load();
         let page = page(
             "resources/templates/list",
             params,
-            &server.resources.templates,
+            &resources.templates,
             server.page_size,
             "resourceTemplates",
             |entry| entry.wire(revision),
@@ -64,7 +66,11 @@ impl Session {
     ) -> Result<Vec<u8>, RpcError> {
         let UriParams { uri, meta } = parse_params("resources/read", params)?;
         let server = self.server();
-        let (entry, variables) = server.resources.resolve(&uri).ok_or_else(|| not_found(&uri))?;
+        let (entry, variables) = server
+            .resources
+            .load()
+            .resolve(&uri)
+            .ok_or_else(|| not_found(&uri))?;
         let ctx = self.request_context(id.clone(), meta);
         let read = entry.read(ctx, uri.clone(), variables);
         let contents = match CatchUnwind(read).await {
@@ -88,7 +94,7 @@ impl Session {
     pub(super) fn subscribe(&self, id: &RequestId, params: Option<&RawValue>, on: bool) -> Result<Vec<u8>, RpcError> {
         let method = if on { "resources/subscribe" } else { "resources/unsubscribe" };
         let UriParams { uri, .. } = parse_params(method, params)?;
-        if on && self.server().resources.resolve(&uri).is_none() {
+        if on && self.server().resources.load().resolve(&uri).is_none() {
             return Err(not_found(&uri));
         }
         self.set_subscription(uri, on);

@@ -7,7 +7,7 @@
 //! both go through the same ordered outbound channel from the same task.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use serde::Serialize;
@@ -17,13 +17,19 @@ use tokio::sync::{Notify, oneshot};
 use tokio::task::AbortHandle;
 
 use super::panic::CatchUnwind;
-use super::{Outbound, ServerCore};
+use super::{Outbound, ServerCore, ServerHandle};
 use crate::jsonrpc::{
     Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
     encode_error_without_id, encode_notification, encode_request, parse_message,
 };
-use crate::context::Context;
+use crate::context::{Context, LoggingLevel, RequestState};
 use crate::protocol::{ClientInfo, Revision};
+
+/// A request being handled: how to stop it, and the flags its context shares.
+struct InFlight {
+    task: AbortHandle,
+    state: Arc<RequestState>,
+}
 
 /// What `initialize` settled.
 pub(crate) struct Negotiated {
@@ -36,7 +42,8 @@ pub(crate) struct Session {
     subscriptions: Mutex<HashSet<String>>,
     outbound: Outbound,
     negotiated: RwLock<Option<Arc<Negotiated>>>,
-    inflight: Mutex<HashMap<RequestId, AbortHandle>>,
+    inflight: Mutex<HashMap<RequestId, InFlight>>,
+    log_level: AtomicU8,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, RpcError>>>>,
     next_request_id: AtomicU64,
     running: AtomicUsize,
@@ -67,6 +74,7 @@ impl Session {
             pending: Mutex::new(HashMap::new()),
             next_request_id: AtomicU64::new(0),
             running: AtomicUsize::new(0),
+            log_level: AtomicU8::new(LoggingLevel::Debug as u8),
             idle: Notify::new(),
         });
         server.sessions.add(&session);
@@ -89,7 +97,29 @@ impl Session {
             Some(negotiated) => (negotiated.revision, Arc::clone(&negotiated.client)),
             None => (Revision::LATEST, Arc::default()),
         };
-        Context::new(Arc::clone(self), id, revision, client, meta)
+        let state = self
+            .inflight
+            .lock()
+            .expect("lock poisoned")
+            .get(&id)
+            .map_or_else(Arc::default, |request| Arc::clone(&request.state));
+        Context::new(Arc::clone(self), id, revision, client, meta, state)
+    }
+
+    /// The least severe level the client wants log messages at (`logging/setLevel`).
+    pub(crate) fn log_level(&self) -> LoggingLevel {
+        LoggingLevel::from_index(self.log_level.load(Ordering::Relaxed))
+    }
+
+    pub(crate) fn set_log_level(&self, level: LoggingLevel) {
+        self.log_level.store(level as u8, Ordering::Relaxed);
+    }
+
+    /// A handle on the server this session belongs to.
+    pub(crate) fn server_handle(&self) -> ServerHandle {
+        ServerHandle {
+            core: Arc::clone(&self.server),
+        }
     }
 
     pub(crate) fn set_subscription(&self, uri: String, on: bool) {
@@ -169,6 +199,8 @@ impl Session {
         let id = request.id.clone();
         let guard = RunningGuard::new(self);
         let session = Arc::clone(self);
+        let state = Arc::new(RequestState::default());
+        let task_state = Arc::clone(&state);
         let task = tokio::spawn(async move {
             let _guard = guard;
             let id = request.id.clone();
@@ -179,11 +211,18 @@ impl Session {
                     &RpcError::internal(format!("the handler panicked: {panic}")),
                 ),
             };
+            task_state.finish();
             if session.finish(&id) {
                 session.reply(&reply_to, reply);
             }
         });
-        inflight.insert(id, task.abort_handle());
+        inflight.insert(
+            id,
+            InFlight {
+                task: task.abort_handle(),
+                state,
+            },
+        );
     }
 
     /// Removes a finished request; false if it was cancelled meanwhile (no reply is due).
@@ -226,8 +265,10 @@ impl Session {
             return;
         };
         // A cancel for an unknown or finished request is ignored, as the spec asks.
-        if let Some(task) = self.inflight.lock().expect("lock poisoned").remove(&id) {
-            task.abort();
+        if let Some(request) = self.inflight.lock().expect("lock poisoned").remove(&id) {
+            request.state.cancel();
+            request.state.finish();
+            request.task.abort();
         }
     }
 

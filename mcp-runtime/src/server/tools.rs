@@ -18,7 +18,8 @@ impl Session {
     pub(super) fn list_tools(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
         let revision = self.revision();
         let server = self.server();
-        let page = page("tools/list", params, &server.tools, server.page_size, "tools", |tool| {
+        let tools = server.tools.load();
+        let page = page("tools/list", params, &tools, server.page_size, "tools", |tool| {
             tool.wire(revision)
         })?;
         Ok(encode_result(id, &page))
@@ -30,14 +31,16 @@ impl Session {
             Err(error) => return encode_error(Some(&id), &error),
         };
         let server = self.server();
-        let Some(tool) = server.tools.get(&name) else {
+        let tools = server.tools.load();
+        let Some(tool) = tools.get(&name).cloned() else {
             let error = RpcError::invalid_params(format!(
                 "Unknown tool: `{name}`{}",
-                did_you_mean(&name, server.tools.iter().map(|t| t.name()))
+                did_you_mean(&name, tools.iter().map(|t| t.name()))
             ))
             .with_data(json!({ "tool": name }));
             return encode_error(Some(&id), &error);
         };
+        drop(tools);
         let ctx = self.request_context(id.clone(), meta);
         let revision = ctx.revision();
         let mut result = match CatchUnwind(tool.call(ctx, Arguments::new(arguments))).await {

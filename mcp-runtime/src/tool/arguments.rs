@@ -35,6 +35,11 @@ impl Arguments {
         }
     }
 
+    /// The whole `arguments` object.
+    pub fn into_map(self) -> Map<String, Value> {
+        self.map
+    }
+
     /// The names of arguments no parameter has taken.
     pub fn unused(&self) -> impl Iterator<Item = &str> {
         self.map.keys().map(String::as_str)

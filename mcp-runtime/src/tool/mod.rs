@@ -2,6 +2,7 @@
 //! becomes a `tools/call` result, and the registry the server looks tools up in.
 
 pub(crate) mod arguments;
+mod dynamic;
 mod output;
 mod param;
 pub(crate) mod registry;
@@ -14,7 +15,19 @@ pub use param::{
     Requirements, SuppliedParam,
     FromArguments, FromContext, FromRequestContext, ToolParam, describe_param, extract_param,
 };
+pub use dynamic::DynamicTool;
 pub use registry::ToolRegistration;
+pub(crate) use registry::ToolEntry;
+
+/// Why `name` breaks the specification's rule for tool names (1 to 128 of `A-Za-z0-9_.-`).
+pub(crate) fn name_problem(name: &str) -> Option<String> {
+    if name.is_empty() || name.len() > 128 {
+        return Some(format!("a tool name has 1 to 128 characters, this one has {}", name.chars().count()));
+    }
+    name.chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+        .map(|bad| format!("{bad:?} is not allowed; a tool name uses only ASCII letters, digits, `_`, `.` and `-`"))
+}
 
 use crate::context::Context;
 use crate::protocol::{CallToolResult, ToolDefinition};

@@ -11,8 +11,9 @@
 //!
 //! Rust has no specialization, so generated code picks the rule with autoref-based dispatch:
 //! `(&&&&OutputProbe::<R>::new()).__mcp_output_kind()` resolves to the most specific impl
-//! whose bounds hold. A type that fits no rule selects [`Unsupported`], whose bound carries
-//! the error message.
+//! whose bounds hold. A type that fits no rule selects [`Unsupported`](kinds::Unsupported),
+//! whose `OutputKind` impl requires a trait nothing implements; the error message, on the
+//! return type, is [`OutputKind`]'s.
 
 use std::fmt::Display;
 use std::marker::PhantomData;
@@ -83,6 +84,15 @@ impl OutputCache {
 }
 
 /// How one return type becomes a result: the kind chosen for it by the probe.
+///
+/// Its impls are `do_not_recommend`, so a return type that fits no rule is reported with this
+/// trait's message, on the return type, rather than through the internals of [`kinds`].
+#[diagnostic::on_unimplemented(
+    message = "`{R}` cannot be returned from an MCP tool",
+    label = "not a tool result",
+    note = "a tool returns text (`String`, `&str`), content (`Content`, `Vec<Content>`, `CallToolResult`, `()`, any `IntoToolResult`), or structured output: a type implementing `Serialize` and `JsonSchema` (`#[derive(Serialize, JsonSchema)]`)",
+    note = "or a `Result<T, E>` with one of those as `T` and an error `E` that implements `Display` (an `Err` becomes a result with `isError: true` and the error's message)"
+)]
 pub trait OutputKind<R> {
     /// The `outputSchema`, for structured kinds.
     fn output_schema(&self, cache: &OutputCache) -> Option<Map<String, Value>>;
@@ -194,12 +204,13 @@ pub mod kinds {
     /// Implemented by no type: the bound that explains an unsupported return type.
     #[diagnostic::on_unimplemented(
         message = "`{Self}` cannot be returned from an MCP tool",
-        label = "this return type cannot become a tool result",
-        note = "return a type that implements `Serialize` and `JsonSchema` (structured output), a `String`, `Content`, `Vec<Content>`, `CallToolResult`, or a type implementing `mcp_runtime::IntoToolResult`",
-        note = "`Result<T, E>` works for any of these `T` when `E` implements `Display`"
+        label = "not a tool result",
+        note = "a tool returns text (`String`, `&str`), content (`Content`, `Vec<Content>`, `CallToolResult`, `()`, any `IntoToolResult`), or structured output: a type implementing `Serialize` and `JsonSchema` (`#[derive(Serialize, JsonSchema)]`)",
+        note = "or a `Result<T, E>` with one of those as `T` and an error `E` that implements `Display` (an `Err` becomes a result with `isError: true` and the error's message)"
     )]
     pub trait ToolReturnType {}
 
+    #[diagnostic::do_not_recommend]
     impl<R: IntoToolResult> OutputKind<R> for Explicit {
         fn output_schema(&self, _cache: &OutputCache) -> Option<Map<String, Value>> {
             None
@@ -209,6 +220,7 @@ pub mod kinds {
         }
     }
 
+    #[diagnostic::do_not_recommend]
     impl<R: Serialize + JsonSchema> OutputKind<R> for Structured {
         fn output_schema(&self, cache: &OutputCache) -> Option<Map<String, Value>> {
             Some(cache.shape::<R>().schema.clone())
@@ -218,6 +230,7 @@ pub mod kinds {
         }
     }
 
+    #[diagnostic::do_not_recommend]
     impl<T: IntoToolResult, E: Display> OutputKind<Result<T, E>> for ExplicitOrError {
         fn output_schema(&self, _cache: &OutputCache) -> Option<Map<String, Value>> {
             None
@@ -230,6 +243,7 @@ pub mod kinds {
         }
     }
 
+    #[diagnostic::do_not_recommend]
     impl<T: Serialize + JsonSchema, E: Display> OutputKind<Result<T, E>> for StructuredOrError {
         fn output_schema(&self, cache: &OutputCache) -> Option<Map<String, Value>> {
             Some(cache.shape::<T>().schema.clone())
@@ -242,6 +256,7 @@ pub mod kinds {
         }
     }
 
+    #[diagnostic::do_not_recommend]
     impl<R: ToolReturnType> OutputKind<R> for Unsupported {
         fn output_schema(&self, _cache: &OutputCache) -> Option<Map<String, Value>> {
             None

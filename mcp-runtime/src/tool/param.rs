@@ -43,8 +43,8 @@ pub enum FromRequestContext {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a parameter of an MCP tool",
     label = "neither an argument type nor a value the runtime supplies",
-    note = "an argument's type must implement `Deserialize` and `JsonSchema`: add `#[derive(mcp_runtime::Deserialize, mcp_runtime::JsonSchema)]` to it",
-    note = "values the runtime supplies (`Context`, `State<T>`) implement `mcp_runtime::FromContext`"
+    note = "an argument's type implements `serde::Deserialize` and `schemars::JsonSchema`: add `#[derive(Deserialize, JsonSchema)]` to your type (both are in `mcp_runtime::prelude`)",
+    note = "the values the runtime supplies implement `mcp_runtime::FromContext`: `Context`, and `State<T>` for a `T` that is `Send + Sync + 'static`"
 )]
 pub trait ToolParam<M>: Sized {
     /// Adds the parameter to the tool's description (the `inputSchema` for an argument).

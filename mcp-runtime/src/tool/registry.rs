@@ -67,6 +67,20 @@ impl ToolEntry {
         }
     }
 
+    /// A tool built at run time.
+    pub(crate) fn dynamic(
+        definition: ToolDefinition,
+        call: impl Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync + 'static,
+    ) -> ToolEntry {
+        ToolEntry {
+            definition,
+            location: "a tool added at run time",
+            needs_state: Vec::new(),
+            call: Arc::new(call),
+            wire: WireCache::default(),
+        }
+    }
+
     pub(crate) fn name(&self) -> &str {
         &self.definition.name
     }

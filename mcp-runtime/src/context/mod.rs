@@ -1,0 +1,150 @@
+//! What a handler knows about the request it serves, and what it can do while it runs.
+//!
+//! A tool, resource or prompt asks for the request's [`Context`] by taking a parameter of that
+//! type (never part of any schema). Through it a handler reports progress, logs to the
+//! client, notices cancellation, asks the client for things (a model completion, a form
+//! filled in by the user, the roots it may touch) and reads the request's metadata.
+//! [`State<T>`] gives access to application state given to the server at start-up.
+
+mod client;
+mod elicitation;
+mod logging;
+mod progress;
+mod request_state;
+mod state;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+pub use client::{ClientError, Root, SamplingRequest, SamplingResponse};
+pub use elicitation::{Elicitation, UrlElicitation};
+pub use logging::LoggingLevel;
+pub(crate) use request_state::RequestState;
+pub use state::State;
+pub(crate) use state::StateMap;
+
+use crate::jsonrpc::{RequestId, RpcError};
+use crate::protocol::{ClientInfo, Revision};
+use crate::server::{ServerHandle, Session};
+use crate::tool::FromContext;
+
+/// The request being served: passed to any handler that takes a `Context` parameter.
+///
+/// Cloning is cheap; the clone speaks for the same request.
+#[derive(Clone)]
+pub struct Context {
+    inner: Arc<RequestInner>,
+}
+
+struct RequestInner {
+    session: Arc<Session>,
+    id: RequestId,
+    revision: Revision,
+    client: Arc<ClientInfo>,
+    meta: Option<Map<String, Value>>,
+    state: Arc<RequestState>,
+}
+
+impl Context {
+    pub(crate) fn new(
+        session: Arc<Session>,
+        id: RequestId,
+        revision: Revision,
+        client: Arc<ClientInfo>,
+        meta: Option<Map<String, Value>>,
+        state: Arc<RequestState>,
+    ) -> Context {
+        Context {
+            inner: Arc::new(RequestInner {
+                session,
+                id,
+                revision,
+                client,
+                meta,
+                state,
+            }),
+        }
+    }
+
+    /// The JSON-RPC id of the request, exactly as the client sent it.
+    pub fn request_id(&self) -> &RequestId {
+        &self.inner.id
+    }
+
+    /// The protocol revision this request is served under.
+    pub fn revision(&self) -> Revision {
+        self.inner.revision
+    }
+
+    /// The client: its name, version and declared capabilities (empty before `initialize`).
+    pub fn client(&self) -> &ClientInfo {
+        &self.inner.client
+    }
+
+    /// The request's `_meta` object, if it had one.
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
+        self.inner.meta.as_ref()
+    }
+
+    /// Shared state of type `T` given to the server with `ServerBuilder::state`.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        self.inner.session.server().state.get::<T>()
+    }
+
+    /// The server, to add or remove tools, resources and prompts while it runs.
+    pub fn server(&self) -> ServerHandle {
+        self.inner.session.server_handle()
+    }
+
+    /// Whether the client cancelled this request (`notifications/cancelled`).
+    ///
+    /// An async handler is also stopped at its next `.await` after a cancel; a long
+    /// synchronous computation should check this now and then.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.state.is_cancelled()
+    }
+
+    /// Completes when the client cancels this request; never completes otherwise.
+    pub async fn cancelled(&self) {
+        self.inner.state.cancelled().await;
+    }
+
+    /// Sends a notification to the client, ahead of this request's reply. Nothing is sent
+    /// once the reply has been.
+    pub fn notify(&self, method: &str, params: &impl Serialize) {
+        if !self.inner.state.is_finished() {
+            self.inner.session.notify(method, params);
+        }
+    }
+
+    /// Sends a request to the client and waits for its answer, or the server's request
+    /// timeout (60 s by default), after which the error says the client did not answer.
+    pub async fn request(&self, method: &str, params: &impl Serialize) -> Result<Value, RpcError> {
+        self.inner.session.request(method, params).await
+    }
+
+    pub(crate) fn session(&self) -> &Session {
+        &self.inner.session
+    }
+
+    pub(crate) fn request_state(&self) -> &RequestState {
+        &self.inner.state
+    }
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("request_id", &self.inner.id)
+            .field("revision", &self.inner.revision)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FromContext for Context {
+    fn from_context(ctx: &Context) -> Result<Self, String> {
+        Ok(ctx.clone())
+    }
+}

@@ -1,0 +1,46 @@
+//! Per-request state shared by the handler's context and the session: cancelled? answered?
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tokio::sync::Notify;
+
+/// Flags of one request in flight.
+#[derive(Default)]
+pub(crate) struct RequestState {
+    cancelled: AtomicBool,
+    cancel: Notify,
+    finished: AtomicBool,
+    /// The last progress value sent, to keep progress strictly increasing.
+    pub(crate) last_progress: Mutex<Option<f64>>,
+}
+
+impl RequestState {
+    pub(crate) fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Release);
+        self.cancel.notify_waiters();
+    }
+
+    pub(crate) fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Acquire)
+    }
+
+    pub(crate) async fn cancelled(&self) {
+        loop {
+            let notified = self.cancel.notified();
+            if self.is_cancelled() {
+                return;
+            }
+            notified.await;
+        }
+    }
+
+    /// The reply is about to be sent: nothing more may be sent for this request.
+    pub(crate) fn finish(&self) {
+        self.finished.store(true, Ordering::Release);
+    }
+
+    pub(crate) fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::Acquire)
+    }
+}

@@ -1,0 +1,83 @@
+//! Application state shared by every request: `State<T>`.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use super::Context;
+use crate::tool::{FromContext, Requirements};
+
+/// Application state of type `T`, given to the server at start-up with
+/// `ServerBuilder::state(value)` and shared by every request.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// struct Config {
+///     greeting: String,
+/// }
+///
+/// /// Greets someone with the configured greeting.
+/// #[mcp_tool]
+/// fn greet(config: State<Config>, name: String) -> String {
+///     format!("{}, {name}!", config.greeting)
+/// }
+///
+/// let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+///     .tool::<greet>()
+///     .state(Config { greeting: "Hello".into() })
+///     .build()
+///     .unwrap();
+/// # drop(server);
+/// ```
+pub struct State<T>(pub Arc<T>);
+
+impl<T> Deref for State<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> Clone for State<T> {
+    fn clone(&self) -> Self {
+        State(Arc::clone(&self.0))
+    }
+}
+
+impl<T: Send + Sync + 'static> FromContext for State<T> {
+    fn from_context(ctx: &Context) -> Result<Self, String> {
+        ctx.state::<T>().map(State).ok_or_else(|| {
+            format!(
+                "the server has no state of type `{}`",
+                std::any::type_name::<T>()
+            )
+        })
+    }
+
+    fn declare(requirements: &mut Requirements) {
+        requirements.state::<T>();
+    }
+}
+
+/// State values by type.
+#[derive(Default, Clone)]
+pub(crate) struct StateMap {
+    values: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl StateMap {
+    pub(crate) fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
+        self.values.insert(TypeId::of::<T>(), Arc::new(value));
+    }
+
+    pub(crate) fn contains(&self, type_id: TypeId) -> bool {
+        self.values.contains_key(&type_id)
+    }
+
+    pub(crate) fn get<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        let value = self.values.get(&TypeId::of::<T>())?;
+        Arc::clone(value).downcast::<T>().ok()
+    }
+}

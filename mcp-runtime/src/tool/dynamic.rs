@@ -1,0 +1,112 @@
+//! Tools built at run time from a name, a schema and a closure, rather than with
+//! `#[mcp_tool]`: for tools whose existence or shape is only known while the server runs.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::registry::{BoxFuture, ToolEntry};
+use crate::BuildError;
+use crate::context::Context;
+use crate::protocol::{CallToolResult, ToolAnnotations, ToolDefinition};
+
+type Handler = Arc<dyn Fn(Context, Map<String, Value>) -> BoxFuture<CallToolResult> + Send + Sync>;
+
+/// A tool described and implemented at run time.
+///
+/// ```
+/// use mcp_runtime::{CallToolResult, DynamicTool};
+///
+/// let tool = DynamicTool::new("greet_ana", "Greets Ana.")
+///     .handler(|_ctx, _arguments| async { CallToolResult::text("Hello, Ana!") });
+/// ```
+pub struct DynamicTool {
+    definition: ToolDefinition,
+    handler: Option<Handler>,
+}
+
+impl DynamicTool {
+    /// A tool named `name` (1 to 128 of `A-Za-z0-9_.-`) that does what `description` says.
+    /// It takes no arguments until [`input_schema`](Self::input_schema) says otherwise.
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> DynamicTool {
+        let Value::Object(empty) = json!({"type": "object", "properties": {}}) else {
+            unreachable!()
+        };
+        DynamicTool {
+            definition: ToolDefinition {
+                name: name.into().into(),
+                title: None,
+                description: Some(description.into().into()),
+                input_schema: empty,
+                output_schema: None,
+                annotations: ToolAnnotations::default(),
+            },
+            handler: None,
+        }
+    }
+
+    /// Sets the `inputSchema`, served exactly as given (any JSON Schema dialect the client
+    /// understands); its root must be an object schema.
+    #[must_use]
+    pub fn input_schema(mut self, schema: Map<String, Value>) -> DynamicTool {
+        self.definition.input_schema = schema;
+        self
+    }
+
+    /// Sets the `outputSchema`, served exactly as given.
+    #[must_use]
+    pub fn output_schema(mut self, schema: Map<String, Value>) -> DynamicTool {
+        self.definition.output_schema = Some(schema);
+        self
+    }
+
+    /// Sets the human-readable title.
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> DynamicTool {
+        self.definition.title = Some(title.into().into());
+        self
+    }
+
+    /// Sets the behaviour hints.
+    #[must_use]
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> DynamicTool {
+        self.definition.annotations = annotations;
+        self
+    }
+
+    /// Sets what a call does: an async closure from the context and the `arguments` object
+    /// to the result.
+    #[must_use]
+    pub fn handler<F, Fut>(mut self, handler: F) -> DynamicTool
+    where
+        F: Fn(Context, Map<String, Value>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = CallToolResult> + Send + 'static,
+    {
+        self.handler = Some(Arc::new(move |ctx, args| Box::pin(handler(ctx, args))));
+        self
+    }
+
+    pub(crate) fn into_entry(self) -> Result<ToolEntry, BuildError> {
+        if let Some(problem) = crate::tool::name_problem(&self.definition.name) {
+            return Err(BuildError::InvalidDefinition {
+                kind: "tool",
+                name: self.definition.name.to_string(),
+                problem,
+            });
+        }
+        if self.definition.input_schema.get("type") != Some(&json!("object")) {
+            return Err(BuildError::InvalidDefinition {
+                kind: "tool",
+                name: self.definition.name.to_string(),
+                problem: "its inputSchema must have `\"type\": \"object\"` at the root".to_owned(),
+            });
+        }
+        let handler = self.handler.unwrap_or_else(|| {
+            Arc::new(|_, _| Box::pin(async { CallToolResult::error("this tool has no handler") }))
+        });
+        Ok(ToolEntry::dynamic(self.definition, move |ctx, args| {
+            handler(ctx, args.into_map())
+        }))
+    }
+}
