@@ -24,7 +24,10 @@ impl<T> Live<T> {
     }
 
     /// Replaces the value with `change(current)`, if it gives one; returns whether it did.
-    pub(crate) fn update<E>(&self, change: impl FnOnce(&T) -> Result<Option<T>, E>) -> Result<bool, E> {
+    pub(crate) fn update<E>(
+        &self,
+        change: impl FnOnce(&T) -> Result<Option<T>, E>,
+    ) -> Result<bool, E> {
         let mut current = self.current.write().expect("lock poisoned");
         match change(&current)? {
             Some(next) => {
@@ -109,8 +112,16 @@ impl<E: Entry> Catalog<E> {
         self.entries.iter().map(|entry| &**entry)
     }
 
-    /// This catalog with `entry` added (an error if its key is taken by another entry).
+    /// This catalog with `entry` added; an error if its key is taken.
     pub(crate) fn with(&self, entry: E) -> Result<Catalog<E>, BuildError> {
+        if let Some(existing) = self.get(entry.key()) {
+            return Err(BuildError::Duplicate {
+                kind: E::KIND,
+                name: entry.key().to_owned(),
+                first: existing.location().to_owned(),
+                second: entry.location().to_owned(),
+            });
+        }
         let mut entries = self.entries.clone();
         entries.push(Arc::new(entry));
         Catalog::from_shared(entries)

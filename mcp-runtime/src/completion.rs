@@ -37,7 +37,9 @@ impl Completer {
     /// Wraps `fn(prefix) -> values` or `fn(prefix, &CompletionContext) -> values`, where
     /// values is any iterable of strings.
     pub fn new<F: CompleteFn<M>, M>(function: F) -> Completer {
-        Completer(Arc::new(move |prefix, context| function.complete(prefix, context)))
+        Completer(Arc::new(move |prefix, context| {
+            function.complete(prefix, context)
+        }))
     }
 
     pub(crate) fn candidates(&self, prefix: &str, context: &CompletionContext) -> Vec<String> {

@@ -71,9 +71,17 @@ impl fmt::Display for BuildError {
                 f,
                 "{handler} takes `State<{type_name}>`, but the server was given no state of that type; add `.state(value)` to the server builder"
             ),
-            BuildError::NotAStringArgument { handler, problem } => write!(f, "{handler}: {problem}"),
-            BuildError::InvalidUri { uri, problem } => write!(f, "invalid resource URI `{uri}`: {problem}"),
-            BuildError::InvalidDefinition { kind, name, problem } => {
+            BuildError::NotAStringArgument { handler, problem } => {
+                write!(f, "{handler}: {problem}")
+            }
+            BuildError::InvalidUri { uri, problem } => {
+                write!(f, "invalid resource URI `{uri}`: {problem}")
+            }
+            BuildError::InvalidDefinition {
+                kind,
+                name,
+                problem,
+            } => {
                 write!(f, "invalid {kind} `{name}`: {problem}")
             }
             BuildError::ZeroPageSize => {

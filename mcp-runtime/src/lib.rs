@@ -71,24 +71,24 @@ mod transport;
 pub use args::{ArgumentSpec, ArgumentSpecs, StringArgs, StringParam};
 pub use completion::{Completer, CompletionContext};
 pub use context::{
-    ClientError, Context, Elicitation, LoggingLevel, Root, SamplingRequest, SamplingResponse, State,
-    UrlElicitation,
+    ClientError, Context, Elicitation, LoggingLevel, Root, SamplingRequest, SamplingResponse,
+    State, UrlElicitation,
 };
-pub use handler_error::HandlerError;
-pub use prompt::{IntoPromptResult, Prompt};
-pub use resource::{IntoResourceContents, Resource};
 pub use error::{BuildError, Error};
+pub use handler_error::HandlerError;
 pub use jsonrpc::{ErrorCode, RequestId, RpcError};
 pub use mcp_macros::mcp_tool;
+pub use prompt::{IntoPromptResult, Prompt};
 pub use protocol::{
     CallToolResult, ClientInfo, Content, GetPromptResult, Implementation, PromptMessage,
     ResourceContents, Revision, Role, ToolAnnotations, ToolDefinition,
 };
+pub use resource::{IntoResourceContents, Resource};
 pub use schema::{InputSchema, OutputShape};
 pub use server::{Server, ServerBuilder, ServerHandle};
 pub use tool::{
-    DynamicTool, Requirements,
-    Arguments, FromArguments, FromContext, FromRequestContext, IntoToolResult, Tool, ToolParam,
+    Arguments, DynamicTool, FromArguments, FromContext, FromRequestContext, IntoToolResult,
+    Requirements, Tool, ToolParam,
 };
 
 /// Re-exported for deriving on argument and result types.
@@ -146,8 +146,7 @@ pub mod __private {
     };
     pub use crate::schema::InputSchema;
     pub use crate::tool::{
-        SuppliedParam,
-        ArgErrors, Arguments, OutputCache, OutputKind, OutputProbe, Tool, ToolRegistration,
-        describe_param, extract_param, kinds,
+        ArgErrors, Arguments, OutputCache, OutputKind, OutputProbe, SuppliedParam, Tool,
+        ToolRegistration, describe_param, extract_param, kinds,
     };
 }

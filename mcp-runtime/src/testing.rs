@@ -39,6 +39,10 @@ use crate::server::{Outbound, Server, Session};
 /// is a reply to one made through [`TestClient::request`]), and the message.
 pub type Observer = Arc<dyn Fn(Option<&str>, &Value) + Send + Sync>;
 
+/// Answers the server's own requests (`sampling/createMessage`, `elicitation/create`,
+/// `roots/list`): the method and params in, the result or an error out.
+pub type RequestHandler = Arc<dyn Fn(&str, &Value) -> Result<Value, RpcError> + Send + Sync>;
+
 /// A client connected to a server in the same process.
 pub struct TestClient {
     session: Arc<Session>,
@@ -48,6 +52,7 @@ pub struct TestClient {
 
 #[derive(Default)]
 struct Shared {
+    answer: Mutex<Option<RequestHandler>>,
     pending: Mutex<HashMap<String, (String, oneshot::Sender<Value>)>>,
     unsolicited: Mutex<VecDeque<(Value, String)>>,
     arrived: Notify,
@@ -68,11 +73,19 @@ impl TestClient {
         let session = Session::new(Arc::clone(&server.core), outbound);
         let shared = Arc::new(Shared::default());
         let pump = Arc::clone(&shared);
+        let answering = Arc::downgrade(&session);
         tokio::spawn(async move {
             while let Some(bytes) = receiver.recv().await {
                 let text = String::from_utf8(bytes).expect("the server wrote UTF-8");
                 let message: Value = serde_json::from_str(&text)
                     .unwrap_or_else(|e| panic!("the server wrote invalid JSON ({e}): {text}"));
+                if let Some(reply) = pump.answer(&message)
+                    && let Some(session) = answering.upgrade()
+                {
+                    observer(None, &message);
+                    session.receive(reply.to_string().as_bytes());
+                    continue;
+                }
                 pump.route(message, text, &observer);
             }
         });
@@ -81,6 +94,16 @@ impl TestClient {
             shared,
             next_id: AtomicU64::new(1),
         }
+    }
+
+    /// Answers the server's requests with `handler` from now on (without one they are queued
+    /// for [`next_message`](Self::next_message)). Declare the matching capabilities in
+    /// [`initialize_with`](Self::initialize_with).
+    pub fn answer_requests(
+        &self,
+        handler: impl Fn(&str, &Value) -> Result<Value, RpcError> + Send + Sync + 'static,
+    ) {
+        *self.shared.answer.lock().expect("lock poisoned") = Some(Arc::new(handler));
     }
 
     /// `initialize` with the latest revision, then `notifications/initialized`.
@@ -207,6 +230,19 @@ impl TestClient {
 }
 
 impl Shared {
+    /// The reply to a server request, when a handler is set.
+    fn answer(&self, message: &Value) -> Option<Value> {
+        let method = message.get("method")?.as_str()?;
+        let id = message.get("id")?;
+        let handler = self.answer.lock().expect("lock poisoned").clone()?;
+        Some(
+            match handler(method, message.get("params").unwrap_or(&Value::Null)) {
+                Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+                Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
+            },
+        )
+    }
+
     fn route(&self, message: Value, text: String, observer: &Observer) {
         let is_reply = message.get("method").is_none()
             && (message.get("result").is_some() || message.get("error").is_some());

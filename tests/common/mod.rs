@@ -112,6 +112,13 @@ fn result_def(method: &str) -> Option<&'static str> {
         "ping" => "EmptyResult",
         "tools/list" => "ListToolsResult",
         "tools/call" => "CallToolResult",
+        "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => "EmptyResult",
+        "resources/list" => "ListResourcesResult",
+        "resources/templates/list" => "ListResourceTemplatesResult",
+        "resources/read" => "ReadResourceResult",
+        "prompts/list" => "ListPromptsResult",
+        "prompts/get" => "GetPromptResult",
+        "completion/complete" => "CompleteResult",
         _ => return None,
     })
 }

@@ -161,7 +161,12 @@ mod tests {
     use super::*;
 
     fn args(pairs: &[(&str, &str)]) -> StringArgs {
-        StringArgs::new(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+        StringArgs::new(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
     }
 
     #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
@@ -184,12 +189,18 @@ mod tests {
     #[test]
     fn bad_values_are_described() {
         let mut a = args(&[("n", "abc"), ("tone", "loud")]);
-        assert_eq!(a.decode::<u32>("n"), Err("expected an integer, got \"abc\"".to_owned()));
+        assert_eq!(
+            a.decode::<u32>("n"),
+            Err("expected an integer, got \"abc\"".to_owned())
+        );
         assert_eq!(
             a.decode::<Tone>("tone"),
             Err("expected one of \"warm\", \"formal\", got \"loud\"".to_owned())
         );
-        assert_eq!(a.decode::<u32>("gone"), Err("missing required argument".to_owned()));
+        assert_eq!(
+            a.decode::<u32>("gone"),
+            Err("missing required argument".to_owned())
+        );
     }
 
     #[test]
@@ -198,7 +209,10 @@ mod tests {
         specs.add::<Tone>("tone", Some("The tone."), None);
         specs.add::<Option<u8>>("count", None, None);
         specs.add::<Vec<String>>("list", None, None);
-        assert_eq!(specs.specs[0].description.as_deref(), Some("The tone. One of: warm, formal."));
+        assert_eq!(
+            specs.specs[0].description.as_deref(),
+            Some("The tone. One of: warm, formal.")
+        );
         assert_eq!(specs.specs[0].choices, ["warm", "formal"]);
         assert!(specs.specs[0].required);
         assert!(!specs.specs[1].required);

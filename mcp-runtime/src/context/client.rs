@@ -39,10 +39,14 @@ impl fmt::Display for ClientError {
                 f,
                 "the client does not support `{capability}` (it did not declare the capability in `initialize`)"
             ),
-            ClientError::Timeout { method } => write!(f, "the client did not answer `{method}` in time"),
+            ClientError::Timeout { method } => {
+                write!(f, "the client did not answer `{method}` in time")
+            }
             ClientError::Closed => f.write_str("the client closed the connection before answering"),
             ClientError::Rejected(error) => write!(f, "the client refused: {error}"),
-            ClientError::InvalidResponse(why) => write!(f, "the client's answer was malformed: {why}"),
+            ClientError::InvalidResponse(why) => {
+                write!(f, "the client's answer was malformed: {why}")
+            }
         }
     }
 }
@@ -79,11 +83,16 @@ impl Context {
 
     /// Asks the client's model for a completion (`sampling/createMessage`).
     pub async fn sample(&self, request: SamplingRequest) -> Result<SamplingResponse, ClientError> {
-        self.ask("sampling", "sampling/createMessage", &request).await
+        self.ask("sampling", "sampling/createMessage", &request)
+            .await
     }
 
     /// Asks the client's model one question and returns the text of its answer.
-    pub async fn ask_model(&self, question: impl Into<String>, max_tokens: u32) -> Result<String, ClientError> {
+    pub async fn ask_model(
+        &self,
+        question: impl Into<String>,
+        max_tokens: u32,
+    ) -> Result<String, ClientError> {
         let response = self
             .sample(SamplingRequest::new(max_tokens).user(Content::text(question)))
             .await?;
@@ -235,7 +244,11 @@ pub struct SamplingResponse {
 impl SamplingResponse {
     /// The text of the answer's text blocks.
     pub fn text(&self) -> String {
-        self.content.iter().filter_map(Content::as_text).collect::<Vec<_>>().join("")
+        self.content
+            .iter()
+            .filter_map(Content::as_text)
+            .collect::<Vec<_>>()
+            .join("")
     }
 }
 

@@ -58,17 +58,23 @@ impl Context {
         if self.revision() >= crate::Revision::V2025_11_25 {
             params["mode"] = json!("form");
         }
-        let answer: ElicitAnswer = self.ask("elicitation", "elicitation/create", &params).await?;
+        let answer: ElicitAnswer = self
+            .ask("elicitation", "elicitation/create", &params)
+            .await?;
         match answer.action.as_str() {
             "accept" => {
                 let content = answer.content.unwrap_or_else(|| json!({}));
                 serde_json::from_value(content)
                     .map(Elicitation::Accept)
-                    .map_err(|e| ClientError::InvalidResponse(format!("the form's values do not fit: {e}")))
+                    .map_err(|e| {
+                        ClientError::InvalidResponse(format!("the form's values do not fit: {e}"))
+                    })
             }
             "decline" => Ok(Elicitation::Decline),
             "cancel" => Ok(Elicitation::Cancel),
-            other => Err(ClientError::InvalidResponse(format!("unknown action `{other}`"))),
+            other => Err(ClientError::InvalidResponse(format!(
+                "unknown action `{other}`"
+            ))),
         }
     }
 
@@ -97,12 +103,16 @@ impl Context {
             "url": url,
             "elicitationId": elicitation_id,
         });
-        let answer: ElicitAnswer = self.ask("elicitation", "elicitation/create", &params).await?;
+        let answer: ElicitAnswer = self
+            .ask("elicitation", "elicitation/create", &params)
+            .await?;
         match answer.action.as_str() {
             "accept" => Ok(UrlElicitation::Accept),
             "decline" => Ok(UrlElicitation::Decline),
             "cancel" => Ok(UrlElicitation::Cancel),
-            other => Err(ClientError::InvalidResponse(format!("unknown action `{other}`"))),
+            other => Err(ClientError::InvalidResponse(format!(
+                "unknown action `{other}`"
+            ))),
         }
     }
 }
@@ -116,7 +126,12 @@ pub(crate) fn elicitation_schema<T: JsonSchema>() -> Result<Value, String> {
     };
     let properties = match root.get("properties") {
         Some(Value::Object(properties)) => properties,
-        _ => return Err(format!("an elicitation form must be a struct with named fields, not `{}`", std::any::type_name::<T>())),
+        _ => {
+            return Err(format!(
+                "an elicitation form must be a struct with named fields, not `{}`",
+                std::any::type_name::<T>()
+            ));
+        }
     };
     let required: Vec<&str> = root
         .get("required")
@@ -248,7 +263,10 @@ impl Choices {
 
 fn enum_choices(schema: &Map<String, Value>) -> Option<Choices> {
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-        return values.iter().all(Value::is_string).then(|| Choices::Plain(values.clone()));
+        return values
+            .iter()
+            .all(Value::is_string)
+            .then(|| Choices::Plain(values.clone()));
     }
     let branches = schema
         .get("oneOf")
@@ -265,7 +283,10 @@ fn enum_choices(schema: &Map<String, Value>) -> Option<Choices> {
             .get("title")
             .or_else(|| branch.get("description"))
             .and_then(Value::as_str)
-            .map_or_else(|| value.as_str().unwrap_or_default().to_owned(), str::to_owned);
+            .map_or_else(
+                || value.as_str().unwrap_or_default().to_owned(),
+                str::to_owned,
+            );
         pairs.push((value, title));
     }
     Some(Choices::Titled(pairs))
@@ -331,7 +352,10 @@ mod tests {
         let schema = elicitation_schema::<Order>().unwrap();
         let size = &schema["properties"]["size"];
         assert_eq!(size["type"], "string");
-        assert_eq!(size["oneOf"][0], json!({"const": "small", "title": "Small size"}));
+        assert_eq!(
+            size["oneOf"][0],
+            json!({"const": "small", "title": "Small size"})
+        );
         assert_eq!(schema["properties"]["email"]["format"], "email");
         assert_eq!(schema["properties"]["count"]["type"], "integer");
         assert!(schema["properties"]["count"].get("format").is_none());

@@ -30,10 +30,12 @@ pub enum LoggingLevel {
 impl LoggingLevel {
     pub(crate) fn from_index(index: u8) -> LoggingLevel {
         use LoggingLevel::*;
-        [Debug, Info, Notice, Warning, Error, Critical, Alert, Emergency]
-            .get(usize::from(index))
-            .copied()
-            .unwrap_or(Emergency)
+        [
+            Debug, Info, Notice, Warning, Error, Critical, Alert, Emergency,
+        ]
+        .get(usize::from(index))
+        .copied()
+        .unwrap_or(Emergency)
     }
 }
 
@@ -52,8 +54,14 @@ impl Context {
         if level < self.session().log_level() {
             return;
         }
-        self.session()
-            .notify("notifications/message", &MessageParams { level, logger, data });
+        self.session().notify(
+            "notifications/message",
+            &MessageParams {
+                level,
+                logger,
+                data,
+            },
+        );
     }
 
     /// Logs at `debug`.

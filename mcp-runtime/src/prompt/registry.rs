@@ -12,8 +12,9 @@ use crate::handler_error::HandlerError;
 use crate::protocol::{GetPromptResult, PromptDefinition, Revision, WirePrompt};
 use crate::tool::registry::BoxFuture;
 
-type GetFn =
-    Arc<dyn Fn(Context, StringArgs) -> BoxFuture<Result<GetPromptResult, HandlerError>> + Send + Sync>;
+type GetFn = Arc<
+    dyn Fn(Context, StringArgs) -> BoxFuture<Result<GetPromptResult, HandlerError>> + Send + Sync,
+>;
 
 /// One `#[mcp_prompt]` function, as collected from the whole program.
 pub struct PromptRegistration {
@@ -62,13 +63,19 @@ impl PromptEntry {
         &self.definition.name
     }
 
-    pub(crate) fn get(&self, ctx: Context, args: StringArgs) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
+    pub(crate) fn get(
+        &self,
+        ctx: Context,
+        args: StringArgs,
+    ) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
         (self.get)(ctx, args)
     }
 
     /// The prompt's list JSON for a revision, serialized once.
     pub(crate) fn wire(&self, revision: Revision) -> &RawValue {
-        self.wire.get(revision, || WirePrompt::new(&self.definition, &self.specs.specs, revision))
+        self.wire.get(revision, || {
+            WirePrompt::new(&self.definition, &self.specs.specs, revision)
+        })
     }
 
     pub(crate) fn needs_state(&self) -> &[(std::any::TypeId, &'static str)] {

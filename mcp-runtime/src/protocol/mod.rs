@@ -11,10 +11,10 @@ mod revision;
 mod tool;
 
 pub use base64::base64_encode;
-pub use prompt::{GetPromptResult, PromptDefinition, PromptMessage};
 pub(crate) use prompt::WirePrompt;
-pub use resource::{Annotations, ReadResourceResult, ResourceDefinition, Role};
+pub use prompt::{GetPromptResult, PromptDefinition, PromptMessage};
 pub(crate) use resource::WireResource;
+pub use resource::{Annotations, ReadResourceResult, ResourceDefinition, Role};
 
 pub use content::{
     AudioContent, Content, EmbeddedResource, ImageContent, ResourceContents, ResourceLink,

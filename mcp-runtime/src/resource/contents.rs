@@ -98,9 +98,14 @@ impl<R> Clone for ResourceProbe<R> {
 
 impl<R> Copy for ResourceProbe<R> {}
 
-fn json(value: &impl Serialize, uri: &str, mime_type: Option<&str>) -> Result<Vec<ResourceContents>, HandlerError> {
-    let body = serde_json::to_string(value)
-        .map_err(|e| HandlerError::internal(format!("the resource could not be serialized: {e}")))?;
+fn json(
+    value: &impl Serialize,
+    uri: &str,
+    mime_type: Option<&str>,
+) -> Result<Vec<ResourceContents>, HandlerError> {
+    let body = serde_json::to_string(value).map_err(|e| {
+        HandlerError::internal(format!("the resource could not be serialized: {e}"))
+    })?;
     Ok(vec![text(uri, mime_type, "application/json", body)])
 }
 
@@ -129,7 +134,10 @@ pub mod kinds {
             ExplicitOrError
         }
     }
-    impl<T: IntoResourceContents, E: Into<HandlerError>> ViaExplicitResult for &&&&ResourceProbe<Result<T, E>> {}
+    impl<T: IntoResourceContents, E: Into<HandlerError>> ViaExplicitResult
+        for &&&&ResourceProbe<Result<T, E>>
+    {
+    }
 
     /// Level 3: `Result<T: Serialize, E>`.
     pub trait ViaJsonResult {
@@ -189,31 +197,60 @@ pub mod kinds {
     pub trait ResourceReturnType {}
 
     impl<R: IntoResourceContents> ResourceOutput<R> for Explicit {
-        fn contents(&self, value: R, uri: &str, mime: Option<&str>) -> Result<Vec<ResourceContents>, HandlerError> {
+        fn contents(
+            &self,
+            value: R,
+            uri: &str,
+            mime: Option<&str>,
+        ) -> Result<Vec<ResourceContents>, HandlerError> {
             Ok(value.into_contents(uri, mime))
         }
     }
 
     impl<R: Serialize> ResourceOutput<R> for Json {
-        fn contents(&self, value: R, uri: &str, mime: Option<&str>) -> Result<Vec<ResourceContents>, HandlerError> {
+        fn contents(
+            &self,
+            value: R,
+            uri: &str,
+            mime: Option<&str>,
+        ) -> Result<Vec<ResourceContents>, HandlerError> {
             json(&value, uri, mime)
         }
     }
 
-    impl<T: IntoResourceContents, E: Into<HandlerError>> ResourceOutput<Result<T, E>> for ExplicitOrError {
-        fn contents(&self, value: Result<T, E>, uri: &str, mime: Option<&str>) -> Result<Vec<ResourceContents>, HandlerError> {
-            value.map(|v| v.into_contents(uri, mime)).map_err(Into::into)
+    impl<T: IntoResourceContents, E: Into<HandlerError>> ResourceOutput<Result<T, E>>
+        for ExplicitOrError
+    {
+        fn contents(
+            &self,
+            value: Result<T, E>,
+            uri: &str,
+            mime: Option<&str>,
+        ) -> Result<Vec<ResourceContents>, HandlerError> {
+            value
+                .map(|v| v.into_contents(uri, mime))
+                .map_err(Into::into)
         }
     }
 
     impl<T: Serialize, E: Into<HandlerError>> ResourceOutput<Result<T, E>> for JsonOrError {
-        fn contents(&self, value: Result<T, E>, uri: &str, mime: Option<&str>) -> Result<Vec<ResourceContents>, HandlerError> {
+        fn contents(
+            &self,
+            value: Result<T, E>,
+            uri: &str,
+            mime: Option<&str>,
+        ) -> Result<Vec<ResourceContents>, HandlerError> {
             json(&value.map_err(Into::into)?, uri, mime)
         }
     }
 
     impl<R: ResourceReturnType> ResourceOutput<R> for Unsupported {
-        fn contents(&self, _value: R, _uri: &str, _mime: Option<&str>) -> Result<Vec<ResourceContents>, HandlerError> {
+        fn contents(
+            &self,
+            _value: R,
+            _uri: &str,
+            _mime: Option<&str>,
+        ) -> Result<Vec<ResourceContents>, HandlerError> {
             unreachable!("no type implements ResourceReturnType")
         }
     }

@@ -51,7 +51,11 @@ mod tests {
         let root = std::env::temp_dir().join(format!("mcp-safe-join-{}", std::process::id()));
         std::fs::create_dir_all(root.join("docs")).unwrap();
         std::fs::write(root.join("docs/a.txt"), "a").unwrap();
-        assert!(safe_join(&root, "docs/a.txt").unwrap().ends_with("docs/a.txt"));
+        assert!(
+            safe_join(&root, "docs/a.txt")
+                .unwrap()
+                .ends_with("docs/a.txt")
+        );
         assert!(safe_join(&root, "docs/../../x").is_err());
         assert!(safe_join(&root, "/etc/passwd").is_err());
         let missing = safe_join(&root, "docs/missing.txt").unwrap_err();

@@ -80,7 +80,8 @@ impl ResourceEntry {
 
     /// The entry's list JSON for a revision, serialized once.
     pub(crate) fn wire(&self, revision: Revision) -> &RawValue {
-        self.wire.get(revision, || WireResource::new(&self.definition, revision))
+        self.wire
+            .get(revision, || WireResource::new(&self.definition, revision))
     }
 
     pub(crate) fn needs_state(&self) -> &[(std::any::TypeId, &'static str)] {
@@ -157,7 +158,11 @@ impl ResourceCatalog {
 
     /// This catalog without the resource or template `uri`; `None` if there is none.
     pub(crate) fn without(&self, uri: &str) -> Option<ResourceCatalog> {
-        let entries: Vec<Arc<ResourceEntry>> = self.shared().filter(|e| e.definition.uri != uri).cloned().collect();
+        let entries: Vec<Arc<ResourceEntry>> = self
+            .shared()
+            .filter(|e| e.definition.uri != uri)
+            .cloned()
+            .collect();
         if entries.len() == self.shared().count() {
             return None;
         }
@@ -165,7 +170,10 @@ impl ResourceCatalog {
     }
 
     fn shared(&self) -> impl Iterator<Item = &Arc<ResourceEntry>> {
-        self.resources.shared().iter().chain(self.templates.shared())
+        self.resources
+            .shared()
+            .iter()
+            .chain(self.templates.shared())
     }
 
     pub(crate) fn is_empty(&self) -> bool {

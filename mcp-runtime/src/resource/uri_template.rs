@@ -19,7 +19,10 @@ pub struct UriTemplate {
 #[derive(Clone, Debug, PartialEq)]
 enum Part {
     Literal(String),
-    Expression { operator: Operator, names: Vec<String> },
+    Expression {
+        operator: Operator,
+        names: Vec<String>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,9 +57,9 @@ impl UriTemplate {
         while !rest.is_empty() {
             match rest.find('{') {
                 Some(0) => {
-                    let close = rest
-                        .find('}')
-                        .ok_or_else(|| TemplateError(format!("`{{` without a closing `}}` in {text:?}")))?;
+                    let close = rest.find('}').ok_or_else(|| {
+                        TemplateError(format!("`{{` without a closing `}}` in {text:?}"))
+                    })?;
                     parts.push(expression(&rest[1..close], text)?);
                     rest = &rest[close + 1..];
                 }
@@ -64,7 +67,9 @@ impl UriTemplate {
                     let end = found.unwrap_or(rest.len());
                     let literal = &rest[..end];
                     if literal.contains('}') {
-                        return Err(TemplateError(format!("`}}` without an opening `{{` in {text:?}")));
+                        return Err(TemplateError(format!(
+                            "`}}` without an opening `{{` in {text:?}"
+                        )));
                     }
                     parts.push(Part::Literal(literal.to_owned()));
                     rest = &rest[end..];
@@ -84,11 +89,13 @@ impl UriTemplate {
 
     /// The variables, in order of appearance.
     pub fn variables(&self) -> impl Iterator<Item = &str> {
-        self.parts.iter().flat_map(|part| match part {
-            Part::Literal(_) => &[][..],
-            Part::Expression { names, .. } => &names[..],
-        })
-        .map(String::as_str)
+        self.parts
+            .iter()
+            .flat_map(|part| match part {
+                Part::Literal(_) => &[][..],
+                Part::Expression { names, .. } => &names[..],
+            })
+            .map(String::as_str)
     }
 
     /// How specific the template is: its literal characters, more being more specific.
@@ -155,7 +162,11 @@ fn match_parts(parts: &[Part], uri: &str, values: &mut HashMap<String, String>) 
             .is_some_and(|remaining| match_parts(rest, remaining, values)),
         Part::Expression { operator, names } => match operator {
             Operator::Query | Operator::QueryContinuation => {
-                let lead = if *operator == Operator::Query { '?' } else { '&' };
+                let lead = if *operator == Operator::Query {
+                    '?'
+                } else {
+                    '&'
+                };
                 let (query, remaining) = split_query(uri, lead);
                 let saved = values.clone();
                 for pair in query.split('&').filter(|p| !p.is_empty()) {
@@ -290,17 +301,30 @@ mod tests {
     }
 
     fn pairs(list: &[(&str, &str)]) -> Option<Vec<(String, String)>> {
-        Some(list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+        Some(
+            list.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
     }
 
     #[test]
     fn simple_variables_stop_at_slashes() {
         assert_eq!(
-            matched("gifts://catalog/{category}/{id}", "gifts://catalog/books/42"),
+            matched(
+                "gifts://catalog/{category}/{id}",
+                "gifts://catalog/books/42"
+            ),
             pairs(&[("category", "books"), ("id", "42")])
         );
-        assert_eq!(matched("gifts://catalog/{category}", "gifts://catalog/books/42"), None);
-        assert_eq!(matched("gifts://catalog/{category}", "gifts://catalog/"), None);
+        assert_eq!(
+            matched("gifts://catalog/{category}", "gifts://catalog/books/42"),
+            None
+        );
+        assert_eq!(
+            matched("gifts://catalog/{category}", "gifts://catalog/"),
+            None
+        );
     }
 
     #[test]
@@ -318,10 +342,16 @@ mod tests {
     #[test]
     fn query_variables_are_optional_and_unordered() {
         assert_eq!(
-            matched("search://gifts{?q,lang}", "search://gifts?lang=pt&q=caf%C3%A9"),
+            matched(
+                "search://gifts{?q,lang}",
+                "search://gifts?lang=pt&q=caf%C3%A9"
+            ),
             pairs(&[("lang", "pt"), ("q", "café")])
         );
-        assert_eq!(matched("search://gifts{?q,lang}", "search://gifts"), pairs(&[]));
+        assert_eq!(
+            matched("search://gifts{?q,lang}", "search://gifts"),
+            pairs(&[])
+        );
     }
 
     #[test]
@@ -344,6 +374,9 @@ mod tests {
     #[test]
     fn variables_are_listed_in_order() {
         let template = UriTemplate::parse("a://{x}/{+y}{?z,w}").unwrap();
-        assert_eq!(template.variables().collect::<Vec<_>>(), ["x", "y", "z", "w"]);
+        assert_eq!(
+            template.variables().collect::<Vec<_>>(),
+            ["x", "y", "z", "w"]
+        );
     }
 }

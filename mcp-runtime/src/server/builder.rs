@@ -81,7 +81,12 @@ impl Server {
 
     /// The names of the server's tools, in the order `tools/list` gives them.
     pub fn tool_names(&self) -> Vec<String> {
-        self.core.tools.load().iter().map(|tool| tool.name().to_owned()).collect()
+        self.core
+            .tools
+            .load()
+            .iter()
+            .map(|tool| tool.name().to_owned())
+            .collect()
     }
 
     /// A handle for changing the running server (adding and removing tools, resources and
@@ -220,7 +225,11 @@ impl ServerBuilder {
         }
         let needs = tools
             .iter()
-            .flat_map(|t| t.needs_state.iter().map(move |n| (format!("tool `{}`", t.name()), n)))
+            .flat_map(|t| {
+                t.needs_state
+                    .iter()
+                    .map(move |n| (format!("tool `{}`", t.name()), n))
+            })
             .chain(resources.iter().flat_map(|r| {
                 r.needs_state()
                     .iter()

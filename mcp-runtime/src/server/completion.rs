@@ -41,7 +41,11 @@ struct ContextParams {
 }
 
 impl Session {
-    pub(super) fn complete(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+    pub(super) fn complete(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+    ) -> Result<Vec<u8>, RpcError> {
         let params: CompleteParams = parse_params("completion/complete", params)?;
         let server = self.server();
         let (prompts, resources) = (server.prompts.load(), server.resources.load());
@@ -68,7 +72,12 @@ impl Session {
         let spec = specs
             .iter()
             .find(|s| s.name == argument.name)
-            .ok_or_else(|| RpcError::invalid_params(format!("No argument named `{}` to complete", argument.name)))?;
+            .ok_or_else(|| {
+                RpcError::invalid_params(format!(
+                    "No argument named `{}` to complete",
+                    argument.name
+                ))
+            })?;
         let context = CompletionContext {
             arguments: params.context.unwrap_or_default().arguments,
         };

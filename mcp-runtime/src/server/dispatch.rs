@@ -54,7 +54,11 @@ impl Session {
 }
 
 impl Session {
-    fn set_level(&self, id: &crate::jsonrpc::RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+    fn set_level(
+        &self,
+        id: &crate::jsonrpc::RequestId,
+        params: Option<&RawValue>,
+    ) -> Result<Vec<u8>, RpcError> {
         #[derive(serde::Deserialize)]
         struct SetLevel {
             level: LoggingLevel,

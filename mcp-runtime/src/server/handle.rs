@@ -59,7 +59,11 @@ impl ServerHandle {
     }
 
     fn add_tool_entry(&self, entry: ToolEntry) -> Result<(), BuildError> {
-        if self.core.tools.update(|tools| tools.with(entry).map(Some))? {
+        if self
+            .core
+            .tools
+            .update(|tools| tools.with(entry).map(Some))?
+        {
             self.broadcast("notifications/tools/list_changed");
         }
         Ok(())

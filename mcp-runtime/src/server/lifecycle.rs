@@ -9,9 +9,8 @@ use super::dispatch::parse_params;
 use super::session::Negotiated;
 use crate::jsonrpc::{RequestId, RpcError, encode_result};
 use crate::protocol::{
-    ClientInfo, Implementation, InitializeParams, InitializeResult, ListCapability, ResourcesCapability,
-    Revision,
-    ServerCapabilities,
+    ClientInfo, Implementation, InitializeParams, InitializeResult, ListCapability,
+    ResourcesCapability, Revision, ServerCapabilities,
 };
 
 impl Session {

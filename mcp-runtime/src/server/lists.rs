@@ -28,7 +28,8 @@ pub(super) struct Page<'a> {
 
 impl Serialize for Page<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(1 + usize::from(self.next_cursor.is_some())))?;
+        let mut map =
+            serializer.serialize_map(Some(1 + usize::from(self.next_cursor.is_some())))?;
         map.serialize_entry(self.key, &self.items)?;
         if let Some(cursor) = &self.next_cursor {
             map.serialize_entry("nextCursor", cursor)?;

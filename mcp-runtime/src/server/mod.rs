@@ -4,9 +4,9 @@
 mod builder;
 mod completion;
 mod dispatch;
+mod handle;
 mod lifecycle;
 mod lists;
-mod handle;
 mod outbound;
 mod panic;
 mod prompts;

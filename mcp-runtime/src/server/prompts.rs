@@ -25,13 +25,22 @@ struct GetParams {
 }
 
 impl Session {
-    pub(super) fn list_prompts(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+    pub(super) fn list_prompts(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+    ) -> Result<Vec<u8>, RpcError> {
         let revision = self.revision();
         let server = self.server();
         let prompts = server.prompts.load();
-        let page = page("prompts/list", params, &prompts, server.page_size, "prompts", |p| {
-            p.wire(revision)
-        })?;
+        let page = page(
+            "prompts/list",
+            params,
+            &prompts,
+            server.page_size,
+            "prompts",
+            |p| p.wire(revision),
+        )?;
         Ok(encode_result(id, &page))
     }
 

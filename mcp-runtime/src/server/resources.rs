@@ -21,11 +21,16 @@ struct UriParams {
 }
 
 fn not_found(uri: &str) -> RpcError {
-    RpcError::new(ErrorCode::ResourceNotFound, "Resource not found").with_data(json!({ "uri": uri }))
+    RpcError::new(ErrorCode::ResourceNotFound, "Resource not found")
+        .with_data(json!({ "uri": uri }))
 }
 
 impl Session {
-    pub(super) fn list_resources(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+    pub(super) fn list_resources(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+    ) -> Result<Vec<u8>, RpcError> {
         let revision = self.revision();
         let server = self.server();
         let resources = server.resources.load();
@@ -91,8 +96,17 @@ impl Session {
         Ok(encode_result(id, &ReadResourceResult { contents }))
     }
 
-    pub(super) fn subscribe(&self, id: &RequestId, params: Option<&RawValue>, on: bool) -> Result<Vec<u8>, RpcError> {
-        let method = if on { "resources/subscribe" } else { "resources/unsubscribe" };
+    pub(super) fn subscribe(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+        on: bool,
+    ) -> Result<Vec<u8>, RpcError> {
+        let method = if on {
+            "resources/subscribe"
+        } else {
+            "resources/unsubscribe"
+        };
         let UriParams { uri, .. } = parse_params(method, params)?;
         if on && self.server().resources.load().resolve(&uri).is_none() {
             return Err(not_found(&uri));

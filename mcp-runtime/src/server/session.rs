@@ -18,11 +18,11 @@ use tokio::task::AbortHandle;
 
 use super::panic::CatchUnwind;
 use super::{Outbound, ServerCore, ServerHandle};
+use crate::context::{Context, LoggingLevel, RequestState};
 use crate::jsonrpc::{
     Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
     encode_error_without_id, encode_notification, encode_request, parse_message,
 };
-use crate::context::{Context, LoggingLevel, RequestState};
 use crate::protocol::{ClientInfo, Revision};
 
 /// A request being handled: how to stop it, and the flags its context shares.
@@ -132,7 +132,10 @@ impl Session {
     }
 
     pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
-        self.subscriptions.lock().expect("lock poisoned").contains(uri)
+        self.subscriptions
+            .lock()
+            .expect("lock poisoned")
+            .contains(uri)
     }
 
     /// Whether `initialize` has happened, so list-change notifications make sense.

@@ -15,17 +15,30 @@ use crate::protocol::CallToolResult;
 use crate::tool::Arguments;
 
 impl Session {
-    pub(super) fn list_tools(&self, id: &RequestId, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+    pub(super) fn list_tools(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+    ) -> Result<Vec<u8>, RpcError> {
         let revision = self.revision();
         let server = self.server();
         let tools = server.tools.load();
-        let page = page("tools/list", params, &tools, server.page_size, "tools", |tool| {
-            tool.wire(revision)
-        })?;
+        let page = page(
+            "tools/list",
+            params,
+            &tools,
+            server.page_size,
+            "tools",
+            |tool| tool.wire(revision),
+        )?;
         Ok(encode_result(id, &page))
     }
 
-    pub(super) async fn call_tool(self: &Arc<Self>, id: RequestId, params: Option<&RawValue>) -> Vec<u8> {
+    pub(super) async fn call_tool(
+        self: &Arc<Self>,
+        id: RequestId,
+        params: Option<&RawValue>,
+    ) -> Vec<u8> {
         let (name, arguments, meta) = match call_params(params) {
             Ok(parts) => parts,
             Err(error) => return encode_error(Some(&id), &error),
@@ -45,7 +58,9 @@ impl Session {
         let revision = ctx.revision();
         let mut result = match CatchUnwind(tool.call(ctx, Arguments::new(arguments))).await {
             Ok(result) => result,
-            Err(panic) => CallToolResult::error(format!("tool `{name}` failed unexpectedly: {panic}")),
+            Err(panic) => {
+                CallToolResult::error(format!("tool `{name}` failed unexpectedly: {panic}"))
+            }
         };
         if !revision.has_structured_output() {
             result.structured_content = None;

@@ -72,7 +72,10 @@ impl ArgErrors {
     /// The -32602 error listing every problem, for prompts and resources (`subject` says
     /// what was invalid: "arguments for prompt `x`").
     pub fn into_invalid_params(self, subject: &str) -> crate::HandlerError {
-        crate::HandlerError::invalid_params(format!("Invalid {subject}: {}", self.messages.join("; ")))
+        crate::HandlerError::invalid_params(format!(
+            "Invalid {subject}: {}",
+            self.messages.join("; ")
+        ))
     }
 
     /// The `isError` result listing every problem (and any arguments nobody asked for).

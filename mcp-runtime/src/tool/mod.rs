@@ -10,19 +10,22 @@ pub(crate) mod registry;
 use std::future::Future;
 
 pub use arguments::{ArgErrors, Arguments};
+pub use dynamic::DynamicTool;
 pub use output::{IntoToolResult, OutputCache, OutputKind, OutputProbe, kinds};
 pub use param::{
-    Requirements, SuppliedParam,
-    FromArguments, FromContext, FromRequestContext, ToolParam, describe_param, extract_param,
+    FromArguments, FromContext, FromRequestContext, Requirements, SuppliedParam, ToolParam,
+    describe_param, extract_param,
 };
-pub use dynamic::DynamicTool;
-pub use registry::ToolRegistration;
 pub(crate) use registry::ToolEntry;
+pub use registry::ToolRegistration;
 
 /// Why `name` breaks the specification's rule for tool names (1 to 128 of `A-Za-z0-9_.-`).
 pub(crate) fn name_problem(name: &str) -> Option<String> {
     if name.is_empty() || name.len() > 128 {
-        return Some(format!("a tool name has 1 to 128 characters, this one has {}", name.chars().count()));
+        return Some(format!(
+            "a tool name has 1 to 128 characters, this one has {}",
+            name.chars().count()
+        ));
     }
     name.chars()
         .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))

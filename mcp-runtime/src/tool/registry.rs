@@ -91,7 +91,8 @@ impl ToolEntry {
 
     /// The tool's `tools/list` JSON for a revision, serialized once.
     pub(crate) fn wire(&self, revision: Revision) -> &RawValue {
-        self.wire.get(revision, || WireTool::new(&self.definition, revision))
+        self.wire
+            .get(revision, || WireTool::new(&self.definition, revision))
     }
 }
 

@@ -1,0 +1,390 @@
+//! The request context: progress, logging, cancellation, asking the client, live lists.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Checked, first_text};
+use mcp_runtime::prelude::*;
+use mcp_runtime::{
+    ClientError, DynamicTool, Elicitation, LoggingLevel, RpcError, SamplingRequest, Server,
+};
+use serde_json::{Value, json};
+
+/// Counts to `steps`, reporting progress at each step.
+#[mcp_tool]
+async fn count(ctx: Context, steps: u32) -> String {
+    for step in 1..=steps {
+        ctx.report_progress(f64::from(step), Some(f64::from(steps)), Some("counting"));
+        // Not increasing: never sent.
+        ctx.report_progress(f64::from(step) - 0.5, None, None);
+    }
+    let late = ctx.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        late.report_progress(1000.0, None, Some("after the reply"));
+    });
+    format!("counted {steps}")
+}
+
+/// Logs once at each level.
+#[mcp_tool]
+fn chatter(ctx: Context) -> String {
+    ctx.debug("d");
+    ctx.info("i");
+    ctx.warning("w");
+    ctx.log(LoggingLevel::Error, Some("db"), &json!({"table": "gifts"}));
+    "done".to_owned()
+}
+
+/// Waits for cancellation, then records it.
+#[mcp_tool]
+async fn wait_for_cancel(ctx: Context) -> String {
+    let watcher = ctx.clone();
+    tokio::spawn(async move {
+        watcher.cancelled().await;
+        assert!(watcher.is_cancelled());
+        CANCEL_SEEN.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    "not cancelled".to_owned()
+}
+
+static CANCEL_SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Asks the client's model.
+#[mcp_tool]
+async fn ask(ctx: Context, question: String) -> Result<String, ClientError> {
+    let answer = ctx
+        .sample(
+            SamplingRequest::new(100)
+                .system_prompt("Be brief.")
+                .user(Content::text(question)),
+        )
+        .await?;
+    Ok(format!("{} said: {}", answer.model, answer.text()))
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Confirmation {
+    /// Go ahead?
+    confirmed: bool,
+    /// Anything to add.
+    note: Option<String>,
+}
+
+/// Asks the user to confirm.
+#[mcp_tool]
+async fn confirm(ctx: Context) -> Result<String, ClientError> {
+    Ok(match ctx.elicit::<Confirmation>("Really?").await? {
+        Elicitation::Accept(c) => format!("accepted confirmed={} note={:?}", c.confirmed, c.note),
+        Elicitation::Decline => "declined".to_owned(),
+        Elicitation::Cancel => "cancelled".to_owned(),
+    })
+}
+
+/// Lists the client's roots.
+#[mcp_tool]
+async fn roots(ctx: Context) -> Result<String, ClientError> {
+    let roots = ctx.list_roots().await?;
+    Ok(roots
+        .iter()
+        .map(|r| r.uri.as_str())
+        .collect::<Vec<_>>()
+        .join(","))
+}
+
+/// Adds a greeter tool for `name`.
+#[mcp_tool]
+fn add_greeter(ctx: Context, name: String) -> Result<String, mcp_runtime::BuildError> {
+    let greeting = format!("Hello, {name}!");
+    ctx.server().add_tool(
+        DynamicTool::new(format!("greet_{name}"), format!("Greets {name}.")).handler(
+            move |_ctx, _args| {
+                let greeting = greeting.clone();
+                async move { CallToolResult::text(greeting) }
+            },
+        ),
+    )?;
+    Ok(format!("added greet_{name}"))
+}
+
+/// Removes a tool.
+#[mcp_tool]
+fn remove_tool(ctx: Context, name: String) -> String {
+    ctx.server().remove_tool(&name).to_string()
+}
+
+fn server() -> Server {
+    Server::builder(mcp_runtime::server_info!())
+        .tool::<count>()
+        .tool::<chatter>()
+        .tool::<wait_for_cancel>()
+        .tool::<ask>()
+        .tool::<confirm>()
+        .tool::<roots>()
+        .tool::<add_greeter>()
+        .tool::<remove_tool>()
+        .request_timeout(Duration::from_millis(300))
+        .build()
+        .unwrap()
+}
+
+async fn drain(client: &Checked) -> Vec<Value> {
+    let mut messages = Vec::new();
+    while let Some(message) = client.client.next_message(Duration::from_millis(200)).await {
+        messages.push(message);
+    }
+    client.assert_valid();
+    messages
+}
+
+#[tokio::test]
+async fn progress_echoes_the_token_exactly_goes_up_and_stops_at_the_reply() {
+    for token in [json!("tok-1"), json!(7), json!(0)] {
+        let client = Checked::connect(&server(), "2025-11-25").await;
+        let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+            "params": {"name": "count", "arguments": {"steps": 3}, "_meta": {"progressToken": token}}});
+        client.client.send_raw(&call.to_string());
+        let messages = drain(&client).await;
+        let reply_at = messages.iter().position(|m| m["id"] == 5).expect("a reply");
+        let progress: Vec<&Value> = messages
+            .iter()
+            .filter(|m| m["method"] == "notifications/progress")
+            .collect();
+        assert_eq!(progress.len(), 3, "{messages:?}");
+        for (i, note) in progress.iter().enumerate() {
+            assert_eq!(note["params"]["progressToken"], token);
+            assert_eq!(note["params"]["progress"], json!((i + 1) as f64));
+            assert_eq!(note["params"]["total"], json!(3.0));
+            assert_eq!(note["params"]["message"], "counting");
+        }
+        let last_progress = messages
+            .iter()
+            .rposition(|m| m["method"] == "notifications/progress")
+            .unwrap();
+        assert!(
+            last_progress < reply_at,
+            "progress after the reply: {messages:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn no_token_means_no_progress() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    client.call("count", json!({"steps": 2})).await;
+    let messages = drain(&client).await;
+    assert!(messages.is_empty(), "{messages:?}");
+}
+
+#[tokio::test]
+async fn log_messages_follow_the_level_the_client_set() {
+    let client = Checked::connect(&server(), "2025-06-18").await;
+    client.call("chatter", json!({})).await;
+    let all = drain(&client).await;
+    assert_eq!(all.len(), 4, "every level by default: {all:?}");
+    assert_eq!(
+        client
+            .request("logging/setLevel", json!({"level": "warning"}))
+            .await
+            .unwrap(),
+        json!({})
+    );
+    client.call("chatter", json!({})).await;
+    let filtered = drain(&client).await;
+    let levels: Vec<&str> = filtered
+        .iter()
+        .map(|m| m["params"]["level"].as_str().unwrap())
+        .collect();
+    assert_eq!(levels, ["warning", "error"]);
+    assert_eq!(filtered[1]["params"]["logger"], "db");
+    assert_eq!(filtered[1]["params"]["data"], json!({"table": "gifts"}));
+    let error = client
+        .request("logging/setLevel", json!({"level": "loud"}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancellation_is_visible_to_the_handler() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    client.client.send_raw(r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"wait_for_cancel","arguments":{}}}"#);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    client
+        .client
+        .notify("notifications/cancelled", json!({"requestId": 9}));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(CANCEL_SEEN.load(std::sync::atomic::Ordering::SeqCst));
+    assert_eq!(
+        client.client.next_message(Duration::from_millis(300)).await,
+        None
+    );
+}
+
+#[tokio::test]
+async fn sampling_goes_to_the_client_and_back() {
+    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
+    client
+        .client
+        .initialize_with("2025-11-25", json!({"sampling": {}}))
+        .await
+        .unwrap();
+    client.client.answer_requests(|method, params| {
+        assert_eq!(method, "sampling/createMessage");
+        assert_eq!(params["maxTokens"], 100);
+        assert_eq!(params["systemPrompt"], "Be brief.");
+        let question = params["messages"][0]["content"]["text"].as_str().unwrap();
+        Ok(json!({"role": "assistant", "model": "test-model",
+            "content": {"type": "text", "text": format!("echo {question}")}}))
+    });
+    let result = client.call("ask", json!({"question": "hi?"})).await;
+    assert_eq!(first_text(&result), "test-model said: echo hi?");
+}
+
+#[tokio::test]
+async fn asking_without_the_capability_is_a_clear_tool_error() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    let result = client.call("ask", json!({"question": "hi?"})).await;
+    assert_eq!(result["isError"], true);
+    assert_eq!(
+        first_text(&result),
+        "the client does not support `sampling` (it did not declare the capability in `initialize`)"
+    );
+    let result = client.call("confirm", json!({})).await;
+    assert!(first_text(&result).contains("`elicitation`"));
+    let result = client.call("roots", json!({})).await;
+    assert!(first_text(&result).contains("`roots`"));
+}
+
+#[tokio::test]
+async fn elicitation_answers_come_back_typed() {
+    for (answer, expected) in [
+        (
+            json!({"action": "accept", "content": {"confirmed": true, "note": "ok"}}),
+            "accepted confirmed=true note=Some(\"ok\")",
+        ),
+        (
+            json!({"action": "accept", "content": {"confirmed": false}}),
+            "accepted confirmed=false note=None",
+        ),
+        (json!({"action": "decline"}), "declined"),
+        (json!({"action": "cancel"}), "cancelled"),
+    ] {
+        let client = Checked::connect_uninitialized(&server(), "2025-11-25");
+        client
+            .client
+            .initialize_with("2025-11-25", json!({"elicitation": {}}))
+            .await
+            .unwrap();
+        client.client.answer_requests(move |method, params| {
+            assert_eq!(method, "elicitation/create");
+            assert_eq!(params["mode"], "form");
+            assert_eq!(params["requestedSchema"]["required"], json!(["confirmed"]));
+            Ok(answer.clone())
+        });
+        let result = client.call("confirm", json!({})).await;
+        assert_eq!(first_text(&result), expected);
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_never_answers_does_not_hang_the_tool() {
+    let client = Checked::connect_uninitialized(&server(), "2025-06-18");
+    client
+        .client
+        .initialize_with("2025-06-18", json!({"elicitation": {}}))
+        .await
+        .unwrap();
+    // No handler: the request is queued and never answered.
+    let result = client.call("confirm", json!({})).await;
+    assert_eq!(result["isError"], true);
+    assert_eq!(
+        first_text(&result),
+        "the client did not answer `elicitation/create` in time"
+    );
+    let messages = drain(&client).await;
+    assert_eq!(messages[0]["method"], "elicitation/create");
+    assert_eq!(messages[1]["method"], "notifications/cancelled");
+}
+
+#[tokio::test]
+async fn roots_are_listed() {
+    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
+    client
+        .client
+        .initialize_with("2025-11-25", json!({"roots": {"listChanged": true}}))
+        .await
+        .unwrap();
+    client.client.answer_requests(|_, _| {
+        Ok(json!({"roots": [{"uri": "file:///a", "name": "A"}, {"uri": "file:///b"}]}))
+    });
+    assert_eq!(
+        first_text(&client.call("roots", json!({})).await),
+        "file:///a,file:///b"
+    );
+}
+
+#[tokio::test]
+async fn a_client_error_answer_reaches_the_tool() {
+    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
+    client
+        .client
+        .initialize_with("2025-11-25", json!({"sampling": {}}))
+        .await
+        .unwrap();
+    client.client.answer_requests(|_, _| {
+        Err(RpcError::new(
+            mcp_runtime::ErrorCode::Other(-1),
+            "user rejected sampling",
+        ))
+    });
+    let result = client.call("ask", json!({"question": "?"})).await;
+    assert!(
+        first_text(&result).contains("user rejected sampling"),
+        "{result}"
+    );
+}
+
+#[tokio::test]
+async fn tools_added_and_removed_at_run_time_are_announced() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    assert_eq!(
+        first_text(&client.call("add_greeter", json!({"name": "ana"})).await),
+        "added greet_ana"
+    );
+    let messages = drain(&client).await;
+    assert_eq!(
+        messages,
+        [json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {}})]
+    );
+    let names: Vec<String> = client
+        .list_tools()
+        .await
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(names.contains(&"greet_ana".to_owned()), "{names:?}");
+    assert_eq!(
+        first_text(&client.call("greet_ana", json!({})).await),
+        "Hello, ana!"
+    );
+    // The same name twice is refused.
+    let again = client.call("add_greeter", json!({"name": "ana"})).await;
+    assert_eq!(again["isError"], true);
+    assert_eq!(
+        first_text(
+            &client
+                .call("remove_tool", json!({"name": "greet_ana"}))
+                .await
+        ),
+        "true"
+    );
+    assert_eq!(drain(&client).await.len(), 1);
+    let error = client
+        .request("tools/call", json!({"name": "greet_ana", "arguments": {}}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602);
+}
