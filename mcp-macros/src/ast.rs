@@ -51,7 +51,7 @@ impl HandlerFn {
                         }
                         other => errors.at(
                             other,
-                            "a handler parameter must be a plain name: the name becomes the argument's name in the schema; take the value whole and destructure it inside the function",
+                            "an MCP handler parameter must be a plain name: the name becomes the argument's name in the schema; take the value whole and destructure it inside the function",
                         ),
                     }
                 }

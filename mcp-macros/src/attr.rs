@@ -21,6 +21,43 @@ pub(crate) struct ToolAttr {
     pub(crate) krate: Option<syn::Path>,
 }
 
+/// The key `unknown` was probably meant to be: same letters but for case and separators, or
+/// one or two edits away.
+fn closest_key(unknown: &str) -> Option<&'static str> {
+    let squash = |key: &str| {
+        key.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    let keys = TOOL_KEYS.split(", ");
+    let unknown_squashed = squash(unknown);
+    keys.clone()
+        .find(|key| squash(key) == unknown_squashed)
+        .or_else(|| {
+            keys.map(|key| (edit_distance(key, unknown), key))
+                .filter(|(d, _)| *d <= 2)
+                .min()
+                .map(|(_, key)| key)
+        })
+}
+
+/// Levenshtein distance.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
 /// Parses the attribute's tokens; the first mistake is an error on its tokens.
 pub(crate) fn parse_tool_attr(tokens: TokenStream) -> syn::Result<ToolAttr> {
     let mut attr = ToolAttr::default();
@@ -30,7 +67,8 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream) -> syn::Result<ToolAttr> {
             .get_ident()
             .map(ToString::to_string)
             .unwrap_or_default();
-        let duplicate = || meta.error(format!("`{key}` is given twice"));
+        let duplicate =
+            || syn::Error::new_spanned(&meta.path, format!("`{key}` is given twice; keep one"));
         match key.as_str() {
             "name" | "title" | "description" => {
                 let value: LitStr = meta.value()?.parse()?;
@@ -62,21 +100,51 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream) -> syn::Result<ToolAttr> {
                 *slot = Some(value);
             }
             "crate" => {
+                let value = meta.value()?.parse()?;
                 if attr.krate.is_some() {
                     return Err(duplicate());
                 }
-                attr.krate = Some(meta.value()?.parse()?);
+                attr.krate = Some(value);
             }
             _ => {
-                let shown = quote::ToTokens::to_token_stream(&meta.path).to_string();
-                return Err(meta.error(format!(
-                    "unknown `mcp_tool` key `{}`; the keys are: {TOOL_KEYS}",
-                    shown.replace(' ', "")
-                )));
+                let shown = quote::ToTokens::to_token_stream(&meta.path)
+                    .to_string()
+                    .replace(' ', "");
+                let hint = closest_key(&shown)
+                    .map(|key| format!(" (did you mean `{key}`?)"))
+                    .unwrap_or_default();
+                return Err(syn::Error::new_spanned(
+                    &meta.path,
+                    format!("unknown `mcp_tool` key `{shown}`{hint}; the keys are: {TOOL_KEYS}"),
+                ));
             }
         }
         Ok(())
     });
     parser.parse2(tokens)?;
     Ok(attr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_suggest_the_key_they_resemble() {
+        assert_eq!(closest_key("readonly"), Some("read_only"));
+        assert_eq!(closest_key("ReadOnly"), Some("read_only"));
+        assert_eq!(closest_key("descripton"), Some("description"));
+        assert_eq!(closest_key("openworld"), Some("open_world"));
+        assert_eq!(closest_key("timeout"), None);
+    }
+
+    #[test]
+    fn every_mistake_in_the_attribute_is_reported_on_its_key() {
+        let error = parse_tool_attr(quote::quote!(name = "a", name = "b"))
+            .err()
+            .unwrap();
+        assert_eq!(error.to_string(), "`name` is given twice; keep one");
+        let error = parse_tool_attr(quote::quote!(readonly)).err().unwrap();
+        assert!(error.to_string().contains("did you mean `read_only`?"));
+    }
 }

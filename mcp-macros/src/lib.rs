@@ -13,6 +13,7 @@ mod docs;
 mod errors;
 mod expand;
 mod paths;
+mod spans;
 
 use proc_macro::TokenStream;
 

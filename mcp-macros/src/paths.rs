@@ -17,6 +17,13 @@ impl Paths {
         }
     }
 
+    /// `<root>::<name>`: the runtime's public API.
+    pub(crate) fn root(&self, name: &str) -> TokenStream {
+        let root = &self.root;
+        let name = syn::Ident::new(name, proc_macro2::Span::call_site());
+        quote!(#root::#name)
+    }
+
     /// `<root>::__private::<name>`.
     pub(crate) fn private(&self, name: &str) -> TokenStream {
         let root = &self.root;
