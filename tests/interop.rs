@@ -1,7 +1,10 @@
 //! Interoperability over stdio with the two official MCP clients: the Python SDK (PyPI `mcp`)
 //! and the TypeScript SDK (npm `@modelcontextprotocol/sdk`). Each test runs a client script
-//! from `tests/interop/` against the gift server example, `examples/gifts`; the script prints
-//! one line per check and exits non-zero at the first failure.
+//! from `tests/interop/` against an example server: `client.*` against the gift server,
+//! `examples/gifts`; `companion.*` against the companion server, `examples/companion.rs`
+//! (progress, cancellation, elicitation, sampling, log levels, tools added at run time, all
+//! answered through the client's own callbacks). The script prints one line per check and
+//! exits non-zero at the first failure.
 //!
 //! The clients are installed by `scripts/install-test-tools` (into `.tools/venv` and
 //! `tests/interop/typescript/node_modules`). Without them these tests fail, saying so.
@@ -23,38 +26,48 @@ fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The gift server example, beside this test binary: the test runs from
-/// `target/<profile>/deps/`, the example is `target/<profile>/examples/gifts`.
+/// The example servers the clients run against (`cargo build --example <name>`).
+const EXAMPLES: [&str; 2] = ["gifts", "companion"];
+
+/// The example server `name` (one of [`EXAMPLES`]), beside this test binary: the test runs
+/// from `target/<profile>/deps/`, the example is `target/<profile>/examples/<name>`.
 ///
 /// `cargo test` builds the examples before it runs integration tests, but `cargo test --test
-/// interop` does not, and would run whatever (possibly stale) binary is there; so the example
-/// is brought up to date first with `cargo build --example gifts` for the same profile, which
-/// is a no-op when cargo has just built it.
-fn gift_server() -> &'static Path {
-    static SERVER: OnceLock<PathBuf> = OnceLock::new();
-    SERVER.get_or_init(|| {
+/// interop` does not, and would run whatever (possibly stale) binary is there; so the examples
+/// are brought up to date first, all in one `cargo build --example ...` for the same profile,
+/// which is a no-op when cargo has just built them.
+fn example_server(name: &str) -> PathBuf {
+    assert!(EXAMPLES.contains(&name), "{name} is not in EXAMPLES");
+    static PROFILE_DIR: OnceLock<PathBuf> = OnceLock::new();
+    let profile_dir = PROFILE_DIR.get_or_init(|| {
         let exe = std::env::current_exe().expect("the test binary's path");
         let deps = exe.parent().expect("the test binary's directory");
         let profile_dir = deps.parent().expect("target/<profile>/ above deps/");
-        let server = profile_dir
-            .join("examples")
-            .join(format!("gifts{}", std::env::consts::EXE_SUFFIX));
-        build_example(profile_dir);
-        assert!(
-            server.is_file(),
-            "the gift server example is not at {} (build it with `cargo build --example gifts`)",
-            server.display()
-        );
-        server
-    })
+        build_examples(profile_dir);
+        profile_dir.to_owned()
+    });
+    let server = profile_dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        server.is_file(),
+        "the example server {name} is not at {} (build it with `cargo build --example {name}`)",
+        server.display()
+    );
+    server
 }
 
-/// `cargo build --example gifts` with the profile whose output directory is `profile_dir`.
-fn build_example(profile_dir: &Path) {
+/// `cargo build --example <name>...` for every one of [`EXAMPLES`], with the profile whose
+/// output directory is `profile_dir`.
+fn build_examples(profile_dir: &Path) {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(&cargo);
+    command.args(["build", "--quiet"]);
+    for name in EXAMPLES {
+        command.args(["--example", name]);
+    }
     command
-        .args(["build", "--quiet", "--example", "gifts", "--manifest-path"])
+        .arg("--manifest-path")
         .arg(manifest_dir().join("Cargo.toml"));
     match profile_dir.file_name().and_then(|name| name.to_str()) {
         Some("debug") => {}
@@ -72,13 +85,14 @@ fn build_example(profile_dir: &Path) {
     }
     let output = command.stdin(Stdio::null()).output().unwrap_or_else(|e| {
         panic!(
-            "could not run {} to build the gift server: {e}",
+            "could not run {} to build the example servers: {e}",
             Path::new(&cargo).display()
         )
     });
     assert!(
         output.status.success(),
-        "`cargo build --example gifts` failed ({}):\n{}{}",
+        "`cargo build --example {}` failed ({}):\n{}{}",
+        EXAMPLES.join(" --example "),
         output.status,
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr),
@@ -165,13 +179,15 @@ fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Option<ExitStatus>
     }
 }
 
-fn assert_client_passed(client: &str, run: &Run) {
+/// Panics with the client's transcript unless it printed `all checks passed` and exited 0;
+/// `server` names the example it ran against.
+fn assert_client_passed(client: &str, server: &str, run: &Run) {
     let passed =
         run.status.is_some_and(|s| s.success()) && run.stdout.contains("all checks passed");
     if passed {
         // Shown with `--nocapture`.
         println!(
-            "{client} client: all checks passed in {:.1?}\n{}",
+            "{client} client against the {server} server: all checks passed in {:.1?}\n{}",
             run.elapsed, run.stdout
         );
         return;
@@ -196,26 +212,27 @@ fn assert_client_passed(client: &str, run: &Run) {
         String::new()
     };
     panic!(
-        "the {client} MCP client against the gift server {why}:\n{failure}{hint}\n{}",
+        "the {client} MCP client against the {server} server {why}:\n{failure}{hint}\n{}",
         run.transcript()
     );
 }
 
-#[test]
-fn python_client_talks_to_the_gift_server() {
+/// Runs the Python client script `tests/interop/python/<script>` against the example `server`.
+fn run_python_client(script: &str, server: &str) {
     let python = manifest_dir().join(".tools/venv/bin/python");
     assert!(
         python.is_file(),
         "the Python MCP client is not installed ({} is missing): {INSTALL_HINT}",
         python.display()
     );
-    let client = manifest_dir().join("tests/interop/python/client.py");
-    let run = run_client(&python, &[&client, gift_server()]);
-    assert_client_passed("Python", &run);
+    let client = manifest_dir().join("tests/interop/python").join(script);
+    let run = run_client(&python, &[&client, &example_server(server)]);
+    assert_client_passed("Python", server, &run);
 }
 
-#[test]
-fn typescript_client_talks_to_the_gift_server() {
+/// Runs the TypeScript client script `tests/interop/typescript/<script>` against the example
+/// `server`.
+fn run_typescript_client(script: &str, server: &str) {
     let sdk = manifest_dir()
         .join("tests/interop/typescript/node_modules/@modelcontextprotocol/sdk/package.json");
     assert!(
@@ -229,7 +246,27 @@ fn typescript_client_talks_to_the_gift_server() {
         version.as_ref().is_ok_and(|o| o.status.success()),
         "`node` does not run ({version:?}): Node.js 18 or later is needed on PATH; then {INSTALL_HINT}"
     );
-    let client = manifest_dir().join("tests/interop/typescript/client.mjs");
-    let run = run_client(node, &[&client, gift_server()]);
-    assert_client_passed("TypeScript", &run);
+    let client = manifest_dir().join("tests/interop/typescript").join(script);
+    let run = run_client(node, &[&client, &example_server(server)]);
+    assert_client_passed("TypeScript", server, &run);
+}
+
+#[test]
+fn python_client_talks_to_the_gift_server() {
+    run_python_client("client.py", "gifts");
+}
+
+#[test]
+fn typescript_client_talks_to_the_gift_server() {
+    run_typescript_client("client.mjs", "gifts");
+}
+
+#[test]
+fn python_client_drives_the_companion_server() {
+    run_python_client("companion.py", "companion");
+}
+
+#[test]
+fn typescript_client_drives_the_companion_server() {
+    run_typescript_client("companion.mjs", "companion");
 }
