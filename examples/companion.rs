@@ -83,7 +83,8 @@ fn log_levels(ctx: Context) -> String {
         LoggingLevel::Error,
     ];
     for level in levels {
-        ctx.log(level, Some("companion"), &format!("a {level:?} message"));
+        let name = format!("{level:?}").to_lowercase();
+        ctx.log(level, Some("companion"), &format!("this is a {name} message"));
     }
     format!("sent {} log messages", levels.len())
 }

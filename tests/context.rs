@@ -51,6 +51,19 @@ async fn wait_for_cancel(ctx: Context) -> String {
 }
 
 static CANCEL_SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static CLEANED_UP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Sleeps, cleaning up if cancelled first.
+#[mcp_tool]
+async fn tidy(ctx: Context) -> String {
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_secs(5)) => "slept".to_owned(),
+        () = ctx.cancelled() => {
+            CLEANED_UP.store(true, std::sync::atomic::Ordering::SeqCst);
+            "cancelled".to_owned()
+        }
+    }
+}
 
 /// Asks the client's model.
 #[mcp_tool]
@@ -120,6 +133,7 @@ fn server() -> Server {
         .tool::<count>()
         .tool::<chatter>()
         .tool::<wait_for_cancel>()
+        .tool::<tidy>()
         .tool::<ask>()
         .tool::<confirm>()
         .tool::<roots>()
@@ -221,6 +235,19 @@ async fn cancellation_is_visible_to_the_handler() {
         client.client.next_message(Duration::from_millis(300)).await,
         None
     );
+}
+
+#[tokio::test]
+async fn a_handler_awaiting_cancellation_runs_its_cancel_branch_and_sends_nothing() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    client.client.send_raw(
+        r#"{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"tidy","arguments":{}}}"#,
+    );
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    client.client.notify("notifications/cancelled", json!({"requestId": "t"}));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(CLEANED_UP.load(std::sync::atomic::Ordering::SeqCst));
+    assert_eq!(client.client.next_message(Duration::from_millis(300)).await, None);
 }
 
 #[tokio::test]

@@ -34,16 +34,14 @@ pub(crate) struct Catalog {
     pub(crate) categories: Vec<Category>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize, Serialize)]
 pub(crate) struct Category {
-    #[allow(dead_code)]
     pub(crate) name: String,
-    #[allow(dead_code)]
     pub(crate) brands: Vec<String>,
     pub(crate) gifts: Vec<CatalogGift>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize, Serialize)]
 pub(crate) struct CatalogGift {
     pub(crate) name: String,
     pub(crate) price: f64,

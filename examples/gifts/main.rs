@@ -1,10 +1,12 @@
-//! The gift-ideas server: one tool, `suggest_gifts`, over stdio.
+//! The gift-ideas server over stdio: the tool `suggest_gifts`, the resource `gift_catalog` (and
+//! a URI template for one category), and the prompt `gift_congrats_style`.
 //!
 //! ```text
 //! cargo run --release --example gifts
 //! ```
 
 mod catalog;
+mod resources;
 
 use catalog::{Catalog, Occasion};
 use mcp_runtime::prelude::*;

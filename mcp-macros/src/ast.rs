@@ -12,6 +12,8 @@ pub(crate) struct Param {
     pub(crate) ty: syn::Type,
     /// Its `///` comment, as a string expression.
     pub(crate) description: Option<TokenStream>,
+    /// The function named by `#[complete(function)]`, which suggests values.
+    pub(crate) completer: Option<syn::Path>,
 }
 
 /// The annotated function.
@@ -21,6 +23,22 @@ pub(crate) struct HandlerFn {
     pub(crate) params: Vec<Param>,
     /// The function's doc comment, as a string expression.
     pub(crate) description: Option<TokenStream>,
+}
+
+/// The path in `#[complete(path)]`; more than one such attribute is an error.
+fn completer(attrs: &[syn::Attribute], errors: &mut Errors) -> Option<syn::Path> {
+    let mut found = None;
+    for attr in attrs {
+        match attr.parse_args::<syn::Path>() {
+            Ok(path) if found.is_none() => found = Some(path),
+            Ok(_) => errors.at(attr, "a parameter takes one `#[complete(...)]`; keep one"),
+            Err(_) => errors.at(
+                attr,
+                "`#[complete(...)]` names the function that suggests values: `#[complete(my_completer)]`",
+            ),
+        }
+    }
+    found
 }
 
 impl HandlerFn {
@@ -35,10 +53,15 @@ impl HandlerFn {
                     "an MCP handler must be a free function, not a method: there is no `self` when a client calls it; move it out of the `impl` block and pass what it needs as `State<T>`",
                 ),
                 syn::FnArg::Typed(typed) => {
-                    let (doc_attrs, other): (Vec<_>, Vec<_>) =
-                        typed.attrs.drain(..).partition(docs::is_doc);
+                    let (ours, other): (Vec<_>, Vec<_>) = typed
+                        .attrs
+                        .drain(..)
+                        .partition(|a| docs::is_doc(a) || a.path().is_ident("complete"));
                     typed.attrs = other;
+                    let (complete_attrs, doc_attrs): (Vec<_>, Vec<_>) =
+                        ours.into_iter().partition(|a| a.path().is_ident("complete"));
                     let description = docs::description(&doc_attrs);
+                    let completer = completer(&complete_attrs, errors);
                     match &*typed.pat {
                         syn::Pat::Ident(pat)
                             if pat.by_ref.is_none() && pat.subpat.is_none() =>
@@ -47,6 +70,7 @@ impl HandlerFn {
                                 ident: pat.ident.clone(),
                                 ty: (*typed.ty).clone(),
                                 description,
+                                completer,
                             });
                         }
                         other => errors.at(

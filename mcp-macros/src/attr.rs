@@ -1,7 +1,11 @@
 //! The attribute's arguments: `#[mcp_tool(name = "...", read_only, ...)]`.
 
+pub(crate) mod prompt;
+pub(crate) mod resource;
+
 use proc_macro2::TokenStream;
 use syn::LitStr;
+use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
 
 /// The keys `#[mcp_tool]` accepts, as listed in error messages.
@@ -21,16 +25,38 @@ pub(crate) struct ToolAttr {
     pub(crate) krate: Option<syn::Path>,
 }
 
+/// The key a meta item names (empty for a path that is not one identifier).
+pub(crate) fn key_of(meta: &ParseNestedMeta<'_>) -> String {
+    meta.path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
+/// The error for an unknown key of `#[<macro_name>]`, on the key, with a "did you mean".
+pub(crate) fn unknown_key(meta: &ParseNestedMeta<'_>, macro_name: &str, keys: &'static str) -> syn::Error {
+    let shown = quote::ToTokens::to_token_stream(&meta.path)
+        .to_string()
+        .replace(' ', "");
+    let hint = closest_key(&shown, keys)
+        .map(|key| format!(" (did you mean `{key}`?)"))
+        .unwrap_or_default();
+    syn::Error::new_spanned(
+        &meta.path,
+        format!("unknown `{macro_name}` key `{shown}`{hint}; the keys are: {keys}"),
+    )
+}
+
 /// The key `unknown` was probably meant to be: same letters but for case and separators, or
 /// one or two edits away.
-fn closest_key(unknown: &str) -> Option<&'static str> {
+fn closest_key(unknown: &str, keys: &'static str) -> Option<&'static str> {
     let squash = |key: &str| {
         key.chars()
             .filter(|c| c.is_alphanumeric())
             .flat_map(char::to_lowercase)
             .collect::<String>()
     };
-    let keys = TOOL_KEYS.split(", ");
+    let keys = keys.split(", ");
     let unknown_squashed = squash(unknown);
     keys.clone()
         .find(|key| squash(key) == unknown_squashed)
@@ -106,18 +132,7 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream) -> syn::Result<ToolAttr> {
                 }
                 attr.krate = Some(value);
             }
-            _ => {
-                let shown = quote::ToTokens::to_token_stream(&meta.path)
-                    .to_string()
-                    .replace(' ', "");
-                let hint = closest_key(&shown)
-                    .map(|key| format!(" (did you mean `{key}`?)"))
-                    .unwrap_or_default();
-                return Err(syn::Error::new_spanned(
-                    &meta.path,
-                    format!("unknown `mcp_tool` key `{shown}`{hint}; the keys are: {TOOL_KEYS}"),
-                ));
-            }
+            _ => return Err(unknown_key(&meta, "mcp_tool", TOOL_KEYS)),
         }
         Ok(())
     });
@@ -131,11 +146,11 @@ mod tests {
 
     #[test]
     fn unknown_keys_suggest_the_key_they_resemble() {
-        assert_eq!(closest_key("readonly"), Some("read_only"));
-        assert_eq!(closest_key("ReadOnly"), Some("read_only"));
-        assert_eq!(closest_key("descripton"), Some("description"));
-        assert_eq!(closest_key("openworld"), Some("open_world"));
-        assert_eq!(closest_key("timeout"), None);
+        assert_eq!(closest_key("readonly", TOOL_KEYS), Some("read_only"));
+        assert_eq!(closest_key("ReadOnly", TOOL_KEYS), Some("read_only"));
+        assert_eq!(closest_key("descripton", TOOL_KEYS), Some("description"));
+        assert_eq!(closest_key("openworld", TOOL_KEYS), Some("open_world"));
+        assert_eq!(closest_key("timeout", TOOL_KEYS), None);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! What the compiler would not catch, or would explain badly, checked before expanding.
 
+pub(crate) mod uri;
+
 use quote::ToTokens;
 
 use crate::ast::HandlerFn;
@@ -38,7 +40,7 @@ pub(crate) fn tool(func: &HandlerFn, attr: &ToolAttr, name: &str, errors: &mut E
 }
 
 /// What a handler function's signature may not have, whatever the macro.
-fn signature(func: &HandlerFn, errors: &mut Errors) {
+pub(crate) fn signature(func: &HandlerFn, errors: &mut Errors) {
     let sig = &func.sig;
     if !sig.generics.params.is_empty() {
         errors.at(

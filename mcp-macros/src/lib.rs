@@ -26,3 +26,24 @@ use proc_macro::TokenStream;
 pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(attr.into(), item.into()).into()
 }
+
+/// Turns a function into an MCP resource, or a family of resources behind a URI template.
+/// See `mcp_runtime`'s documentation.
+///
+/// Keys: `uri = "..."` (required: a URI, or an RFC 6570 template whose variables are the
+/// function's parameters), `name`, `title`, `description`, `mime_type`, `size`,
+/// `audience = "user" | "assistant" | "user, assistant"`, `priority = 0.0..=1.0`, and
+/// `crate = path::to::mcp_runtime`. `#[complete(function)]` on a parameter suggests values.
+#[proc_macro_attribute]
+pub fn mcp_resource(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::resource(attr.into(), item.into()).into()
+}
+
+/// Turns a function into an MCP prompt. See `mcp_runtime`'s documentation.
+///
+/// Keys: `name`, `title`, `description`, `crate = path::to::mcp_runtime`.
+/// `#[complete(function)]` on a parameter suggests values.
+#[proc_macro_attribute]
+pub fn mcp_prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::prompt(attr.into(), item.into()).into()
+}

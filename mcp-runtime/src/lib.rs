@@ -77,7 +77,7 @@ pub use context::{
 pub use error::{BuildError, Error};
 pub use handler_error::HandlerError;
 pub use jsonrpc::{ErrorCode, RequestId, RpcError};
-pub use mcp_macros::mcp_tool;
+pub use mcp_macros::{mcp_prompt, mcp_resource, mcp_tool};
 pub use prompt::{IntoPromptResult, Prompt};
 pub use protocol::{
     CallToolResult, ClientInfo, Content, GetPromptResult, Implementation, PromptMessage,
@@ -100,7 +100,7 @@ pub use serde::{Deserialize, Serialize};
 pub mod prelude {
     pub use crate::{
         CallToolResult, Content, Context, Deserialize, GetPromptResult, HandlerError, JsonSchema,
-        PromptMessage, ResourceContents, Serialize, State, mcp_tool,
+        PromptMessage, ResourceContents, Serialize, State, mcp_prompt, mcp_resource, mcp_tool,
     };
 }
 

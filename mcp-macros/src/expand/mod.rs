@@ -1,6 +1,133 @@
-//! Code generation, one file per macro. Each takes and returns `proc_macro2::TokenStream`,
-//! so expansions can be unit-tested.
+//! Code generation, one file per macro, and what they share. Each takes and returns
+//! `proc_macro2::TokenStream`, so expansions can be unit-tested.
 
+mod prompt;
+mod resource;
 mod tool;
 
+pub(crate) use prompt::prompt;
+pub(crate) use resource::resource;
 pub(crate) use tool::tool;
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote, quote_spanned};
+
+use crate::ast::{HandlerFn, Param};
+use crate::check;
+use crate::errors::Errors;
+use crate::paths::Paths;
+use crate::spans;
+
+/// `<Ty as Trait>::method(args)`, spanned from the parameter type's first token to its last, so
+/// that an unsatisfied bound underlines the whole type (see [`spans`]), once even when the
+/// bound is named twice.
+pub(crate) fn bound_call(param: &Param, bound: TokenStream, method: &str, args: TokenStream) -> TokenStream {
+    let ty = &param.ty;
+    let (first, last) = spans::first_last(ty);
+    let bound = spans::respan(bound, first);
+    let method = syn::Ident::new(method, last);
+    let open = quote_spanned!(first=> <);
+    let close = quote_spanned!(last=> >::);
+    let args = quote_spanned!(last=> (#args));
+    quote!(#open #ty as #bound #close #method #args)
+}
+
+/// `Option<&str>` of a parameter's description.
+pub(crate) fn option_str(description: Option<&TokenStream>) -> TokenStream {
+    match description {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The description: the attribute's, else the doc comment's.
+pub(crate) fn description_expr(
+    attr: Option<&syn::LitStr>,
+    doc: Option<&TokenStream>,
+) -> Option<TokenStream> {
+    attr.map(ToTokens::to_token_stream).or_else(|| doc.cloned())
+}
+
+/// `pub struct name {}`: the handle a server builder names, in the type namespace only.
+pub(crate) fn handle_struct(handler: &HandlerFn, what: &str, builder_method: &str) -> TokenStream {
+    let ident = &handler.sig.ident;
+    let vis = &handler.vis;
+    let doc = format!(
+        "The MCP {what}, generated on [`{ident}()`]: pass it to `ServerBuilder::{builder_method}::<{ident}>()`.",
+        ident = check::default_name(ident),
+    );
+    quote! {
+        #[doc = #doc]
+        #[allow(non_camel_case_types)]
+        #vis struct #ident {}
+    }
+}
+
+/// After an error: an impl of `trait_name` that compiles without looking at the function, so
+/// uses of the handle elsewhere add no errors of their own.
+pub(crate) fn stub_handler(handler: &HandlerFn, paths: &Paths, trait_name: &str) -> TokenStream {
+    let ident = &handler.sig.ident;
+    let trait_path = paths.private(trait_name);
+    let specs = paths.private("ArgumentSpecs");
+    let context = paths.private("Context");
+    let args = paths.private("StringArgs");
+    let error = paths.private("HandlerError");
+    let (constant, definition, method, output) = match trait_name {
+        "Resource" => (
+            quote!(const URI: &'static str = "";),
+            paths.private("ResourceDefinition"),
+            quote!(read(_: #context, _: ::std::string::String, _: #args)),
+            {
+                let contents = paths.private("ResourceContents");
+                quote!(::std::vec::Vec<#contents>)
+            },
+        ),
+        _ => (
+            quote!(const NAME: &'static str = "";),
+            paths.private("PromptDefinition"),
+            quote!(get(_: #context, _: #args)),
+            paths.private("GetPromptResult"),
+        ),
+    };
+    quote! {
+        const _: () = {
+            impl #trait_path for #ident {
+                #constant
+                fn definition(_: &mut #specs) -> #definition {
+                    ::core::unreachable!()
+                }
+                fn #method -> impl ::core::future::Future<
+                    Output = ::core::result::Result<#output, #error>,
+                > + ::core::marker::Send + 'static {
+                    async { ::core::unreachable!() }
+                }
+            }
+        };
+    }
+}
+
+/// Reports an attribute macro on something other than a function, on its keyword and name.
+pub(crate) fn not_a_function(macro_name: &str, item: &TokenStream, errors: &mut Errors) {
+    fn head(keyword: impl ToTokens, name: impl ToTokens) -> TokenStream {
+        quote!(#keyword #name)
+    }
+    let (tokens, kind) = match syn::parse2::<syn::Item>(item.clone()) {
+        Ok(syn::Item::Struct(item)) => (head(item.struct_token, item.ident), "a struct"),
+        Ok(syn::Item::Enum(item)) => (head(item.enum_token, item.ident), "an enum"),
+        Ok(syn::Item::Union(item)) => (head(item.union_token, item.ident), "a union"),
+        Ok(syn::Item::Trait(item)) => (head(item.trait_token, item.ident), "a trait"),
+        Ok(syn::Item::Mod(item)) => (head(item.mod_token, item.ident), "a module"),
+        Ok(syn::Item::Const(item)) => (head(item.const_token, item.ident), "a constant"),
+        Ok(syn::Item::Static(item)) => (head(item.static_token, item.ident), "a static"),
+        Ok(syn::Item::Type(item)) => (head(item.type_token, item.ident), "a type alias"),
+        Ok(syn::Item::Impl(item)) => (
+            head(item.impl_token, item.self_ty),
+            "an `impl` block (a method cannot be a handler either: write a free function)",
+        ),
+        _ => (item.clone(), "this item"),
+    };
+    errors.at(
+        tokens,
+        format!("`#[{macro_name}]` goes on a function, not on {kind}: `fn name(arguments) -> result`"),
+    );
+}

@@ -6,7 +6,7 @@
 //! the registration sit in an anonymous `const _` block, out of the user's namespace.
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens, format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 
 use crate::ast::{HandlerFn, Param};
 use crate::attr::{ToolAttr, parse_tool_attr};
@@ -21,7 +21,7 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut function: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(function) => function,
         Err(_) => {
-            not_a_function(&item, &mut errors);
+            super::not_a_function("mcp_tool", &item, &mut errors);
             let errors = errors.into_compile_errors();
             return quote!(#item #errors);
         }
@@ -57,32 +57,6 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         #body
         #errors
     }
-}
-
-/// Reports `#[mcp_tool]` on something other than a function, on its keyword and name.
-fn not_a_function(item: &TokenStream, errors: &mut Errors) {
-    fn head(keyword: impl ToTokens, name: impl ToTokens) -> TokenStream {
-        quote!(#keyword #name)
-    }
-    let (tokens, kind) = match syn::parse2::<syn::Item>(item.clone()) {
-        Ok(syn::Item::Struct(item)) => (head(item.struct_token, item.ident), "a struct"),
-        Ok(syn::Item::Enum(item)) => (head(item.enum_token, item.ident), "an enum"),
-        Ok(syn::Item::Union(item)) => (head(item.union_token, item.ident), "a union"),
-        Ok(syn::Item::Trait(item)) => (head(item.trait_token, item.ident), "a trait"),
-        Ok(syn::Item::Mod(item)) => (head(item.mod_token, item.ident), "a module"),
-        Ok(syn::Item::Const(item)) => (head(item.const_token, item.ident), "a constant"),
-        Ok(syn::Item::Static(item)) => (head(item.static_token, item.ident), "a static"),
-        Ok(syn::Item::Type(item)) => (head(item.type_token, item.ident), "a type alias"),
-        Ok(syn::Item::Impl(item)) => (
-            head(item.impl_token, item.self_ty),
-            "an `impl` block (a method cannot be a tool either: write a free function)",
-        ),
-        _ => (item.clone(), "this item"),
-    };
-    errors.at(
-        tokens,
-        format!("`#[mcp_tool]` goes on a function, not on {kind}: `fn name(arguments) -> result`"),
-    );
 }
 
 /// `pub struct suggest_gifts {}`, plus a hidden constant named after the tool so that two

@@ -1,6 +1,7 @@
 //! Per-request state shared by the handler's context and the session: cancelled? answered?
 
 use std::sync::Mutex;
+use std::task::Waker;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use tokio::sync::Notify;
@@ -10,15 +11,31 @@ use tokio::sync::Notify;
 pub(crate) struct RequestState {
     cancelled: AtomicBool,
     cancel: Notify,
+    /// The task running the handler, woken by a cancel.
+    task: Mutex<Option<Waker>>,
     finished: AtomicBool,
     /// The last progress value sent, to keep progress strictly increasing.
     pub(crate) last_progress: Mutex<Option<f64>>,
 }
 
 impl RequestState {
+    /// Marks the request cancelled: wakes what waits on `cancelled()` and the handler's task,
+    /// and stops any further message for the request.
     pub(crate) fn cancel(&self) {
         self.cancelled.store(true, Ordering::Release);
+        self.finish();
         self.cancel.notify_waiters();
+        if let Some(task) = self.task.lock().expect("lock poisoned").take() {
+            task.wake();
+        }
+    }
+
+    /// Remembers the task to wake on a cancel.
+    pub(crate) fn register(&self, waker: &Waker) {
+        let mut task = self.task.lock().expect("lock poisoned");
+        if !task.as_ref().is_some_and(|t| t.will_wake(waker)) {
+            *task = Some(waker.clone());
+        }
     }
 
     pub(crate) fn is_cancelled(&self) -> bool {

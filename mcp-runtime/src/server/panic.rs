@@ -1,10 +1,13 @@
-//! Turning a panic inside a handler into a value, so the request still gets a reply.
+//! Wrappers around a handler's future: a panic becomes a value (so the request still gets a
+//! reply), and a cancel stops the handler at its next `.await`.
 
 use std::any::Any;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
+
+use crate::context::RequestState;
 
 /// Polls a future, catching a panic as `Err(message)`.
 pub(crate) struct CatchUnwind<F>(pub(crate) F);
@@ -17,6 +20,34 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
             Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
             Ok(Poll::Pending) => Poll::Pending,
             Err(payload) => Poll::Ready(Err(panic_message(payload.as_ref()))),
+        }
+    }
+}
+
+/// Polls a handler until it finishes or its request is cancelled. After a cancel the handler
+/// is polled once more, so code waiting on `ctx.cancelled()` runs up to its next `.await`,
+/// and is then dropped; its output, if any, is discarded (`None`).
+pub(crate) struct UntilCancelled<'a, F> {
+    inner: F,
+    state: &'a RequestState,
+}
+
+impl<'a, F> UntilCancelled<'a, F> {
+    pub(crate) fn new(inner: F, state: &'a RequestState) -> UntilCancelled<'a, F> {
+        UntilCancelled { inner, state }
+    }
+}
+
+impl<F: Future + Unpin> Future for UntilCancelled<'_, F> {
+    type Output = Option<F::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        self.state.register(cx.waker());
+        let cancelled = self.state.is_cancelled();
+        match Pin::new(&mut self.inner).poll(cx) {
+            Poll::Ready(output) => Poll::Ready((!cancelled).then_some(output)),
+            Poll::Pending if cancelled => Poll::Ready(None),
+            Poll::Pending => Poll::Pending,
         }
     }
 }

@@ -14,9 +14,8 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use tokio::sync::{Notify, oneshot};
-use tokio::task::AbortHandle;
 
-use super::panic::CatchUnwind;
+use super::panic::{CatchUnwind, UntilCancelled};
 use super::{Outbound, ServerCore, ServerHandle};
 use crate::context::{Context, LoggingLevel, RequestState};
 use crate::jsonrpc::{
@@ -24,12 +23,6 @@ use crate::jsonrpc::{
     encode_error_without_id, encode_notification, encode_request, parse_message,
 };
 use crate::protocol::{ClientInfo, Revision};
-
-/// A request being handled: how to stop it, and the flags its context shares.
-struct InFlight {
-    task: AbortHandle,
-    state: Arc<RequestState>,
-}
 
 /// What `initialize` settled.
 pub(crate) struct Negotiated {
@@ -42,7 +35,7 @@ pub(crate) struct Session {
     subscriptions: Mutex<HashSet<String>>,
     outbound: Outbound,
     negotiated: RwLock<Option<Arc<Negotiated>>>,
-    inflight: Mutex<HashMap<RequestId, InFlight>>,
+    inflight: Mutex<HashMap<RequestId, Arc<RequestState>>>,
     log_level: AtomicU8,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, RpcError>>>>,
     next_request_id: AtomicU64,
@@ -102,7 +95,7 @@ impl Session {
             .lock()
             .expect("lock poisoned")
             .get(&id)
-            .map_or_else(Arc::default, |request| Arc::clone(&request.state));
+            .map_or_else(Arc::default, Arc::clone);
         Context::new(Arc::clone(self), id, revision, client, meta, state)
     }
 
@@ -204,28 +197,26 @@ impl Session {
         let session = Arc::clone(self);
         let state = Arc::new(RequestState::default());
         let task_state = Arc::clone(&state);
-        let task = tokio::spawn(async move {
+        tokio::spawn(async move {
             let _guard = guard;
             let id = request.id.clone();
-            let reply = match CatchUnwind(Box::pin(session.dispatch(request))).await {
-                Ok(reply) => reply,
-                Err(panic) => encode_error(
+            let handling = CatchUnwind(Box::pin(session.dispatch(request)));
+            let outcome = UntilCancelled::new(handling, &task_state).await;
+            task_state.finish();
+            let Some(outcome) = outcome else {
+                return; // cancelled: no reply is sent
+            };
+            let reply = outcome.unwrap_or_else(|panic| {
+                encode_error(
                     Some(&id),
                     &RpcError::internal(format!("the handler panicked: {panic}")),
-                ),
-            };
-            task_state.finish();
+                )
+            });
             if session.finish(&id) {
                 session.reply(&reply_to, reply);
             }
         });
-        inflight.insert(
-            id,
-            InFlight {
-                task: task.abort_handle(),
-                state,
-            },
-        );
+        inflight.insert(id, state);
     }
 
     /// Removes a finished request; false if it was cancelled meanwhile (no reply is due).
@@ -269,9 +260,7 @@ impl Session {
         };
         // A cancel for an unknown or finished request is ignored, as the spec asks.
         if let Some(request) = self.inflight.lock().expect("lock poisoned").remove(&id) {
-            request.state.cancel();
-            request.state.finish();
-            request.task.abort();
+            request.cancel();
         }
     }
 

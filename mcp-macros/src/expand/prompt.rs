@@ -1,0 +1,151 @@
+//! `#[mcp_prompt]`: the function as written, a same-named handle type, and its `Prompt` impl.
+//! Every parameter is a prompt argument (decoded from its string) or a value the runtime
+//! supplies.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+use super::{bound_call, description_expr, handle_struct, option_str, stub_handler};
+use crate::ast::HandlerFn;
+use crate::attr::prompt::{PromptAttr, parse_prompt_attr};
+use crate::check;
+use crate::errors::Errors;
+use crate::paths::{self, Paths};
+use crate::spans;
+
+/// Expands `#[mcp_prompt(attr)] item`.
+pub(crate) fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let mut function: syn::ItemFn = match syn::parse2(item.clone()) {
+        Ok(function) => function,
+        Err(_) => {
+            super::not_a_function("mcp_prompt", &item, &mut errors);
+            let errors = errors.into_compile_errors();
+            return quote!(#item #errors);
+        }
+    };
+    let attr = parse_prompt_attr(attr).unwrap_or_else(|error| {
+        errors.push(error);
+        PromptAttr::default()
+    });
+    let handler = HandlerFn::take(&mut function, &mut errors);
+    check::signature(&handler, &mut errors);
+    let name = attr
+        .name
+        .as_ref()
+        .map_or_else(|| check::default_name(&handler.sig.ident), syn::LitStr::value);
+    if let Some(literal) = &attr.name
+        && name.trim().is_empty()
+    {
+        errors.at(literal, "a prompt name cannot be empty");
+    }
+
+    let paths = Paths::new(attr.krate.as_ref());
+    let handle = handle_struct(&handler, &format!("prompt `{name}`"), "prompt");
+    let body = if errors.is_empty() {
+        prompt_impl(&handler, &attr, &name, &paths)
+    } else {
+        stub_handler(&handler, &paths, "Prompt")
+    };
+    let errors = errors.into_compile_errors();
+    quote! {
+        #function
+        #handle
+        #body
+        #errors
+    }
+}
+
+fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths) -> TokenStream {
+    let ident = &handler.sig.ident;
+    let option = paths::option();
+    let cow = paths::cow();
+    let prompt = paths.private("Prompt");
+    let specs_ty = paths.private("ArgumentSpecs");
+    let string_args = paths.private("StringArgs");
+    let definition = paths.private("PromptDefinition");
+    let context = paths.private("Context");
+    let result_ty = paths.private("GetPromptResult");
+    let handler_error = paths.private("HandlerError");
+    let arg_errors = paths.private("ArgErrors");
+    let completer = paths.private("Completer");
+    let string_param = paths.root("StringParam");
+    let into_result = paths.private("IntoPromptResult");
+    let registration = paths.private("PromptRegistration");
+    let inventory = paths.private("inventory");
+
+    let describe = handler.params.iter().map(|param| {
+        let arg_name = check::default_name(&param.ident);
+        let description = option_str(param.description.as_ref());
+        let completer = match &param.completer {
+            Some(path) => quote!(#option::Some(#completer::new(#path))),
+            None => quote!(#option::None),
+        };
+        let call = bound_call(param, quote!(#string_param<_>), "describe", quote!(__mcp_specs, #arg_name, #description, #completer));
+        quote!(#call;)
+    });
+    let locals: Vec<syn::Ident> = (0..handler.params.len())
+        .map(|i| format_ident!("__mcp_arg_{}", i))
+        .collect();
+    let extract = handler.params.iter().zip(&locals).map(|(param, local)| {
+        let arg_name = check::default_name(&param.ident);
+        let call = bound_call(param, quote!(#string_param<_>), "extract", quote!(&mut __mcp_args, #arg_name, &__mcp_ctx));
+        quote!(let #local = __mcp_errors.check(#arg_name, #call);)
+    });
+    let await_call = handler.sig.asyncness.map(|_| quote!(.await));
+    let ret = handler.return_type();
+    let title = match &attr.title {
+        Some(title) => quote!(#option::Some(#cow::Borrowed(#title))),
+        None => quote!(#option::None),
+    };
+    let description = match description_expr(attr.description.as_ref(), handler.description.as_ref()) {
+        Some(text) => quote!(#option::Some(#cow::Borrowed(#text))),
+        None => quote!(#option::None),
+    };
+    let (ret_first, ret_last) = spans::first_last(&ret);
+    let open = quote_spanned!(ret_first=> <);
+    let close = quote_spanned!(ret_last=> >::into_prompt_result);
+    let convert = quote!(#open #ret as #into_result #close (__mcp_value));
+
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #prompt for #ident {
+                const NAME: &'static str = #name;
+
+                fn definition(__mcp_specs: &mut #specs_ty) -> #definition {
+                    #(#describe)*
+                    #definition {
+                        name: #cow::Borrowed(#name),
+                        title: #title,
+                        description: #description,
+                    }
+                }
+
+                #[allow(unused_mut, unused_variables)]
+                fn get(
+                    __mcp_ctx: #context,
+                    mut __mcp_args: #string_args,
+                ) -> impl ::core::future::Future<
+                    Output = ::core::result::Result<#result_ty, #handler_error>,
+                > + ::core::marker::Send + 'static {
+                    async move {
+                        let mut __mcp_errors = #arg_errors::new();
+                        #(#extract)*
+                        let (#(#option::Some(#locals),)*) = (#(#locals,)*) else {
+                            return ::core::result::Result::Err(
+                                __mcp_errors.into_invalid_params(::core::concat!("arguments for prompt `", #name, "`")),
+                            );
+                        };
+                        let __mcp_value: #ret = #ident(#(#locals),*) #await_call;
+                        #convert
+                    }
+                }
+            }
+
+            #inventory::submit! {
+                #registration::of::<#ident>()
+            }
+        };
+    }
+}
