@@ -97,7 +97,13 @@ pub(crate) fn is_optional<T: DeserializeOwned>() -> bool {
 
 /// Says what was expected and what came, in the schema's words where the JSON type is wrong.
 pub(crate) fn describe_error<T: JsonSchema>(value: &Value, error: &serde_json::Error) -> String {
-    let schema = crate::schema::input_generator().into_root_schema_for::<T>();
+    let mut schema = crate::schema::input_generator()
+        .into_root_schema_for::<T>()
+        .to_value();
+    if let Value::Object(map) = &mut schema {
+        // A present value is never `null`'s fault: describe what a value should be.
+        crate::schema::strip_null(map);
+    }
     let schema = schema.as_object();
     if let Some(expected) = schema
         .and_then(|s| s.get("type"))

@@ -1,0 +1,408 @@
+//! Resources, URI templates, subscriptions and completion through the real protocol, every
+//! message checked against the official schema of its revision.
+
+mod common;
+
+use std::time::Duration;
+
+use common::Checked;
+use mcp_runtime::prelude::*;
+use mcp_runtime::{CompletionContext, Server};
+use serde_json::{Value, json};
+
+/// The shop's opening hours.
+#[mcp_resource(
+    uri = "shop://info/hours",
+    title = "Opening hours",
+    audience = "user, assistant",
+    priority = 0.5,
+    size = 22
+)]
+fn hours() -> &'static str {
+    "Mon-Fri 9:00 to 18:00."
+}
+
+#[derive(Serialize)]
+struct Stock {
+    items: u32,
+}
+
+/// The stock, as JSON.
+#[mcp_resource(uri = "shop://info/stock")]
+fn stock() -> Stock {
+    Stock { items: 12 }
+}
+
+/// A tiny picture.
+#[mcp_resource(uri = "shop://info/logo.png", mime_type = "image/png")]
+fn logo() -> Vec<u8> {
+    vec![0x89, b'P', b'N', b'G']
+}
+
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, Debug)]
+#[serde(rename_all = "lowercase")]
+enum Shelf {
+    Top,
+    Bottom,
+}
+
+fn product_ids(prefix: &str, context: &CompletionContext) -> Vec<String> {
+    let shelf = context.argument("shelf").unwrap_or("top");
+    (1..=150)
+        .map(|n| format!("{shelf}-{n}"))
+        .filter(|id| id.starts_with(prefix) || prefix.is_empty())
+        .collect()
+}
+
+/// One product on a shelf.
+#[mcp_resource(
+    uri = "shop://shelves/{shelf}/products/{id}",
+    mime_type = "application/json"
+)]
+fn product(
+    /// Which shelf.
+    shelf: Shelf,
+    /// The product number.
+    #[complete(product_ids)]
+    id: u32,
+) -> Result<Value, HandlerError> {
+    if id > 100 {
+        return Err(HandlerError::not_found(format!(
+            "shop://shelves/{shelf:?}/products/{id}"
+        )));
+    }
+    Ok(json!({"shelf": shelf, "id": id}))
+}
+
+/// A file under the docs folder (any depth).
+#[mcp_resource(uri = "shop://docs/{+path}")]
+fn doc(path: String) -> String {
+    format!("doc at {path}")
+}
+
+/// The readme, a more specific match than the docs template.
+#[mcp_resource(uri = "shop://docs/README")]
+fn readme() -> String {
+    "the readme".to_owned()
+}
+
+/// Searches, with optional query parameters.
+#[mcp_resource(uri = "shop://search{?q,limit}")]
+fn search(q: Option<String>, limit: Option<u32>) -> String {
+    format!("q={q:?} limit={limit:?}")
+}
+
+/// Fails with an I/O error.
+#[mcp_resource(uri = "shop://broken/{name}")]
+fn broken(name: String) -> std::io::Result<String> {
+    Err(std::io::Error::new(
+        std::io::ErrorKind::NotFound,
+        format!("{name} is gone"),
+    ))
+}
+
+fn server() -> Server {
+    Server::builder(mcp_runtime::server_info!())
+        .resource::<hours>()
+        .resource::<stock>()
+        .resource::<logo>()
+        .resource::<product>()
+        .resource::<doc>()
+        .resource::<readme>()
+        .resource::<search>()
+        .resource::<broken>()
+        .build()
+        .unwrap()
+}
+
+async fn read(client: &Checked, uri: &str) -> Value {
+    client
+        .request("resources/read", json!({"uri": uri}))
+        .await
+        .unwrap_or_else(|e| panic!("reading {uri}: {e}"))
+}
+
+#[tokio::test]
+async fn static_resources_are_listed_with_their_metadata() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    let list = client.request("resources/list", json!({})).await.unwrap();
+    let uris: Vec<&str> = list["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "shop://docs/README",
+            "shop://info/hours",
+            "shop://info/logo.png",
+            "shop://info/stock"
+        ]
+    );
+    assert_eq!(
+        list["resources"][1],
+        json!({
+            "uri": "shop://info/hours",
+            "name": "hours",
+            "title": "Opening hours",
+            "description": "The shop's opening hours.",
+            "size": 22,
+            "annotations": {"audience": ["user", "assistant"], "priority": 0.5},
+        })
+    );
+}
+
+#[tokio::test]
+async fn templates_are_listed_separately() {
+    let client = Checked::connect(&server(), "2025-06-18").await;
+    let list = client
+        .request("resources/templates/list", json!({}))
+        .await
+        .unwrap();
+    let templates: Vec<&str> = list["resourceTemplates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["uriTemplate"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        templates,
+        [
+            "shop://broken/{name}",
+            "shop://docs/{+path}",
+            "shop://search{?q,limit}",
+            "shop://shelves/{shelf}/products/{id}"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn reads_return_text_json_and_blobs() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    assert_eq!(
+        read(&client, "shop://info/hours").await,
+        json!({"contents": [{"uri": "shop://info/hours", "mimeType": "text/plain", "text": "Mon-Fri 9:00 to 18:00."}]})
+    );
+    assert_eq!(
+        read(&client, "shop://info/stock").await["contents"][0],
+        json!({"uri": "shop://info/stock", "mimeType": "application/json", "text": "{\"items\":12}"})
+    );
+    assert_eq!(
+        read(&client, "shop://info/logo.png").await["contents"][0],
+        json!({"uri": "shop://info/logo.png", "mimeType": "image/png", "blob": "iVBORw=="})
+    );
+}
+
+#[tokio::test]
+async fn template_variables_are_parsed_into_their_types() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    let product = read(&client, "shop://shelves/top/products/7").await;
+    assert_eq!(product["contents"][0]["text"], r#"{"shelf":"top","id":7}"#);
+    let error = client
+        .request(
+            "resources/read",
+            json!({"uri": "shop://shelves/top/products/seven"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602);
+    assert!(
+        error
+            .message
+            .contains("id: expected an integer, got \"seven\""),
+        "{}",
+        error.message
+    );
+    let error = client
+        .request(
+            "resources/read",
+            json!({"uri": "shop://shelves/middle/products/1"}),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .message
+            .contains("shelf: expected one of \"top\", \"bottom\""),
+        "{}",
+        error.message
+    );
+}
+
+#[tokio::test]
+async fn reserved_and_query_expansions_match_and_the_most_specific_template_wins() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    assert_eq!(
+        read(&client, "shop://docs/guides/a/b.md").await["contents"][0]["text"],
+        "doc at guides/a/b.md"
+    );
+    assert_eq!(
+        read(&client, "shop://docs/README").await["contents"][0]["text"],
+        "the readme"
+    );
+    assert_eq!(
+        read(&client, "shop://search?limit=5&q=red%20shoes").await["contents"][0]["text"],
+        "q=Some(\"red shoes\") limit=Some(5)"
+    );
+    assert_eq!(
+        read(&client, "shop://search").await["contents"][0]["text"],
+        "q=None limit=None"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_uri_is_resource_not_found_with_the_uri() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    for uri in [
+        "shop://nowhere",
+        "shop://shelves/top/products/101",
+        "shop://broken/x",
+    ] {
+        let error = client
+            .request("resources/read", json!({"uri": uri}))
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, -32002, "{uri}");
+        assert_eq!(error.message, "Resource not found");
+        assert_eq!(
+            error.data.as_ref().unwrap()["uri"]
+                .as_str()
+                .unwrap()
+                .is_empty(),
+            false
+        );
+    }
+    let error = client
+        .request("resources/read", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602);
+}
+
+#[tokio::test]
+async fn subscribers_hear_of_updates_and_everyone_of_list_changes() {
+    let server = server();
+    let client = Checked::connect(&server, "2025-11-25").await;
+    let other = Checked::connect(&server, "2025-11-25").await;
+    assert_eq!(
+        client
+            .request("resources/subscribe", json!({"uri": "shop://info/stock"}))
+            .await
+            .unwrap(),
+        json!({})
+    );
+    let handle = server.handle();
+    handle.resource_updated("shop://info/stock");
+    handle.resource_updated("shop://info/hours");
+    assert_eq!(
+        client.next_message().await,
+        Some(
+            json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": "shop://info/stock"}})
+        )
+    );
+    assert_eq!(
+        client.client.next_message(Duration::from_millis(200)).await,
+        None
+    );
+    assert_eq!(
+        other.client.next_message(Duration::from_millis(200)).await,
+        None
+    );
+    client
+        .request("resources/unsubscribe", json!({"uri": "shop://info/stock"}))
+        .await
+        .unwrap();
+    handle.resource_updated("shop://info/stock");
+    assert_eq!(
+        client.client.next_message(Duration::from_millis(200)).await,
+        None
+    );
+    handle.resource_list_changed();
+    for c in [&client, &other] {
+        assert_eq!(
+            c.next_message().await.unwrap()["method"],
+            "notifications/resources/list_changed"
+        );
+    }
+    let error = client
+        .request("resources/subscribe", json!({"uri": "shop://nowhere"}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32002);
+}
+
+#[tokio::test]
+async fn template_variables_complete_with_context_capped_at_100() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    let complete = |value: &str, context: Value| {
+        json!({
+            "ref": {"type": "ref/resource", "uri": "shop://shelves/{shelf}/products/{id}"},
+            "argument": {"name": "id", "value": value},
+            "context": context,
+        })
+    };
+    let result = client
+        .request(
+            "completion/complete",
+            complete("", json!({"arguments": {"shelf": "bottom"}})),
+        )
+        .await
+        .unwrap();
+    let completion = &result["completion"];
+    assert_eq!(completion["values"].as_array().unwrap().len(), 100);
+    assert_eq!(completion["values"][0], "bottom-1");
+    assert_eq!(completion["total"], 150);
+    assert_eq!(completion["hasMore"], true);
+    let result = client
+        .request("completion/complete", complete("top-14", json!({})))
+        .await
+        .unwrap();
+    assert_eq!(
+        result["completion"]["values"],
+        json!([
+            "top-14", "top-140", "top-141", "top-142", "top-143", "top-144", "top-145", "top-146",
+            "top-147", "top-148", "top-149"
+        ])
+    );
+    // An enum variable completes from its values with no completer.
+    let result = client
+        .request(
+            "completion/complete",
+            json!({"ref": {"type": "ref/resource", "uri": "shop://shelves/{shelf}/products/{id}"}, "argument": {"name": "shelf", "value": "b"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(result["completion"]["values"], json!(["bottom"]));
+}
+
+#[tokio::test]
+async fn capabilities_declare_resources_and_completions() {
+    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
+    let result = client
+        .request("initialize", json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}))
+        .await
+        .unwrap();
+    assert_eq!(
+        result["capabilities"]["resources"],
+        json!({"subscribe": true, "listChanged": true})
+    );
+    assert_eq!(result["capabilities"]["completions"], json!({}));
+    assert!(result["capabilities"].get("tools").is_none());
+    assert!(result["capabilities"].get("prompts").is_none());
+}
+
+#[tokio::test]
+async fn old_revisions_get_no_titles() {
+    let client = Checked::connect(&server(), "2025-03-26").await;
+    let list = client.request("resources/list", json!({})).await.unwrap();
+    assert!(
+        list["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.get("title").is_none())
+    );
+    read(&client, "shop://info/logo.png").await;
+}
