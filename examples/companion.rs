@@ -3,7 +3,8 @@
 //! while the server runs.
 //!
 //! ```text
-//! cargo run --release --example companion
+//! cargo run --release --example companion                        # stdio
+//! cargo run --release --example companion -- --http 127.0.0.1:8000  # Streamable HTTP at /mcp
 //! ```
 
 use std::time::Duration;
@@ -107,5 +108,5 @@ fn add_greeter(
 }
 
 fn main() -> Result<(), mcp_runtime::Error> {
-    mcp_runtime::server!().name("companion").run_stdio()
+    mcp_runtime::server!().name("companion").run()
 }

@@ -2,7 +2,8 @@
 //! a URI template for one category), and the prompt `gift_congrats_style`.
 //!
 //! ```text
-//! cargo run --release --example gifts
+//! cargo run --release --example gifts                        # stdio
+//! cargo run --release --example gifts -- --http 127.0.0.1:8000  # Streamable HTTP at /mcp
 //! ```
 
 mod catalog;
@@ -112,5 +113,5 @@ fn main() -> Result<(), mcp_runtime::Error> {
         .instructions(
             "Call suggest_gifts with the occasion and a budget in dollars to get gift ideas.",
         )
-        .run_stdio()
+        .run()
 }

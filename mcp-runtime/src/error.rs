@@ -106,6 +106,8 @@ pub enum Error {
     Build(BuildError),
     /// Reading from or writing to the transport failed.
     Io(io::Error),
+    /// The program was started with arguments it cannot use.
+    Usage(String),
 }
 
 impl fmt::Display for Error {
@@ -113,6 +115,7 @@ impl fmt::Display for Error {
         match self {
             Error::Build(error) => write!(f, "cannot start the MCP server: {error}"),
             Error::Io(error) => write!(f, "the MCP transport failed: {error}"),
+            Error::Usage(problem) => f.write_str(problem),
         }
     }
 }
@@ -129,6 +132,7 @@ impl std::error::Error for Error {
         match self {
             Error::Build(error) => Some(error),
             Error::Io(error) => Some(error),
+            Error::Usage(_) => None,
         }
     }
 }

@@ -86,6 +86,8 @@ pub use protocol::{
 pub use resource::{IntoResourceContents, Resource};
 pub use schema::{InputSchema, OutputShape};
 pub use server::{Server, ServerBuilder, ServerHandle};
+#[cfg(feature = "http")]
+pub use transport::http::{HostPolicy, HttpOptions};
 pub use tool::{
     Arguments, DynamicTool, FromArguments, FromContext, FromRequestContext, IntoToolResult,
     Requirements, Tool, ToolParam,

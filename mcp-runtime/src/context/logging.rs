@@ -54,7 +54,7 @@ impl Context {
         if level < self.session().log_level() {
             return;
         }
-        self.session().notify(
+        let message = crate::jsonrpc::encode_notification(
             "notifications/message",
             &MessageParams {
                 level,
@@ -62,6 +62,12 @@ impl Context {
                 data,
             },
         );
+        // On the request's own stream while it runs; on the session's channel after.
+        if self.request_state().is_finished() {
+            self.session().outbound().send(message);
+        } else {
+            self.request_state().sink.send(message);
+        }
     }
 
     /// Logs at `debug`.

@@ -115,14 +115,20 @@ impl Context {
     /// once the reply has been.
     pub fn notify(&self, method: &str, params: &impl Serialize) {
         if !self.inner.state.is_finished() {
-            self.inner.session.notify(method, params);
+            self.inner
+                .state
+                .sink
+                .send(crate::jsonrpc::encode_notification(method, params));
         }
     }
 
     /// Sends a request to the client and waits for its answer, or the server's request
     /// timeout (60 s by default), after which the error says the client did not answer.
     pub async fn request(&self, method: &str, params: &impl Serialize) -> Result<Value, RpcError> {
-        self.inner.session.request(method, params).await
+        self.inner
+            .session
+            .request(&self.inner.state.sink, method, params)
+            .await
     }
 
     pub(crate) fn session(&self) -> &Session {

@@ -6,9 +6,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use tokio::sync::Notify;
 
-/// Flags of one request in flight.
-#[derive(Default)]
+use crate::server::Outbound;
+
+/// Flags of one request in flight, and where its messages go.
 pub(crate) struct RequestState {
+    /// The request's own channel to the client (its HTTP response stream, or stdout).
+    pub(crate) sink: Outbound,
     cancelled: AtomicBool,
     cancel: Notify,
     /// The task running the handler, woken by a cancel.
@@ -19,6 +22,17 @@ pub(crate) struct RequestState {
 }
 
 impl RequestState {
+    pub(crate) fn new(sink: Outbound) -> RequestState {
+        RequestState {
+            sink,
+            cancelled: AtomicBool::new(false),
+            cancel: Notify::new(),
+            task: Mutex::new(None),
+            finished: AtomicBool::new(false),
+            last_progress: Mutex::new(None),
+        }
+    }
+
     /// Marks the request cancelled: wakes what waits on `cancelled()` and the handler's task,
     /// and stops any further message for the request.
     pub(crate) fn cancel(&self) {

@@ -98,6 +98,26 @@ impl Server {
     }
 }
 
+/// The address after `--http` (or in `--http=ADDR`), if the arguments have one.
+fn http_address(mut args: impl Iterator<Item = String>) -> Result<Option<std::net::SocketAddr>, Error> {
+    while let Some(arg) = args.next() {
+        let value = match arg.strip_prefix("--http") {
+            Some("") => args.next(),
+            Some(rest) if rest.starts_with('=') => Some(rest[1..].to_owned()),
+            _ => continue,
+        };
+        let Some(value) = value else {
+            return Err(Error::Usage("`--http` needs an address, such as `--http 127.0.0.1:8000`".to_owned()));
+        };
+        return value.parse().map(Some).map_err(|_| {
+            Error::Usage(format!(
+                "`--http {value}` is not an address: use an IP and a port, such as `127.0.0.1:8000`"
+            ))
+        });
+    }
+    Ok(None)
+}
+
 impl ServerBuilder {
     /// Adds every tool, resource and prompt annotated in the program, in any crate.
     pub fn registered(self) -> ServerBuilder {
@@ -271,5 +291,20 @@ impl ServerBuilder {
     /// `fn main`.
     pub fn run_stdio(self) -> Result<(), Error> {
         self.build()?.run_stdio()
+    }
+
+    /// Serves stdio, or Streamable HTTP when the program was started with `--http ADDR`
+    /// (`--http 127.0.0.1:8000`; needs the `http` feature), on a Tokio runtime of its own.
+    pub fn run(self) -> Result<(), Error> {
+        let server = self.build()?;
+        match http_address(std::env::args().skip(1))? {
+            None => server.run_stdio(),
+            #[cfg(feature = "http")]
+            Some(addr) => server.run_http(addr),
+            #[cfg(not(feature = "http"))]
+            Some(_) => Err(Error::Usage(
+                "this program was built without HTTP support: enable the `http` feature of mcp-runtime".to_owned(),
+            )),
+        }
     }
 }

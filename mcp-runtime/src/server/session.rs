@@ -45,8 +45,9 @@ pub(crate) struct Session {
 
 /// Where a request's reply goes.
 enum ReplyTo {
-    /// Straight to the transport.
-    Transport,
+    /// To the sink of the message that carried the request (the stdio writer, an HTTP
+    /// response).
+    Sink(Outbound),
     /// Into a batch reply, sent once every request of the batch is done.
     Batch(Arc<BatchReply>),
 }
@@ -95,7 +96,7 @@ impl Session {
             .lock()
             .expect("lock poisoned")
             .get(&id)
-            .map_or_else(Arc::default, Arc::clone);
+            .map_or_else(|| Arc::new(RequestState::new(self.outbound.clone())), Arc::clone);
         Context::new(Arc::clone(self), id, revision, client, meta, state)
     }
 
@@ -150,15 +151,36 @@ impl Session {
 
     /// Handles one raw message. Must be called within a Tokio runtime.
     pub(crate) fn receive(self: &Arc<Self>, bytes: &[u8]) {
+        let sink = self.outbound.clone();
+        self.receive_via(bytes, &sink);
+    }
+
+    /// Handles one raw message whose replies, and whatever its requests' handlers send
+    /// (progress, log messages, requests to the client), go to `sink` rather than the
+    /// session's own channel: an HTTP response stream.
+    pub(crate) fn receive_via(self: &Arc<Self>, bytes: &[u8], sink: &Outbound) {
         if self.server.trace {
             super::outbound::trace("<-", bytes);
         }
         match parse_message(bytes) {
-            Incoming::Request(request) => self.start_request(request, ReplyTo::Transport),
+            Incoming::Request(request) => {
+                self.start_request(request, ReplyTo::Sink(sink.clone()));
+            }
             Incoming::Notification { method, params } => self.on_notification(&method, params),
             Incoming::Response(response) => self.on_response(response),
-            Incoming::Batch(items) => self.on_batch(items),
-            Incoming::Invalid { id, error } => self.send_error(id.as_ref(), &error),
+            Incoming::Batch(items) => self.on_batch(items, sink),
+            Incoming::Invalid { id, error } => sink.send(self.error_message(id.as_ref(), &error)),
+        }
+    }
+
+    /// Cancels a request in flight, as `notifications/cancelled` does; false if there is none.
+    pub(crate) fn cancel(&self, id: &RequestId) -> bool {
+        match self.inflight.lock().expect("lock poisoned").remove(id) {
+            Some(request) => {
+                request.cancel();
+                true
+            }
+            None => false,
         }
     }
 
@@ -195,7 +217,11 @@ impl Session {
         let id = request.id.clone();
         let guard = RunningGuard::new(self);
         let session = Arc::clone(self);
-        let state = Arc::new(RequestState::default());
+        let sink = match &reply_to {
+            ReplyTo::Sink(sink) => sink.clone(),
+            ReplyTo::Batch(batch) => batch.outbound.clone(),
+        };
+        let state = Arc::new(RequestState::new(sink));
         let task_state = Arc::clone(&state);
         tokio::spawn(async move {
             let _guard = guard;
@@ -230,7 +256,7 @@ impl Session {
 
     fn reply(&self, reply_to: &ReplyTo, message: Vec<u8>) {
         match reply_to {
-            ReplyTo::Transport => self.outbound.send(message),
+            ReplyTo::Sink(sink) => sink.send(message),
             ReplyTo::Batch(batch) => batch.replies.lock().expect("lock poisoned").push(message),
         }
     }
@@ -275,7 +301,7 @@ impl Session {
         }
     }
 
-    fn on_batch(self: &Arc<Self>, items: Vec<Box<RawValue>>) {
+    fn on_batch(self: &Arc<Self>, items: Vec<Box<RawValue>>, sink: &Outbound) {
         let revision = self.negotiated().map(|n| n.revision);
         if !revision.is_some_and(Revision::allows_batches) {
             let why = match revision {
@@ -286,11 +312,11 @@ impl Session {
             let error = RpcError::invalid_request(format!(
                 "JSON-RPC batches (arrays of messages) are not supported here: {why}; send one message at a time"
             ));
-            self.send_error(None, &error);
+            sink.send(self.error_message(None, &error));
             return;
         }
         let batch = Arc::new(BatchReply {
-            outbound: self.outbound.clone(),
+            outbound: sink.clone(),
             replies: Mutex::new(Vec::new()),
         });
         for item in items {
@@ -316,16 +342,25 @@ impl Session {
     /// on the revision: 2025-11-25 leaves `id` out, earlier revisions follow JSON-RPC 2.0's
     /// `"id": null`.
     pub(crate) fn send_error(&self, id: Option<&RequestId>, error: &RpcError) {
+        self.outbound.send(self.error_message(id, error));
+    }
+
+    fn error_message(&self, id: Option<&RequestId>, error: &RpcError) -> Vec<u8> {
         let omit_id = id.is_none()
             && self
                 .negotiated()
                 .is_none_or(|n| n.revision.omits_unknown_error_ids());
-        let message = if omit_id {
+        if omit_id {
             encode_error_without_id(error)
         } else {
             encode_error(id, error)
-        };
-        self.outbound.send(message);
+        }
+    }
+
+    /// The session's own channel: for messages no request is waiting on (list changes,
+    /// resource updates, logs after a reply).
+    pub(crate) fn outbound(&self) -> &Outbound {
+        &self.outbound
     }
 
     /// Sends a notification to the client.
@@ -333,9 +368,10 @@ impl Session {
         self.outbound.send(encode_notification(method, params));
     }
 
-    /// Sends a request to the client and waits for the answer.
+    /// Sends a request to the client on `sink` and waits for the answer.
     pub(crate) async fn request(
         &self,
+        sink: &Outbound,
         method: &str,
         params: &impl Serialize,
     ) -> Result<Value, RpcError> {
@@ -346,16 +382,16 @@ impl Session {
             .lock()
             .expect("lock poisoned")
             .insert(id.clone(), sender);
-        self.outbound.send(encode_request(&id, method, params));
+        sink.send(encode_request(&id, method, params));
         match tokio::time::timeout(self.server.request_timeout, receiver).await {
             Ok(Ok(outcome)) => outcome,
             Ok(Err(_)) => Err(RpcError::internal("the client closed the connection")),
             Err(_) => {
                 self.pending.lock().expect("lock poisoned").remove(&id);
-                self.notify(
+                sink.send(encode_notification(
                     "notifications/cancelled",
                     &serde_json::json!({"requestId": id.to_value(), "reason": "timed out"}),
-                );
+                ));
                 Err(RpcError::internal(format!(
                     "the client did not answer `{method}` within {} s",
                     self.server.request_timeout.as_secs_f64()

@@ -1,5 +1,8 @@
 //! Transports: how messages reach a [`Session`](crate::server::Session) and leave it.
 
+#[cfg(feature = "http")]
+pub(crate) mod http;
 mod lines;
 mod stdio;
 mod stdout_guard;
+mod writer;

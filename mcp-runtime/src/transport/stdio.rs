@@ -1,17 +1,18 @@
 //! Serving over stdin/stdout: newline-delimited JSON, one message per line.
 //!
 //! A reader thread frames stdin and hands each message to the session (which spawns a task per
-//! request); a writer thread writes replies and notifications in the order they are ready,
-//! flushing whenever it has nothing more queued. At the end of stdin the server stops reading,
-//! lets every request in flight finish, writes its reply, and returns.
+//! request); replies and notifications are written by the thread that has them ready, in the
+//! order they are ready, with messages ready together sharing one `write` (see
+//! [`SharedWriter`]). At the end of stdin the server stops reading, lets every request in flight
+//! finish, writes its reply, and returns.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
-use std::sync::mpsc;
+use std::io::{self, IsTerminal};
 
 use tokio::sync::oneshot;
 
 use super::lines::{Frame, read_lines};
 use super::stdout_guard::take_stdout_for_protocol;
+use super::writer::{SharedWriter, mark_reader_thread};
 use crate::error::Error;
 use crate::jsonrpc::RpcError;
 use crate::server::{Outbound, Server, Session};
@@ -24,18 +25,9 @@ impl Server {
             self.introduce_on_terminal();
         }
 
-        let (to_writer, writer_queue) = mpsc::channel::<Vec<u8>>();
-        let end_writer = to_writer.clone();
-        let (writer_done, writer_finished) = oneshot::channel();
-        std::thread::Builder::new()
-            .name("mcp-stdout".to_owned())
-            .spawn(move || {
-                let _ = writer_done.send(write_messages(protocol_out, &writer_queue));
-            })?;
-
-        let outbound = Outbound::new(self.core.trace, move |message| {
-            let _ = to_writer.send(message);
-        });
+        let writer = SharedWriter::new(protocol_out);
+        let sender = std::sync::Arc::clone(&writer);
+        let outbound = Outbound::new(self.core.trace, move |message| sender.send(&message));
         let session = Session::new(self.core.clone(), outbound);
         let max = self.core.max_message_bytes;
         let runtime = tokio::runtime::Handle::current();
@@ -45,6 +37,7 @@ impl Server {
             .name("mcp-stdin".to_owned())
             .spawn(move || {
                 let _runtime = runtime.enter();
+                mark_reader_thread();
                 let outcome = read_lines(io::stdin().lock(), max, |frame| match frame {
                     Frame::Message(message) => reader_session.receive(message),
                     Frame::Oversized => reader_session.send_error(
@@ -62,8 +55,9 @@ impl Server {
         session.close();
         session.wait_idle().await;
         drop(session);
-        let _ = end_writer.send(Vec::new());
-        let write_outcome = writer_finished.await.unwrap_or(Ok(()));
+        let write_outcome = tokio::task::spawn_blocking(move || writer.finish())
+            .await
+            .unwrap_or(Ok(()));
         read_outcome?;
         match write_outcome {
             // The client closing its end of the pipe is how stdio sessions usually end.
@@ -92,29 +86,4 @@ impl Server {
             info.name, info.version
         );
     }
-}
-
-/// Writes each queued message as one line; an empty message means "finish".
-fn write_messages(output: impl Write, queue: &mpsc::Receiver<Vec<u8>>) -> io::Result<()> {
-    let mut output = BufWriter::with_capacity(64 * 1024, output);
-    while let Ok(message) = queue.recv() {
-        if message.is_empty() {
-            break;
-        }
-        output.write_all(&message)?;
-        output.write_all(b"\n")?;
-        // Batch whatever else is already queued into the same flush.
-        loop {
-            match queue.try_recv() {
-                Ok(message) if message.is_empty() => return output.flush(),
-                Ok(message) => {
-                    output.write_all(&message)?;
-                    output.write_all(b"\n")?;
-                }
-                Err(_) => break,
-            }
-        }
-        output.flush()?;
-    }
-    output.flush()
 }

@@ -1,0 +1,173 @@
+//! Streamable HTTP: one endpoint; POST carries a message, GET opens the stream of
+//! server-initiated messages, DELETE ends a session.
+//!
+//! A POSTed request is answered as `application/json` when its handler sends nothing but the
+//! reply, and as an SSE stream (`text/event-stream`) when it sends progress, log messages or
+//! requests to the client first: those go on *that request's* stream, followed by the reply.
+//! Notifications and responses from the client are answered 202 with no body.
+//!
+//! Sessions (the 2025 revisions): `initialize` issues an `Mcp-Session-Id` (128 random bits in
+//! hex); later requests must carry it, and an unknown or ended session gets 404. In stateless
+//! mode ([`HttpOptions::stateless`]) every POST is served on its own, for deployments behind a
+//! load balancer. SSE events carry ids, and a client that lost a stream can resume it with a GET
+//! carrying `Last-Event-ID`: the events it missed are replayed. Host and Origin headers are
+//! checked against an allow-list (local addresses by default) against DNS rebinding, and request
+//! bodies are size-limited.
+
+mod guard;
+mod handlers;
+mod sessions;
+mod stream;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::get;
+
+use crate::error::Error;
+use crate::server::{Server, ServerBuilder};
+
+pub use guard::HostPolicy;
+
+/// How the HTTP transport behaves.
+#[derive(Clone, Debug)]
+pub struct HttpOptions {
+    pub(crate) hosts: HostPolicy,
+    pub(crate) max_body_bytes: usize,
+    pub(crate) stateless: bool,
+    pub(crate) retry: Duration,
+    pub(crate) replay_events: usize,
+    pub(crate) resume_grace: Duration,
+    pub(crate) session_idle: Duration,
+    pub(crate) keepalive: Duration,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        HttpOptions {
+            hosts: HostPolicy::local(),
+            max_body_bytes: 4 * 1024 * 1024,
+            stateless: false,
+            retry: Duration::from_millis(1000),
+            replay_events: 1024,
+            resume_grace: Duration::from_secs(30),
+            session_idle: Duration::from_secs(60 * 60),
+            keepalive: Duration::from_secs(15),
+        }
+    }
+}
+
+impl HttpOptions {
+    /// The defaults: local hosts only, 4 MiB bodies, sessions.
+    pub fn new() -> HttpOptions {
+        HttpOptions::default()
+    }
+
+    /// Which `Host` and `Origin` values are accepted (local forms by default).
+    #[must_use]
+    pub fn hosts(mut self, hosts: HostPolicy) -> HttpOptions {
+        self.hosts = hosts;
+        self
+    }
+
+    /// The largest request body, in bytes (4 MiB by default); a larger one gets 413.
+    #[must_use]
+    pub fn max_body_bytes(mut self, bytes: usize) -> HttpOptions {
+        self.max_body_bytes = bytes;
+        self
+    }
+
+    /// Serves without sessions: no `Mcp-Session-Id`, no GET stream, each POST on its own.
+    #[must_use]
+    pub fn stateless(mut self, stateless: bool) -> HttpOptions {
+        self.stateless = stateless;
+        self
+    }
+
+    /// How long a client that lost a request's stream has to resume it (GET with
+    /// `Last-Event-ID`) before the request is cancelled (30 s by default).
+    #[must_use]
+    pub fn resume_grace(mut self, grace: Duration) -> HttpOptions {
+        self.resume_grace = grace;
+        self
+    }
+
+    /// How long an unused session is kept (an hour by default).
+    #[must_use]
+    pub fn session_idle(mut self, idle: Duration) -> HttpOptions {
+        self.session_idle = idle;
+        self
+    }
+
+    /// The reconnection delay suggested to clients in SSE `retry` fields.
+    #[must_use]
+    pub fn retry(mut self, retry: Duration) -> HttpOptions {
+        self.retry = retry;
+        self
+    }
+}
+
+impl Server {
+    /// The MCP endpoint as an axum `Router` answering at its root: mount it at any path of an
+    /// existing app with `Router::nest("/mcp", ...)`.
+    pub fn http_router(&self, options: HttpOptions) -> Router {
+        let state = Arc::new(handlers::HttpState::new(self.clone(), options));
+        Router::new()
+            .route(
+                "/",
+                get(handlers::get)
+                    .post(handlers::post)
+                    .delete(handlers::delete),
+            )
+            .with_state(state)
+    }
+
+    /// Serves Streamable HTTP at `http://<addr>/mcp` until the process ends.
+    pub async fn serve_http(&self, addr: SocketAddr) -> Result<(), Error> {
+        self.serve_http_with(addr, HttpOptions::default()).await
+    }
+
+    /// Like [`serve_http`](Self::serve_http), with options.
+    pub async fn serve_http_with(&self, addr: SocketAddr, options: HttpOptions) -> Result<(), Error> {
+        let options = options.with_port(addr.port());
+        let app = Router::new().nest("/mcp", self.http_router(options));
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        eprintln!(
+            "{} {}: MCP over Streamable HTTP at http://{}/mcp",
+            self.core.info.name,
+            self.core.info.version,
+            listener.local_addr()?
+        );
+        axum::serve(listener, app).await?;
+        Ok(())
+    }
+
+    /// Like [`serve_http`](Self::serve_http), on a Tokio runtime of its own.
+    pub fn run_http(&self, addr: SocketAddr) -> Result<(), Error> {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()?
+            .block_on(self.serve_http(addr))
+    }
+}
+
+impl HttpOptions {
+    fn with_port(mut self, port: u16) -> HttpOptions {
+        self.hosts = self.hosts.with_port(port);
+        self
+    }
+}
+
+impl ServerBuilder {
+    /// Builds the server and serves Streamable HTTP at `http://<addr>/mcp`.
+    pub async fn serve_http(self, addr: SocketAddr) -> Result<(), Error> {
+        self.build()?.serve_http(addr).await
+    }
+
+    /// Like [`serve_http`](Self::serve_http), on a Tokio runtime of its own.
+    pub fn run_http(self, addr: SocketAddr) -> Result<(), Error> {
+        self.build()?.run_http(addr)
+    }
+}

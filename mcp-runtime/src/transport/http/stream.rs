@@ -1,0 +1,273 @@
+//! SSE streams with event ids: what was sent on each stream is kept for a while, so a client
+//! that lost a stream can resume it (GET with `Last-Event-ID`) without losing messages.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, Weak};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::Bytes;
+use futures_util::Stream;
+use tokio::sync::mpsc;
+
+/// What a stream's subscriber receives.
+pub(super) enum Frame {
+    /// A message, with its event id.
+    Event { id: String, data: Arc<[u8]> },
+    /// The server ends the stream here (the client should reconnect to get the rest).
+    Close,
+}
+
+/// One SSE stream's events: a request's stream, or the session's standalone stream.
+pub(super) struct Hub {
+    pub(super) stream: u64,
+    /// The raw id of the request whose reply ends this stream; `None` for the standalone one.
+    request: Option<String>,
+    inner: Mutex<HubInner>,
+}
+
+struct HubInner {
+    events: VecDeque<(u64, Arc<[u8]>, bool)>,
+    next_seq: u64,
+    max_events: usize,
+    subscriber: Option<mpsc::UnboundedSender<Frame>>,
+    /// The last event handed to a live subscriber.
+    delivered: u64,
+    finished: bool,
+    /// Called when the subscriber goes away before the reply: the request may be cancelled.
+    on_abandoned: Option<Box<dyn Fn() + Send + Sync>>,
+}
+
+impl Hub {
+    pub(super) fn new(stream: u64, request: Option<String>, max_events: usize) -> Arc<Hub> {
+        Arc::new(Hub {
+            stream,
+            request,
+            inner: Mutex::new(HubInner {
+                events: VecDeque::new(),
+                next_seq: 1,
+                max_events: max_events.max(1),
+                subscriber: None,
+                delivered: 0,
+                finished: false,
+                on_abandoned: None,
+            }),
+        })
+    }
+
+    pub(super) fn set_on_abandoned(&self, f: impl Fn() + Send + Sync + 'static) {
+        self.inner.lock().expect("lock poisoned").on_abandoned = Some(Box::new(f));
+    }
+
+    /// Whether `message` ends this stream: the reply to its request (or a batch reply).
+    pub(super) fn is_final(&self, message: &[u8]) -> bool {
+        let Some(request) = &self.request else {
+            return false;
+        };
+        if message.first() == Some(&b'[') {
+            return true;
+        }
+        #[derive(serde::Deserialize)]
+        struct Peek<'a> {
+            #[serde(borrow, default)]
+            id: Option<&'a serde_json::value::RawValue>,
+            #[serde(default)]
+            method: Option<serde::de::IgnoredAny>,
+        }
+        match serde_json::from_slice::<Peek<'_>>(message) {
+            Ok(peek) => peek.method.is_none() && peek.id.is_some_and(|id| id.get() == request),
+            Err(_) => false,
+        }
+    }
+
+    /// Records a message and hands it to the subscriber, if any.
+    pub(super) fn push(&self, message: Vec<u8>) {
+        let last = self.is_final(&message);
+        let data: Arc<[u8]> = message.into();
+        let mut inner = self.inner.lock().expect("lock poisoned");
+        let seq = inner.next_seq;
+        inner.next_seq += 1;
+        inner.events.push_back((seq, Arc::clone(&data), last));
+        while inner.events.len() > inner.max_events {
+            inner.events.pop_front();
+        }
+        if last {
+            inner.finished = true;
+        }
+        let id = self.event_id(seq);
+        if let Some(subscriber) = &inner.subscriber
+            && subscriber.send(Frame::Event { id, data }).is_ok()
+        {
+            inner.delivered = seq;
+        }
+    }
+
+    fn event_id(&self, seq: u64) -> String {
+        format!("{}-{seq}", self.stream)
+    }
+
+    /// The id of a priming event: before every real event of the stream.
+    pub(super) fn priming_id(&self) -> String {
+        self.event_id(0)
+    }
+
+    /// Becomes the stream's subscriber (replacing any other), receiving the events after
+    /// `after` and then the live ones. Without `after`, a request's stream replays all it kept
+    /// and the standalone stream what no subscriber has received yet.
+    pub(super) fn subscribe(self: &Arc<Self>, after: Option<u64>) -> Subscription {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let mut inner = self.inner.lock().expect("lock poisoned");
+        let after = after.or((self.request.is_none()).then_some(inner.delivered));
+        if let Some((last, _, _)) = inner.events.back() {
+            inner.delivered = inner.delivered.max(*last);
+        }
+        for (seq, data, _) in &inner.events {
+            if after.is_none_or(|after| *seq > after) {
+                let _ = sender.send(Frame::Event {
+                    id: self.event_id(*seq),
+                    data: Arc::clone(data),
+                });
+            }
+        }
+        if let Some(old) = inner.subscriber.replace(sender) {
+            let _ = old.send(Frame::Close);
+        }
+        Subscription {
+            hub: Arc::downgrade(self),
+            receiver,
+        }
+    }
+
+    /// Ends the current subscriber's stream; the events go on being kept for a resume.
+    pub(super) fn close_subscriber(&self) {
+        if let Some(subscriber) = self.inner.lock().expect("lock poisoned").subscriber.take() {
+            let _ = subscriber.send(Frame::Close);
+        }
+    }
+
+    pub(super) fn is_finished(&self) -> bool {
+        self.inner.lock().expect("lock poisoned").finished
+    }
+
+    pub(super) fn has_subscriber(&self) -> bool {
+        self.inner
+            .lock()
+            .expect("lock poisoned")
+            .subscriber
+            .as_ref()
+            .is_some_and(|s| !s.is_closed())
+    }
+
+    fn abandoned(&self) {
+        let inner = self.inner.lock().expect("lock poisoned");
+        if inner.finished || inner.subscriber.as_ref().is_some_and(|s| !s.is_closed()) {
+            return;
+        }
+        if let Some(f) = &inner.on_abandoned {
+            f();
+        }
+    }
+}
+
+/// A subscriber's end of a hub.
+pub(super) struct Subscription {
+    hub: Weak<Hub>,
+    pub(super) receiver: mpsc::UnboundedReceiver<Frame>,
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        // The client went away (or was replaced): tell the hub, which may cancel its request.
+        self.receiver.close();
+        if let Some(hub) = self.hub.upgrade()
+            && !hub.has_subscriber()
+        {
+            hub.abandoned();
+        }
+    }
+}
+
+/// Parses a `Last-Event-ID` into the stream and sequence number it names.
+pub(super) fn parse_event_id(id: &str) -> Option<(u64, u64)> {
+    let (stream, seq) = id.split_once('-')?;
+    Some((stream.parse().ok()?, seq.parse().ok()?))
+}
+
+fn event(id: &str, data: &[u8]) -> Bytes {
+    let mut out = Vec::with_capacity(data.len() + id.len() + 16);
+    out.extend_from_slice(b"id: ");
+    out.extend_from_slice(id.as_bytes());
+    out.extend_from_slice(b"\ndata: ");
+    out.extend_from_slice(data);
+    out.extend_from_slice(b"\n\n");
+    Bytes::from(out)
+}
+
+/// The response body of an SSE stream: an optional priming event, then the subscription's
+/// events, with keep-alive comments while nothing happens, until the hub's last event.
+pub(super) struct SseBody {
+    pending: VecDeque<Bytes>,
+    subscription: Subscription,
+    keepalive: tokio::time::Interval,
+    ended: bool,
+}
+
+impl SseBody {
+    pub(super) fn new(subscription: Subscription, priming: Option<(String, Duration)>, keepalive: Duration) -> SseBody {
+        let mut pending = VecDeque::new();
+        if let Some((id, retry)) = priming {
+            pending.push_back(Bytes::from(format!(
+                "id: {id}\nretry: {}\ndata: \n\n",
+                retry.as_millis()
+            )));
+        }
+        let mut keepalive = tokio::time::interval(keepalive);
+        keepalive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        keepalive.reset();
+        SseBody {
+            pending,
+            subscription,
+            keepalive,
+            ended: false,
+        }
+    }
+
+    /// Adds an event already received (the first message, which decided on SSE).
+    pub(super) fn push_front_event(&mut self, id: &str, data: &[u8]) {
+        self.pending.push_back(event(id, data));
+    }
+}
+
+impl Stream for SseBody {
+    type Item = Result<Bytes, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if let Some(chunk) = self.pending.pop_front() {
+            return Poll::Ready(Some(Ok(chunk)));
+        }
+        if self.ended {
+            return Poll::Ready(None);
+        }
+        match self.subscription.receiver.poll_recv(cx) {
+            Poll::Ready(Some(Frame::Event { id, data })) => {
+                let hub = self.subscription.hub.upgrade();
+                if hub.as_ref().is_some_and(|hub| hub.is_final(&data)) {
+                    self.ended = true;
+                }
+                self.keepalive.reset();
+                return Poll::Ready(Some(Ok(event(&id, &data))));
+            }
+            Poll::Ready(Some(Frame::Close) | None) => {
+                self.ended = true;
+                return Poll::Ready(None);
+            }
+            Poll::Pending => {}
+        }
+        if self.keepalive.poll_tick(cx).is_ready() {
+            return Poll::Ready(Some(Ok(Bytes::from_static(b": keep-alive\n\n"))));
+        }
+        Poll::Pending
+    }
+}
