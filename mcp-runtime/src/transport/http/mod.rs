@@ -131,14 +131,22 @@ impl Server {
 
     /// Like [`serve_http`](Self::serve_http), with options.
     pub async fn serve_http_with(&self, addr: SocketAddr, options: HttpOptions) -> Result<(), Error> {
-        let options = options.with_port(addr.port());
-        let app = Router::new().nest("/mcp", self.http_router(options));
         let listener = tokio::net::TcpListener::bind(addr).await?;
+        self.serve_http_listener(listener, options).await
+    }
+
+    /// Serves Streamable HTTP at `/mcp` on a listener already bound (say to port 0).
+    pub async fn serve_http_listener(
+        &self,
+        listener: tokio::net::TcpListener,
+        options: HttpOptions,
+    ) -> Result<(), Error> {
+        let local = listener.local_addr()?;
+        let options = options.with_port(local.port());
+        let app = Router::new().nest("/mcp", self.http_router(options));
         eprintln!(
-            "{} {}: MCP over Streamable HTTP at http://{}/mcp",
-            self.core.info.name,
-            self.core.info.version,
-            listener.local_addr()?
+            "{} {}: MCP over Streamable HTTP at http://{local}/mcp",
+            self.core.info.name, self.core.info.version,
         );
         axum::serve(listener, app).await?;
         Ok(())
