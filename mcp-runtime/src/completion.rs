@@ -55,12 +55,23 @@ impl std::fmt::Debug for Completer {
 
 /// A function usable as a completer; see [`Completer::new`].
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot complete an argument",
-    note = "a completer is `fn(&str) -> impl IntoIterator<Item = impl Into<String>>` or `fn(&str, &CompletionContext) -> ...`"
+    message = "`{Self}` is not a completer function",
+    label = "not a completer",
+    note = "`#[complete(f)]` names a function taking the typed prefix, `fn f(prefix: &str) -> Vec<String>`, or the prefix and the arguments already given, `fn f(prefix: &str, context: &CompletionContext) -> Vec<String>`",
+    note = "it may return any iterable of strings (`Vec<String>`, `Vec<&'static str>`, `[&str; N]`, ...), and must be `Send + Sync + 'static` (a plain `fn` is)"
 )]
 pub trait CompleteFn<M>: Send + Sync + 'static {
     /// Candidate values for `prefix`.
     fn complete(&self, prefix: &str, context: &CompletionContext) -> Vec<String>;
+
+    /// The function as a [`Completer`]. Generated code calls this rather than
+    /// [`Completer::new`], so that a path naming no completer is reported on the path alone.
+    fn into_completer(self) -> Completer
+    where
+        Self: Sized,
+    {
+        Completer::new(self)
+    }
 }
 
 /// Marker: a completer taking the prefix only.
@@ -71,6 +82,7 @@ pub enum PrefixOnly {}
 #[derive(Debug)]
 pub enum WithContext {}
 
+#[diagnostic::do_not_recommend]
 impl<F, I> CompleteFn<PrefixOnly> for F
 where
     F: Fn(&str) -> I + Send + Sync + 'static,
@@ -82,6 +94,7 @@ where
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<F, I> CompleteFn<WithContext> for F
 where
     F: Fn(&str, &CompletionContext) -> I + Send + Sync + 'static,

@@ -58,6 +58,8 @@ pub mod completion;
 mod context;
 mod error;
 mod handler_error;
+#[cfg(feature = "tracing")]
+pub mod log_bridge;
 pub mod jsonrpc;
 pub mod prompt;
 pub mod protocol;

@@ -10,11 +10,14 @@ use crate::tool::{FromArguments, FromContext, FromRequestContext};
 
 /// A type a prompt or resource-template function can take as a parameter: a value decoded
 /// from a string argument, or a value the runtime supplies ([`FromContext`]).
+///
+/// A URI template variable, and a prompt argument with `#[complete(...)]`, must be decoded
+/// from its string: the macros ask for `StringParam<FromArguments>` there.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a parameter here: prompt arguments and URI variables arrive as strings",
-    label = "cannot be decoded from a string argument",
-    note = "use `String`, a number, `bool`, or an enum of unit variants deriving `Deserialize` and `JsonSchema`",
-    note = "values the runtime supplies (`Context`, `State<T>`) implement `mcp_runtime::FromContext`"
+    message = "`{Self}` cannot be a prompt argument or a URI template variable: their values arrive as strings",
+    label = "cannot be decoded from a string",
+    note = "take `String`, a number, `bool`, or an enum of unit variants with `#[derive(Deserialize, JsonSchema)]` (both in `mcp_runtime::prelude`); `Option<...>` of one of these is optional",
+    note = "a prompt can also take values the runtime supplies (`Context`, `State<T>`, any `mcp_runtime::FromContext` type); those are not decoded from strings, so they cannot be URI template variables or take `#[complete(...)]`"
 )]
 pub trait StringParam<M>: Sized {
     /// Adds the parameter to the handler's argument list.

@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Context;
+use super::{Context, RequestState};
+use crate::server::Session;
 
 /// The syslog severities MCP uses, least severe first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -47,27 +48,38 @@ struct MessageParams<'a, T: Serialize> {
     data: &'a T,
 }
 
+/// Sends `notifications/message` for the request `state` of `session`, if the client's level
+/// lets it through: on the request's own stream while it runs, on the session's channel after.
+pub(crate) fn send_log(
+    session: &Session,
+    state: &RequestState,
+    level: LoggingLevel,
+    logger: Option<&str>,
+    data: &impl Serialize,
+) {
+    if level < session.log_level() {
+        return;
+    }
+    let message = crate::jsonrpc::encode_notification(
+        "notifications/message",
+        &MessageParams {
+            level,
+            logger,
+            data,
+        },
+    );
+    if state.is_finished() {
+        session.outbound().send(message);
+    } else {
+        state.sink.send(message);
+    }
+}
+
 impl Context {
     /// Sends a log message at `level` (if the client's level lets it through), from `logger`.
     /// `data` is any JSON: a string, or an object with details.
     pub fn log(&self, level: LoggingLevel, logger: Option<&str>, data: &impl Serialize) {
-        if level < self.session().log_level() {
-            return;
-        }
-        let message = crate::jsonrpc::encode_notification(
-            "notifications/message",
-            &MessageParams {
-                level,
-                logger,
-                data,
-            },
-        );
-        // On the request's own stream while it runs; on the session's channel after.
-        if self.request_state().is_finished() {
-            self.session().outbound().send(message);
-        } else {
-            self.request_state().sink.send(message);
-        }
+        send_log(self.session(), self.request_state(), level, logger, data);
     }
 
     /// Logs at `debug`.

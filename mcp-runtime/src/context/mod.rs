@@ -21,6 +21,8 @@ use serde_json::{Map, Value};
 pub use client::{ClientError, Root, SamplingRequest, SamplingResponse};
 pub use elicitation::{Elicitation, UrlElicitation};
 pub use logging::LoggingLevel;
+#[cfg(feature = "tracing")]
+pub(crate) use logging::send_log;
 pub(crate) use request_state::RequestState;
 pub use state::State;
 pub(crate) use state::StateMap;

@@ -39,9 +39,9 @@ pub trait Prompt: 'static {
 /// A value a prompt function may return.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from an MCP prompt",
-    label = "this return type cannot become prompt messages",
-    note = "return a `String` (one user message), a `PromptMessage`, a `Vec<PromptMessage>` or a `GetPromptResult`",
-    note = "`Result<T, E>` works for any of these `T` when `E` implements `Display` or is a `HandlerError`"
+    label = "cannot become prompt messages",
+    note = "a prompt returns text (`String`, `&str`: one user message), a `PromptMessage` (`PromptMessage::user(text)`, `PromptMessage::assistant(text)`), a `Vec<PromptMessage>` (a conversation) or a `GetPromptResult`",
+    note = "or a `Result<T, E>` with one of those as `T` and an error `E` that implements `Display` or is a `HandlerError` (an `Err` becomes an error response)"
 )]
 pub trait IntoPromptResult {
     /// Converts the value.

@@ -64,6 +64,15 @@ impl IntoResourceContents for Vec<ResourceContents> {
 }
 
 /// How one return type becomes contents: the kind chosen by the probe.
+///
+/// Its impls are `do_not_recommend`, so a return type that fits no rule is reported with this
+/// trait's message, on the return type, rather than through the internals of [`kinds`].
+#[diagnostic::on_unimplemented(
+    message = "`{R}` cannot be returned from an MCP resource",
+    label = "cannot become resource contents",
+    note = "a resource returns text (`String`, `&str`), bytes (`Vec<u8>`, sent as a base64 `blob`), contents (`ResourceContents`, `Vec<ResourceContents>`, any `IntoResourceContents`), or a type implementing `Serialize`, sent as JSON (`#[derive(Serialize)]`)",
+    note = "or a `Result<T, E>` with one of those as `T` and an error `E` that implements `Display` or is a `HandlerError` (an `Err` becomes an error response)"
+)]
 pub trait ResourceOutput<R> {
     /// Converts a returned value.
     fn contents(
@@ -187,15 +196,10 @@ pub mod kinds {
     }
     impl<T> ViaUnsupported for ResourceProbe<T> {}
 
-    /// Implemented by no type: the bound that explains an unsupported return type.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` cannot be returned from an MCP resource",
-        label = "this return type cannot become resource contents",
-        note = "return a `String` (text), `Vec<u8>` (binary), a `Serialize` type (JSON), `ResourceContents` or `Vec<ResourceContents>`",
-        note = "`Result<T, E>` works for any of these `T` when `E` implements `Display` or is a `HandlerError`"
-    )]
+    /// Implemented by no type: the bound that keeps [`Unsupported`] from converting anything.
     pub trait ResourceReturnType {}
 
+    #[diagnostic::do_not_recommend]
     impl<R: IntoResourceContents> ResourceOutput<R> for Explicit {
         fn contents(
             &self,
@@ -207,6 +211,7 @@ pub mod kinds {
         }
     }
 
+    #[diagnostic::do_not_recommend]
     impl<R: Serialize> ResourceOutput<R> for Json {
         fn contents(
             &self,
@@ -218,6 +223,7 @@ pub mod kinds {
         }
     }
 
+    #[diagnostic::do_not_recommend]
     impl<T: IntoResourceContents, E: Into<HandlerError>> ResourceOutput<Result<T, E>>
         for ExplicitOrError
     {
@@ -233,6 +239,7 @@ pub mod kinds {
         }
     }
 
+    #[diagnostic::do_not_recommend]
     impl<T: Serialize, E: Into<HandlerError>> ResourceOutput<Result<T, E>> for JsonOrError {
         fn contents(
             &self,
@@ -244,6 +251,7 @@ pub mod kinds {
         }
     }
 
+    #[diagnostic::do_not_recommend]
     impl<R: ResourceReturnType> ResourceOutput<R> for Unsupported {
         fn contents(
             &self,

@@ -3,6 +3,7 @@
 
 mod builder;
 mod completion;
+mod direct;
 mod dispatch;
 mod handle;
 mod lifecycle;

@@ -227,6 +227,14 @@ impl Session {
             let _guard = guard;
             let id = request.id.clone();
             let handling = CatchUnwind(Box::pin(session.dispatch(request)));
+            #[cfg(feature = "tracing")]
+            let handling = Box::pin(crate::log_bridge::CURRENT.scope(
+                crate::log_bridge::LogTarget {
+                    session: Arc::clone(&session),
+                    state: Arc::clone(&task_state),
+                },
+                handling,
+            ));
             let outcome = UntilCancelled::new(handling, &task_state).await;
             task_state.finish();
             let Some(outcome) = outcome else {

@@ -94,10 +94,13 @@ impl<T: FromContext> ToolParam<FromRequestContext> for T {
 }
 
 /// A parameter that no argument or URI variable feeds, so the runtime must supply it.
+///
+/// `#[mcp_resource]` spans this bound over the parameter's name and type: the name is what
+/// matches a URI template variable.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not supplied by the runtime, so this parameter needs a URI template variable of the same name",
-    label = "no `{{...}}` variable of the URI has this parameter's name",
-    note = "add the variable to the `uri` template, or take a type the runtime supplies (`Context`, `State<T>`)"
+    message = "this resource parameter needs a URI template variable of the same name, or a type the runtime supplies; `{Self}` is not supplied",
+    label = "no `{{...}}` variable of the `uri` has this parameter's name",
+    note = "add the variable to the `uri` (`{{name}}` for a parameter `name`: the URI becomes a template), or take a value the runtime supplies: `Context`, `State<T>`, any `mcp_runtime::FromContext` type"
 )]
 pub trait SuppliedParam: Sized {
     /// Records what the value needs from the server.

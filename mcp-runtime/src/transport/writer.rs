@@ -240,7 +240,9 @@ mod tests {
     fn replies_ready_together_on_a_runtime_share_one_write() {
         let sink = Sink::default();
         let writer = SharedWriter::new(sink.clone());
-        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
         runtime.block_on(async {
             let tasks: Vec<_> = (0..100)
                 .map(|i| {
@@ -259,7 +261,11 @@ mod tests {
         });
         let text = String::from_utf8(sink.bytes.lock().unwrap().clone()).unwrap();
         assert_eq!(text.lines().count(), 100);
-        assert!(*sink.writes.lock().unwrap() < 10, "{} writes", sink.writes.lock().unwrap());
+        assert!(
+            *sink.writes.lock().unwrap() < 10,
+            "{} writes",
+            sink.writes.lock().unwrap()
+        );
     }
 
     #[test]
