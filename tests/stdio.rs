@@ -31,7 +31,12 @@ struct Running {
 
 impl Running {
     fn start(name: &str, envs: &[(&str, &str)]) -> Running {
+        Running::start_with(name, &[], envs)
+    }
+
+    fn start_with(name: &str, args: &[&str], envs: &[(&str, &str)]) -> Running {
         let mut child = Command::new(example(name))
+            .args(args)
             .envs(envs.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -198,4 +203,45 @@ fn the_gift_server_answers_over_stdio() {
     assert_eq!(reply["result"]["isError"], true);
     let (_, stderr, success) = server.finish();
     assert!(success, "{stderr}");
+}
+
+#[test]
+fn the_files_example_serves_its_folder_and_nothing_outside_it() {
+    let base = std::env::temp_dir().join(format!("mcp-files-{}", std::process::id()));
+    let served = base.join("served");
+    std::fs::create_dir_all(served.join("notes")).unwrap();
+    std::fs::write(served.join("notes/today.md"), "# Today").unwrap();
+    std::fs::write(base.join("secret.txt"), "do not leak").unwrap();
+    let mut server = Running::start_with("files", &[served.to_str().unwrap()], &[]);
+    server.initialize();
+    let read = |id: u32, uri: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "resources/read", "params": {"uri": uri}})
+            .to_string()
+    };
+    server.send(&read(1, "files:///notes/today.md"));
+    let reply = server.next();
+    assert_eq!(reply["result"]["contents"][0]["text"], "# Today");
+    assert_eq!(reply["result"]["contents"][0]["mimeType"], "text/markdown");
+    for (id, uri) in [
+        (2, "files:///../secret.txt"),
+        (3, "files:///notes/../../secret.txt"),
+        (4, "files:////etc/passwd"),
+    ] {
+        server.send(&read(id, uri));
+        let reply = server.next();
+        assert_eq!(reply["error"]["code"], -32602, "{uri}: {reply}");
+        assert!(!reply.to_string().contains("do not leak"));
+    }
+    server.send(&read(5, "files:///notes/missing.md"));
+    assert_eq!(server.next()["error"]["code"], -32002);
+    let complete = json!({"jsonrpc": "2.0", "id": 6, "method": "completion/complete", "params": {
+        "ref": {"type": "ref/resource", "uri": "files:///{+path}"}, "argument": {"name": "path", "value": "no"}}});
+    server.send(&complete.to_string());
+    assert_eq!(
+        server.next()["result"]["completion"]["values"],
+        json!(["notes/today.md"])
+    );
+    let (_, stderr, success) = server.finish();
+    assert!(success, "{stderr}");
+    std::fs::remove_dir_all(&base).ok();
 }
