@@ -26,7 +26,11 @@ async fn slow_count(
             () = tokio::time::sleep(Duration::from_millis(delay_ms)) => {}
             () = ctx.cancelled() => return format!("cancelled at {}", step - 1),
         }
-        ctx.report_progress(f64::from(step), Some(f64::from(steps)), Some(&format!("step {step} of {steps}")));
+        ctx.report_progress(
+            f64::from(step),
+            Some(f64::from(steps)),
+            Some(&format!("step {step} of {steps}")),
+        );
     }
     format!("counted to {steps}")
 }
@@ -51,11 +55,16 @@ async fn confirm_action(
         .elicit::<Confirmation>(&format!("Do you want to {action}?"))
         .await?;
     Ok(match answer {
-        Elicitation::Accept(Confirmation { confirmed: true, note }) => match note {
+        Elicitation::Accept(Confirmation {
+            confirmed: true,
+            note,
+        }) => match note {
             Some(note) => format!("confirmed: {action} (note: {note})"),
             None => format!("confirmed: {action}"),
         },
-        Elicitation::Accept(Confirmation { confirmed: false, .. }) => {
+        Elicitation::Accept(Confirmation {
+            confirmed: false, ..
+        }) => {
             format!("not confirmed: the user unticked {action}")
         }
         Elicitation::Decline => format!("declined: the user does not want to {action}"),
@@ -85,7 +94,11 @@ fn log_levels(ctx: Context) -> String {
     ];
     for level in levels {
         let name = format!("{level:?}").to_lowercase();
-        ctx.log(level, Some("companion"), &format!("this is a {name} message"));
+        ctx.log(
+            level,
+            Some("companion"),
+            &format!("this is a {name} message"),
+        );
     }
     format!("sent {} log messages", levels.len())
 }
@@ -98,11 +111,12 @@ fn add_greeter(
     name: String,
 ) -> Result<String, mcp_runtime::BuildError> {
     let greeting = format!("Hello, {name}!");
-    let tool = DynamicTool::new(format!("greet_{name}"), format!("Greets {name}."))
-        .handler(move |_ctx, _arguments| {
+    let tool = DynamicTool::new(format!("greet_{name}"), format!("Greets {name}.")).handler(
+        move |_ctx, _arguments| {
             let greeting = greeting.clone();
             async move { CallToolResult::text(greeting) }
-        });
+        },
+    );
     ctx.server().add_tool(tool)?;
     Ok(format!("added the tool greet_{name}"))
 }

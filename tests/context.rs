@@ -244,10 +244,15 @@ async fn a_handler_awaiting_cancellation_runs_its_cancel_branch_and_sends_nothin
         r#"{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"tidy","arguments":{}}}"#,
     );
     tokio::time::sleep(Duration::from_millis(100)).await;
-    client.client.notify("notifications/cancelled", json!({"requestId": "t"}));
+    client
+        .client
+        .notify("notifications/cancelled", json!({"requestId": "t"}));
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(CLEANED_UP.load(std::sync::atomic::Ordering::SeqCst));
-    assert_eq!(client.client.next_message(Duration::from_millis(300)).await, None);
+    assert_eq!(
+        client.client.next_message(Duration::from_millis(300)).await,
+        None
+    );
 }
 
 #[tokio::test]

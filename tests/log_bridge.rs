@@ -48,7 +48,10 @@ async fn tracing_events_in_a_handler_become_log_notifications() {
         })
     );
     assert_eq!(
-        client.client.next_message(std::time::Duration::from_millis(200)).await,
+        client
+            .client
+            .next_message(std::time::Duration::from_millis(200))
+            .await,
         None,
         "the debug event is below the client's level"
     );

@@ -266,13 +266,11 @@ async fn an_unknown_uri_is_resource_not_found_with_the_uri() {
             .unwrap_err();
         assert_eq!(error.code, -32002, "{uri}");
         assert_eq!(error.message, "Resource not found");
-        assert_eq!(
-            error.data.as_ref().unwrap()["uri"]
-                .as_str()
-                .unwrap()
-                .is_empty(),
-            false
-        );
+        let named = error.data.as_ref().unwrap()["uri"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(named.starts_with("shop://"), "{uri}: data names {named}");
     }
     let error = client
         .request("resources/read", json!({}))

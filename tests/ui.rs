@@ -1,5 +1,6 @@
-//! Compile-time behaviour of `#[mcp_tool]`: what it accepts (`ui/tool/pass`) and the one
-//! error each mistake gives (`ui/tool/fail`, one mistake per file, named for it).
+//! Compile-time behaviour of `#[mcp_tool]`, `#[mcp_resource]` and `#[mcp_prompt]`: what each
+//! accepts (`ui/<macro>/pass`, built and run: each `main` builds a server) and the one error
+//! each mistake gives (`ui/<macro>/fail`, one mistake per file, named for it).
 //!
 //! The `.stderr` snapshots are for the workspace's pinned compiler (`rust-version`).
 //! Regenerate them with `TRYBUILD=overwrite cargo test --test ui` and review the diff.
@@ -7,6 +8,8 @@
 #[test]
 fn ui() {
     let cases = trybuild::TestCases::new();
-    cases.pass("tests/ui/tool/pass/*.rs");
-    cases.compile_fail("tests/ui/tool/fail/*.rs");
+    for handler in ["tool", "resource", "prompt"] {
+        cases.pass(format!("tests/ui/{handler}/pass/*.rs"));
+        cases.compile_fail(format!("tests/ui/{handler}/fail/*.rs"));
+    }
 }

@@ -61,12 +61,18 @@ pub(crate) fn gift_category(
         .find(|c| c.name == category)
         .cloned()
         .ok_or_else(|| {
-            HandlerError::not_found(format!("mcp://gift-server/resources/gift_catalog/{category}"))
+            HandlerError::not_found(format!(
+                "mcp://gift-server/resources/gift_catalog/{category}"
+            ))
         })
 }
 
 fn category_names(_prefix: &str) -> Vec<String> {
-    Catalog::shipped().categories.iter().map(|c| c.name.clone()).collect()
+    Catalog::shipped()
+        .categories
+        .iter()
+        .map(|c| c.name.clone())
+        .collect()
 }
 
 /// The tones a congratulation can take.

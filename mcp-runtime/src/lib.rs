@@ -58,9 +58,9 @@ pub mod completion;
 mod context;
 mod error;
 mod handler_error;
+pub mod jsonrpc;
 #[cfg(feature = "tracing")]
 pub mod log_bridge;
-pub mod jsonrpc;
 pub mod prompt;
 pub mod protocol;
 pub mod resource;
@@ -88,12 +88,12 @@ pub use protocol::{
 pub use resource::{IntoResourceContents, Resource};
 pub use schema::{InputSchema, OutputShape};
 pub use server::{Server, ServerBuilder, ServerHandle};
-#[cfg(feature = "http")]
-pub use transport::http::{HostPolicy, HttpOptions};
 pub use tool::{
     Arguments, DynamicTool, FromArguments, FromContext, FromRequestContext, IntoToolResult,
     Requirements, Tool, ToolParam,
 };
+#[cfg(feature = "http")]
+pub use transport::http::{HostPolicy, HttpOptions};
 
 /// Re-exported for deriving on argument and result types.
 pub use schemars::JsonSchema;

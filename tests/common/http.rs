@@ -116,7 +116,7 @@ impl Response {
                     break;
                 }
             }
-            self.body.extend(self.buffer.drain(..));
+            self.body.append(&mut self.buffer);
             self.finished = true;
             return false;
         }

@@ -108,10 +108,8 @@ fn string_shape(schema: &Value) -> (Vec<String>, bool) {
             }
         }
     }
-    if let Some(value) = map.get("const") {
-        if let Some(s) = value.as_str() {
-            choices.push(s.to_owned());
-        }
+    if let Some(s) = map.get("const").and_then(Value::as_str) {
+        choices.push(s.to_owned());
     }
     let scalar = |t: &str| matches!(t, "string" | "number" | "integer" | "boolean" | "null");
     let ok = match map.get("type") {

@@ -192,7 +192,7 @@ fn restrict_field(name: &str, field: Map<String, Value>) -> Result<Map<String, V
         Some("boolean") => {}
         Some("array") => {
             let items = field.get("items").and_then(Value::as_object);
-            let choices = items.and_then(|items| enum_choices(items));
+            let choices = items.and_then(enum_choices);
             let Some(choices) = choices else {
                 return Err(format!(
                     "field `{name}`: a list in an elicitation form must be a list of enum values (a multi-select)"

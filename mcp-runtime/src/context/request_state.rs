@@ -1,8 +1,8 @@
 //! Per-request state shared by the handler's context and the session: cancelled? answered?
 
 use std::sync::Mutex;
-use std::task::Waker;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::Waker;
 
 use tokio::sync::Notify;
 

@@ -99,7 +99,9 @@ impl Server {
 }
 
 /// The address after `--http` (or in `--http=ADDR`), if the arguments have one.
-fn http_address(mut args: impl Iterator<Item = String>) -> Result<Option<std::net::SocketAddr>, Error> {
+fn http_address(
+    mut args: impl Iterator<Item = String>,
+) -> Result<Option<std::net::SocketAddr>, Error> {
     while let Some(arg) = args.next() {
         let value = match arg.strip_prefix("--http") {
             Some("") => args.next(),
@@ -107,7 +109,9 @@ fn http_address(mut args: impl Iterator<Item = String>) -> Result<Option<std::ne
             _ => continue,
         };
         let Some(value) = value else {
-            return Err(Error::Usage("`--http` needs an address, such as `--http 127.0.0.1:8000`".to_owned()));
+            return Err(Error::Usage(
+                "`--http` needs an address, such as `--http 127.0.0.1:8000`".to_owned(),
+            ));
         };
         return value.parse().map(Some).map_err(|_| {
             Error::Usage(format!(

@@ -96,7 +96,10 @@ impl Session {
             .lock()
             .expect("lock poisoned")
             .get(&id)
-            .map_or_else(|| Arc::new(RequestState::new(self.outbound.clone())), Arc::clone);
+            .map_or_else(
+                || Arc::new(RequestState::new(self.outbound.clone())),
+                Arc::clone,
+            );
         Context::new(Arc::clone(self), id, revision, client, meta, state)
     }
 

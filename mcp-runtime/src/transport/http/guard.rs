@@ -69,7 +69,9 @@ impl HostPolicy {
                 .split_once("://")
                 .map_or(origin, |(_, rest)| rest)
                 .trim_end_matches('/');
-            if origin != "null" && !self.accepts(authority) || origin == "null" && self.hosts.is_some() {
+            if origin != "null" && !self.accepts(authority)
+                || origin == "null" && self.hosts.is_some()
+            {
                 return Err(format!("the Origin `{origin}` is not allowed"));
             }
         }
@@ -104,17 +106,47 @@ mod tests {
     #[test]
     fn local_hosts_pass_and_others_do_not() {
         let policy = HostPolicy::local().with_port(3000);
-        assert!(policy.check(&headers(&[("host", "localhost:3000")])).is_ok());
-        assert!(policy.check(&headers(&[("host", "127.0.0.1:3000")])).is_ok());
+        assert!(
+            policy
+                .check(&headers(&[("host", "localhost:3000")]))
+                .is_ok()
+        );
+        assert!(
+            policy
+                .check(&headers(&[("host", "127.0.0.1:3000")]))
+                .is_ok()
+        );
         assert!(policy.check(&headers(&[("host", "[::1]:3000")])).is_ok());
-        assert!(policy.check(&headers(&[("host", "evil.example:3000")])).is_err());
-        assert!(policy.check(&headers(&[("host", "localhost:4000")])).is_err());
-        assert!(policy
-            .check(&headers(&[("host", "localhost:3000"), ("origin", "http://evil.example")]))
-            .is_err());
-        assert!(policy
-            .check(&headers(&[("host", "localhost:3000"), ("origin", "http://localhost:3000")]))
-            .is_ok());
-        assert!(HostPolicy::any().check(&headers(&[("host", "evil.example")])).is_ok());
+        assert!(
+            policy
+                .check(&headers(&[("host", "evil.example:3000")]))
+                .is_err()
+        );
+        assert!(
+            policy
+                .check(&headers(&[("host", "localhost:4000")]))
+                .is_err()
+        );
+        assert!(
+            policy
+                .check(&headers(&[
+                    ("host", "localhost:3000"),
+                    ("origin", "http://evil.example")
+                ]))
+                .is_err()
+        );
+        assert!(
+            policy
+                .check(&headers(&[
+                    ("host", "localhost:3000"),
+                    ("origin", "http://localhost:3000")
+                ]))
+                .is_ok()
+        );
+        assert!(
+            HostPolicy::any()
+                .check(&headers(&[("host", "evil.example")]))
+                .is_ok()
+        );
     }
 }

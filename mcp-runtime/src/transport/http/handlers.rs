@@ -37,33 +37,41 @@ impl HttpState {
 
 type Shared = State<Arc<HttpState>>;
 
+/// A response that refuses the request; boxed, as responses are large.
+type Refusal = Box<Response>;
+
 /// A JSON-RPC error as an HTTP response with `status`.
 fn refuse(status: StatusCode, code: crate::ErrorCode, message: impl Into<String>) -> Response {
     let error = RpcError::new(code, message);
     let body = json!({"jsonrpc": "2.0", "error": error});
-    (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
 }
 
 /// Host/Origin and `MCP-Protocol-Version` checks shared by every method.
-fn check_headers(state: &HttpState, headers: &HeaderMap) -> Result<(), Response> {
+fn check_headers(state: &HttpState, headers: &HeaderMap) -> Result<(), Refusal> {
     if let Err(why) = state.options.hosts.check(headers) {
-        return Err(refuse(
+        return Err(Box::new(refuse(
             StatusCode::FORBIDDEN,
             crate::ErrorCode::InvalidRequest,
             format!("{why} (the server accepts only its allowed hosts, against DNS rebinding)"),
-        ));
+        )));
     }
     if let Some(version) = headers.get(VERSION_HEADER) {
         let version = version.to_str().unwrap_or("");
         if Revision::parse(version).is_none() {
-            return Err(refuse(
+            return Err(Box::new(refuse(
                 StatusCode::BAD_REQUEST,
                 crate::ErrorCode::InvalidRequest,
                 format!(
                     "unsupported MCP-Protocol-Version `{version}`; supported: {}",
                     Revision::ALL.map(Revision::as_str).join(", ")
                 ),
-            ));
+            )));
         }
     }
     Ok(())
@@ -82,20 +90,20 @@ fn session_id(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// The session a request names; 400 without the header, 404 for an unknown or ended one.
-fn find_session(state: &HttpState, headers: &HeaderMap) -> Result<Arc<HttpSession>, Response> {
+fn find_session(state: &HttpState, headers: &HeaderMap) -> Result<Arc<HttpSession>, Refusal> {
     let Some(id) = session_id(headers) else {
-        return Err(refuse(
+        return Err(Box::new(refuse(
             StatusCode::BAD_REQUEST,
             crate::ErrorCode::InvalidRequest,
             "missing Mcp-Session-Id header: send `initialize` first and repeat the id it returned",
-        ));
+        )));
     };
     state.sessions.get(id).ok_or_else(|| {
-        refuse(
+        Box::new(refuse(
             StatusCode::NOT_FOUND,
             crate::ErrorCode::Other(-32001),
             "session not found: it ended or never existed; start a new one with `initialize`",
-        )
+        ))
     })
 }
 
@@ -120,10 +128,12 @@ fn classify(body: &[u8]) -> Kind {
     let start = body.iter().position(|b| !b.is_ascii_whitespace());
     if start.is_some_and(|i| body[i] == b'[') {
         return match serde_json::from_slice::<Vec<Peek<'_>>>(body) {
-            Ok(items) if items.iter().any(|p| p.method.is_some() && p.id.is_some()) => Kind::Request {
-                id: String::new(),
-                initialize: false,
-            },
+            Ok(items) if items.iter().any(|p| p.method.is_some() && p.id.is_some()) => {
+                Kind::Request {
+                    id: String::new(),
+                    initialize: false,
+                }
+            }
             Ok(items) if !items.is_empty() => Kind::NoReply,
             _ => Kind::Invalid,
         };
@@ -136,14 +146,17 @@ fn classify(body: &[u8]) -> Kind {
             id: id.get().to_owned(),
             initialize: method == "initialize",
         },
-        Ok(Peek { method: Some(_), .. }) | Ok(Peek { id: Some(_), .. }) => Kind::NoReply,
+        Ok(Peek {
+            method: Some(_), ..
+        })
+        | Ok(Peek { id: Some(_), .. }) => Kind::NoReply,
         _ => Kind::Invalid,
     }
 }
 
 pub(super) async fn post(State(state): Shared, headers: HeaderMap, body: Body) -> Response {
     if let Err(refusal) = check_headers(&state, &headers) {
-        return refusal;
+        return *refusal;
     }
     let limit = state.options.max_body_bytes;
     let too_large = || {
@@ -166,8 +179,16 @@ pub(super) async fn post(State(state): Shared, headers: HeaderMap, body: Body) -
 
     let kind = classify(&body);
     let (session, new_id) = match (&kind, state.options.stateless) {
-        (_, true) => (HttpSession::new(&state.server, state.options.replay_events), None),
-        (Kind::Request { initialize: true, .. }, false) => {
+        (_, true) => (
+            HttpSession::new(&state.server, state.options.replay_events),
+            None,
+        ),
+        (
+            Kind::Request {
+                initialize: true, ..
+            },
+            false,
+        ) => {
             let session = HttpSession::new(&state.server, state.options.replay_events);
             let id = state
                 .sessions
@@ -176,11 +197,14 @@ pub(super) async fn post(State(state): Shared, headers: HeaderMap, body: Body) -
         }
         (Kind::Invalid, false) => match find_session(&state, &headers) {
             Ok(session) => (session, None),
-            Err(_) => (HttpSession::new(&state.server, state.options.replay_events), None),
+            Err(_) => (
+                HttpSession::new(&state.server, state.options.replay_events),
+                None,
+            ),
         },
         (_, false) => match find_session(&state, &headers) {
             Ok(session) => (session, None),
-            Err(refusal) => return refusal,
+            Err(refusal) => return *refusal,
         },
     };
 
@@ -197,7 +221,12 @@ pub(super) async fn post(State(state): Shared, headers: HeaderMap, body: Body) -
             });
             session.session.receive_via(&body, &sink);
             let message = receiver.recv().await.unwrap_or_default();
-            (StatusCode::BAD_REQUEST, [(header::CONTENT_TYPE, "application/json")], message).into_response()
+            (
+                StatusCode::BAD_REQUEST,
+                [(header::CONTENT_TYPE, "application/json")],
+                message,
+            )
+                .into_response()
         }
         Kind::Request { id, .. } => answer_request(&state, &session, &headers, &body, id).await,
     };
@@ -253,7 +282,9 @@ async fn answer_request(
     });
     let mut subscription = hub.subscribe(None);
     let sink_hub = Arc::clone(&hub);
-    let sink = Outbound::new(state.server.core.trace, move |message| sink_hub.push(message));
+    let sink = Outbound::new(state.server.core.trace, move |message| {
+        sink_hub.push(message)
+    });
     session.session.receive_via(body, &sink);
 
     // The first message decides: the reply alone is JSON; anything before it makes a stream.
@@ -285,7 +316,12 @@ async fn answer_request(
         }
         cancel_on_drop.armed = false;
         session.forget_stream(stream);
-        return (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], data.to_vec()).into_response();
+        return (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/json")],
+            data.to_vec(),
+        )
+            .into_response();
     }
     cancel_on_drop.armed = false;
     let priming = (session.session.revision() >= Revision::V2025_11_25)
@@ -316,7 +352,8 @@ impl Drop for CancelOnDrop {
         if !self.armed {
             return;
         }
-        if let Ok(raw) = serde_json::value::RawValue::from_string(std::mem::take(&mut self.request_id))
+        if let Ok(raw) =
+            serde_json::value::RawValue::from_string(std::mem::take(&mut self.request_id))
             && let Some(id) = RequestId::from_raw(&raw)
         {
             self.session.cancel(&id);
@@ -326,7 +363,7 @@ impl Drop for CancelOnDrop {
 
 pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
     if let Err(refusal) = check_headers(&state, &headers) {
-        return refusal;
+        return *refusal;
     }
     if state.options.stateless {
         return refuse(
@@ -344,7 +381,7 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
     }
     let session = match find_session(&state, &headers) {
         Ok(session) => session,
-        Err(refusal) => return refusal,
+        Err(refusal) => return *refusal,
     };
     let resume = headers
         .get("last-event-id")
@@ -371,7 +408,7 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
 
 pub(super) async fn delete(State(state): Shared, headers: HeaderMap) -> Response {
     if let Err(refusal) = check_headers(&state, &headers) {
-        return refusal;
+        return *refusal;
     }
     if state.options.stateless {
         return refuse(

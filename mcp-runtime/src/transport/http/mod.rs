@@ -130,7 +130,11 @@ impl Server {
     }
 
     /// Like [`serve_http`](Self::serve_http), with options.
-    pub async fn serve_http_with(&self, addr: SocketAddr, options: HttpOptions) -> Result<(), Error> {
+    pub async fn serve_http_with(
+        &self,
+        addr: SocketAddr,
+        options: HttpOptions,
+    ) -> Result<(), Error> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         self.serve_http_listener(listener, options).await
     }

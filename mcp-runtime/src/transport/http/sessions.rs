@@ -49,7 +49,11 @@ impl HttpSession {
         if id == 0 {
             return Some(Arc::clone(&self.standalone));
         }
-        self.streams.lock().expect("lock poisoned").get(&id).cloned()
+        self.streams
+            .lock()
+            .expect("lock poisoned")
+            .get(&id)
+            .cloned()
     }
 
     pub(super) fn forget_stream(&self, id: u64) {
@@ -88,7 +92,12 @@ impl SessionTable {
     }
 
     pub(super) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
-        let session = self.sessions.lock().expect("lock poisoned").get(id).cloned()?;
+        let session = self
+            .sessions
+            .lock()
+            .expect("lock poisoned")
+            .get(id)
+            .cloned()?;
         session.touch();
         Some(session)
     }

@@ -215,7 +215,11 @@ pub(super) struct SseBody {
 }
 
 impl SseBody {
-    pub(super) fn new(subscription: Subscription, priming: Option<(String, Duration)>, keepalive: Duration) -> SseBody {
+    pub(super) fn new(
+        subscription: Subscription,
+        priming: Option<(String, Duration)>,
+        keepalive: Duration,
+    ) -> SseBody {
         let mut pending = VecDeque::new();
         if let Some((id, retry)) = priming {
             pending.push_back(Bytes::from(format!(
