@@ -420,3 +420,124 @@ async fn tools_added_and_removed_at_run_time_are_announced() {
         .unwrap_err();
     assert_eq!(error.code, -32602);
 }
+
+/// A prompt that reports progress while it renders.
+#[mcp_prompt]
+async fn slow_prompt(ctx: Context) -> String {
+    ctx.report_progress(1.0, Some(2.0), None);
+    ctx.report_progress(2.0, Some(2.0), None);
+    "rendered".to_owned()
+}
+
+/// A resource added at run time.
+#[mcp_resource(uri = "live://later")]
+fn later() -> String {
+    "here now".to_owned()
+}
+
+/// Sends the user to a URL.
+#[mcp_tool]
+async fn sign_in(ctx: Context) -> Result<String, ClientError> {
+    let outcome = ctx
+        .elicit_url("Sign in please", "https://example.com/login", "login-1")
+        .await?;
+    Ok(format!("{outcome:?}"))
+}
+
+#[tokio::test]
+async fn prompts_report_progress_too() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .prompt::<slow_prompt>()
+        .build()
+        .unwrap();
+    let client = Checked::connect(&server, "2025-11-25").await;
+    let get = json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/get",
+        "params": {"name": "slow_prompt", "_meta": {"progressToken": 99}}});
+    client.client.send_raw(&get.to_string());
+    let messages = drain(&client).await;
+    let methods: Vec<&str> = messages
+        .iter()
+        .map(|m| m["method"].as_str().unwrap_or("reply"))
+        .collect();
+    assert_eq!(
+        methods,
+        ["notifications/progress", "notifications/progress", "reply"]
+    );
+    assert_eq!(messages[0]["params"]["progressToken"], 99);
+}
+
+#[tokio::test]
+async fn resources_and_prompts_added_at_run_time_are_announced_and_served() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<count>()
+        .build()
+        .unwrap();
+    let client = Checked::connect(&server, "2025-11-25").await;
+    let handle = server.handle();
+    handle.add_resource_of::<later>().unwrap();
+    assert_eq!(
+        client.next_message().await.unwrap()["method"],
+        "notifications/resources/list_changed"
+    );
+    let read = client
+        .request("resources/read", json!({"uri": "live://later"}))
+        .await
+        .unwrap();
+    assert_eq!(read["contents"][0]["text"], "here now");
+    handle.add_prompt_of::<slow_prompt>().unwrap();
+    assert_eq!(
+        client.next_message().await.unwrap()["method"],
+        "notifications/prompts/list_changed"
+    );
+    assert!(
+        handle.add_prompt_of::<slow_prompt>().is_err(),
+        "a prompt name is taken once"
+    );
+    assert!(handle.remove_resource("live://later"));
+    assert!(!handle.remove_resource("live://later"));
+    assert_eq!(
+        client.next_message().await.unwrap()["method"],
+        "notifications/resources/list_changed"
+    );
+    let error = client
+        .request("resources/read", json!({"uri": "live://later"}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32002);
+}
+
+#[tokio::test]
+async fn url_elicitation_needs_the_url_capability() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<sign_in>()
+        .build()
+        .unwrap();
+    let client = Checked::connect_uninitialized(&server, "2025-11-25");
+    client
+        .client
+        .initialize_with("2025-11-25", json!({"elicitation": {"form": {}}}))
+        .await
+        .unwrap();
+    let refused = client.call("sign_in", json!({})).await;
+    assert_eq!(
+        first_text(&refused),
+        "the client does not support `elicitation.url` (it did not declare the capability in `initialize`)"
+    );
+    let client = Checked::connect_uninitialized(&server, "2025-11-25");
+    client
+        .client
+        .initialize_with("2025-11-25", json!({"elicitation": {"url": {}}}))
+        .await
+        .unwrap();
+    client.client.answer_requests(|method, params| {
+        assert_eq!(method, "elicitation/create");
+        assert_eq!(params["mode"], "url");
+        assert_eq!(params["url"], "https://example.com/login");
+        assert_eq!(params["elicitationId"], "login-1");
+        Ok(json!({"action": "accept"}))
+    });
+    assert_eq!(
+        first_text(&client.call("sign_in", json!({})).await),
+        "Accept"
+    );
+}
