@@ -245,3 +245,26 @@ fn the_files_example_serves_its_folder_and_nothing_outside_it() {
     assert!(success, "{stderr}");
     std::fs::remove_dir_all(&base).ok();
 }
+
+#[test]
+fn run_by_hand_in_a_terminal_the_server_says_what_it_is() {
+    // `script` gives the server a pseudo-terminal as stdin, as a person at a shell would.
+    let command = format!("{} < /dev/tty", example("gifts").display());
+    let output = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("`script` (util-linux) runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("gift-server 0.1.0: a Model Context Protocol server"),
+        "{text}"
+    );
+    assert!(text.contains("Press Ctrl-D to quit."), "{text}");
+
+    // Through a pipe, as a client starts it, nothing is said.
+    let mut server = Running::start("gifts", &[]);
+    server.initialize();
+    let (_, stderr, _) = server.finish();
+    assert!(!stderr.contains("Ctrl-D"), "{stderr}");
+}
