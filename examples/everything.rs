@@ -135,7 +135,8 @@ async fn test_reconnection(ctx: Context) -> &'static str {
     // RUNTIME GAP (see tests/conformance/SCENARIOS.md): there is no `Context` call yet that
     // ends this request's SSE stream so that the client reconnects with `Last-Event-ID`
     // (the TypeScript SDK's `closeSSEStream`). When there is, call it here. Without it the
-    // result comes on the original stream, which the suite reports as INFO, not a failure.
+    // reply simply comes back (as JSON, since nothing precedes it), which the suite's
+    // `server-sse-polling` reports as INFO, not a failure.
     let _ = &ctx;
     tokio::time::sleep(Duration::from_millis(100)).await;
     "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure."

