@@ -12,8 +12,16 @@ pub(crate) struct Param {
     pub(crate) ty: syn::Type,
     /// Its `///` comment, as a string expression.
     pub(crate) description: Option<TokenStream>,
-    /// The function named by `#[complete(function)]`, which suggests values.
-    pub(crate) completer: Option<syn::Path>,
+    /// `#[complete(function)]`: the function that suggests values.
+    pub(crate) completer: Option<Complete>,
+}
+
+/// A parameter's `#[complete(path)]`.
+pub(crate) struct Complete {
+    /// The attribute as written, where a misplaced one is reported.
+    pub(crate) attr: syn::Attribute,
+    /// The function it names.
+    pub(crate) path: syn::Path,
 }
 
 /// The annotated function.
@@ -23,18 +31,21 @@ pub(crate) struct HandlerFn {
     pub(crate) params: Vec<Param>,
     /// The function's doc comment, as a string expression.
     pub(crate) description: Option<TokenStream>,
+    /// Whether every parameter is a plain name (no `self`, no pattern): only then do the
+    /// names say which parameters exist.
+    pub(crate) all_named: bool,
 }
 
 /// The path in `#[complete(path)]`; more than one such attribute is an error.
-fn completer(attrs: &[syn::Attribute], errors: &mut Errors) -> Option<syn::Path> {
+fn completer(attrs: Vec<syn::Attribute>, errors: &mut Errors) -> Option<Complete> {
     let mut found = None;
     for attr in attrs {
         match attr.parse_args::<syn::Path>() {
-            Ok(path) if found.is_none() => found = Some(path),
-            Ok(_) => errors.at(attr, "a parameter takes one `#[complete(...)]`; keep one"),
+            Ok(path) if found.is_none() => found = Some(Complete { attr, path }),
+            Ok(_) => errors.at(&attr, "a parameter takes one `#[complete(...)]`; keep one"),
             Err(_) => errors.at(
-                attr,
-                "`#[complete(...)]` names the function that suggests values: `#[complete(my_completer)]`",
+                &attr,
+                "`#[complete]` needs the function that suggests values: `#[complete(my_completer)]`, with `fn my_completer(prefix: &str) -> Vec<String>`",
             ),
         }
     }
@@ -46,26 +57,29 @@ impl HandlerFn {
     /// there once the macro has run). Receivers and pattern parameters are reported.
     pub(crate) fn take(item: &mut syn::ItemFn, errors: &mut Errors) -> HandlerFn {
         let mut params = Vec::new();
+        let mut all_named = true;
         for input in &mut item.sig.inputs {
             match input {
-                syn::FnArg::Receiver(receiver) => errors.at(
-                    &*receiver,
-                    "an MCP handler must be a free function, not a method: there is no `self` when a client calls it; move it out of the `impl` block and pass what it needs as `State<T>`",
-                ),
+                syn::FnArg::Receiver(receiver) => {
+                    all_named = false;
+                    errors.at(
+                        &*receiver,
+                        "an MCP handler must be a free function, not a method: there is no `self` when a client calls it; move it out of the `impl` block and pass what it needs as `State<T>`",
+                    );
+                }
                 syn::FnArg::Typed(typed) => {
                     let (ours, other): (Vec<_>, Vec<_>) = typed
                         .attrs
                         .drain(..)
                         .partition(|a| docs::is_doc(a) || a.path().is_ident("complete"));
                     typed.attrs = other;
-                    let (complete_attrs, doc_attrs): (Vec<_>, Vec<_>) =
-                        ours.into_iter().partition(|a| a.path().is_ident("complete"));
+                    let (complete_attrs, doc_attrs): (Vec<_>, Vec<_>) = ours
+                        .into_iter()
+                        .partition(|a| a.path().is_ident("complete"));
                     let description = docs::description(&doc_attrs);
-                    let completer = completer(&complete_attrs, errors);
+                    let completer = completer(complete_attrs, errors);
                     match &*typed.pat {
-                        syn::Pat::Ident(pat)
-                            if pat.by_ref.is_none() && pat.subpat.is_none() =>
-                        {
+                        syn::Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
                             params.push(Param {
                                 ident: pat.ident.clone(),
                                 ty: (*typed.ty).clone(),
@@ -73,10 +87,13 @@ impl HandlerFn {
                                 completer,
                             });
                         }
-                        other => errors.at(
-                            other,
-                            "an MCP handler parameter must be a plain name: the name becomes the argument's name in the schema; take the value whole and destructure it inside the function",
-                        ),
+                        other => {
+                            all_named = false;
+                            errors.at(
+                                other,
+                                "an MCP handler parameter must be a plain name: the name becomes the argument's name in the schema; take the value whole and destructure it inside the function",
+                            );
+                        }
                     }
                 }
             }
@@ -86,6 +103,7 @@ impl HandlerFn {
             vis: item.vis.clone(),
             params,
             description: docs::description(&item.attrs),
+            all_named,
         }
     }
 

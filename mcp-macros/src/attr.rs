@@ -33,13 +33,54 @@ pub(crate) fn key_of(meta: &ParseNestedMeta<'_>) -> String {
         .unwrap_or_default()
 }
 
-/// The error for an unknown key of `#[<macro_name>]`, on the key, with a "did you mean".
-pub(crate) fn unknown_key(meta: &ParseNestedMeta<'_>, macro_name: &str, keys: &'static str) -> syn::Error {
+/// The error for a key given twice, on its second occurrence.
+pub(crate) fn duplicate_key(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Error {
+    syn::Error::new_spanned(&meta.path, format!("`{key}` is given twice; keep one"))
+}
+
+/// The string literal after `key =`; anything else is an error showing `example`.
+pub(crate) fn string_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<LitStr> {
+    let key = key_of(meta);
+    let value: syn::Expr = meta.value()?.parse()?;
+    match value {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) => Ok(text),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("`{key}` takes a string literal: `{example}`"),
+        )),
+    }
+}
+
+/// The keys of each macro, to tell a key given to the wrong one.
+const KEYS_OF: [(&str, &str); 3] = [
+    ("mcp_tool", TOOL_KEYS),
+    ("mcp_resource", resource::RESOURCE_KEYS),
+    ("mcp_prompt", prompt::PROMPT_KEYS),
+];
+
+/// The error for an unknown key of `#[<macro_name>]`, on the key, with a "did you mean" (or
+/// the macro whose key it is).
+pub(crate) fn unknown_key(
+    meta: &ParseNestedMeta<'_>,
+    macro_name: &str,
+    keys: &'static str,
+) -> syn::Error {
     let shown = quote::ToTokens::to_token_stream(&meta.path)
         .to_string()
         .replace(' ', "");
     let hint = closest_key(&shown, keys)
         .map(|key| format!(" (did you mean `{key}`?)"))
+        .or_else(|| {
+            KEYS_OF
+                .iter()
+                .find(|(other, other_keys)| {
+                    *other != macro_name && other_keys.split(", ").any(|key| key == shown)
+                })
+                .map(|(other, _)| format!(" (it is a key of `#[{other}]`)"))
+        })
         .unwrap_or_default();
     syn::Error::new_spanned(
         &meta.path,
@@ -151,6 +192,26 @@ mod tests {
         assert_eq!(closest_key("descripton", TOOL_KEYS), Some("description"));
         assert_eq!(closest_key("openworld", TOOL_KEYS), Some("open_world"));
         assert_eq!(closest_key("timeout", TOOL_KEYS), None);
+    }
+
+    #[test]
+    fn a_key_of_another_macro_is_named_as_such() {
+        let error = prompt::parse_prompt_attr(quote::quote!(uri = "x://a"))
+            .err()
+            .unwrap();
+        assert!(
+            error
+                .to_string()
+                .contains("(it is a key of `#[mcp_resource]`)")
+        );
+        let error = parse_tool_attr(quote::quote!(mime_type = "text/plain"))
+            .err()
+            .unwrap();
+        assert!(
+            error
+                .to_string()
+                .contains("(it is a key of `#[mcp_resource]`)")
+        );
     }
 
     #[test]

@@ -31,6 +31,14 @@ pub(crate) fn tool(func: &HandlerFn, attr: &ToolAttr, name: &str, errors: &mut E
             ),
         }
     }
+    for param in &func.params {
+        if let Some(complete) = &param.completer {
+            errors.at(
+                &complete.attr,
+                "`#[complete(...)]` suggests values for a prompt argument or a URI template variable; MCP has no completion for tool arguments: remove it",
+            );
+        }
+    }
     if func.description.is_none() && attr.description.is_none() {
         errors.at(
             &func.sig.ident,

@@ -24,6 +24,13 @@ impl Paths {
         quote!(#root::#name)
     }
 
+    /// `<root>::completion::<name>`.
+    pub(crate) fn completion(&self, name: &str) -> TokenStream {
+        let root = &self.root;
+        let name = syn::Ident::new(name, proc_macro2::Span::call_site());
+        quote!(#root::completion::#name)
+    }
+
     /// `<root>::__private::<name>`.
     pub(crate) fn private(&self, name: &str) -> TokenStream {
         let root = &self.root;

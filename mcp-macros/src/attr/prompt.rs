@@ -4,7 +4,9 @@ use proc_macro2::TokenStream;
 use syn::LitStr;
 use syn::parse::Parser;
 
-const PROMPT_KEYS: &str = "name, title, description, crate";
+use super::{duplicate_key, string_value};
+
+pub(super) const PROMPT_KEYS: &str = "name, title, description, crate";
 
 /// What `#[mcp_prompt(...)]` said.
 #[derive(Default)]
@@ -21,21 +23,21 @@ pub(crate) fn parse_prompt_attr(tokens: TokenStream) -> syn::Result<PromptAttr> 
     let parser = syn::meta::parser(|meta| {
         let key = super::key_of(&meta);
         macro_rules! once {
-            ($slot:expr) => {{
+            ($slot:expr, $value:expr) => {{
                 if $slot.is_some() {
-                    return Err(syn::Error::new_spanned(
-                        &meta.path,
-                        format!("`{key}` is given twice; keep one"),
-                    ));
+                    return Err(duplicate_key(&meta, &key));
                 }
-                $slot = Some(meta.value()?.parse()?);
+                $slot = Some($value);
             }};
         }
         match key.as_str() {
-            "name" => once!(attr.name),
-            "title" => once!(attr.title),
-            "description" => once!(attr.description),
-            "crate" => once!(attr.krate),
+            "name" => once!(attr.name, string_value(&meta, "name = \"...\"")?),
+            "title" => once!(attr.title, string_value(&meta, "title = \"...\"")?),
+            "description" => once!(
+                attr.description,
+                string_value(&meta, "description = \"...\"")?
+            ),
+            "crate" => once!(attr.krate, meta.value()?.parse()?),
             _ => return Err(super::unknown_key(&meta, "mcp_prompt", PROMPT_KEYS)),
         }
         Ok(())

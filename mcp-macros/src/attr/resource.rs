@@ -2,10 +2,16 @@
 
 use proc_macro2::TokenStream;
 use syn::parse::Parser;
-use syn::{LitFloat, LitInt, LitStr};
+use syn::{LitInt, LitStr};
 
-const RESOURCE_KEYS: &str =
+use super::{duplicate_key, string_value};
+
+pub(super) const RESOURCE_KEYS: &str =
     "uri, name, title, description, mime_type, size, audience, priority, crate";
+
+/// What a priority is, for error messages.
+pub(crate) const PRIORITY: &str =
+    "a priority is a number from 0.0 (entirely optional) to 1.0 (effectively required)";
 
 /// What `#[mcp_resource(...)]` said.
 #[derive(Default)]
@@ -18,8 +24,14 @@ pub(crate) struct ResourceAttr {
     pub(crate) size: Option<LitInt>,
     /// `"user"`, `"assistant"` or `"user, assistant"`.
     pub(crate) audience: Option<LitStr>,
-    pub(crate) priority: Option<LitFloat>,
+    pub(crate) priority: Option<Priority>,
     pub(crate) krate: Option<syn::Path>,
+}
+
+/// `priority = 0.5` (or `1`, `0`).
+pub(crate) struct Priority {
+    pub(crate) literal: syn::Lit,
+    pub(crate) value: f64,
 }
 
 /// Parses the attribute's tokens; the first mistake is an error on its tokens.
@@ -28,30 +40,103 @@ pub(crate) fn parse_resource_attr(tokens: TokenStream) -> syn::Result<ResourceAt
     let parser = syn::meta::parser(|meta| {
         let key = super::key_of(&meta);
         macro_rules! once {
-            ($slot:expr) => {{
+            ($slot:expr, $value:expr) => {{
                 if $slot.is_some() {
-                    return Err(syn::Error::new_spanned(
-                        &meta.path,
-                        format!("`{key}` is given twice; keep one"),
-                    ));
+                    return Err(duplicate_key(&meta, &key));
                 }
-                $slot = Some(meta.value()?.parse()?);
+                $slot = Some($value);
             }};
         }
         match key.as_str() {
-            "uri" => once!(attr.uri),
-            "name" => once!(attr.name),
-            "title" => once!(attr.title),
-            "description" => once!(attr.description),
-            "mime_type" => once!(attr.mime_type),
-            "size" => once!(attr.size),
-            "audience" => once!(attr.audience),
-            "priority" => once!(attr.priority),
-            "crate" => once!(attr.krate),
+            "uri" => once!(attr.uri, string_value(&meta, "uri = \"scheme://...\"")?),
+            "name" => once!(attr.name, string_value(&meta, "name = \"...\"")?),
+            "title" => once!(attr.title, string_value(&meta, "title = \"...\"")?),
+            "description" => once!(
+                attr.description,
+                string_value(&meta, "description = \"...\"")?
+            ),
+            "mime_type" => once!(
+                attr.mime_type,
+                string_value(&meta, "mime_type = \"text/plain\"")?
+            ),
+            "audience" => once!(
+                attr.audience,
+                string_value(
+                    &meta,
+                    "audience = \"user\", \"assistant\" or \"user, assistant\""
+                )?
+            ),
+            "size" => once!(attr.size, size_value(&meta)?),
+            "priority" => once!(attr.priority, priority_value(&meta)?),
+            "crate" => once!(attr.krate, meta.value()?.parse()?),
             _ => return Err(super::unknown_key(&meta, "mcp_resource", RESOURCE_KEYS)),
         }
         Ok(())
     });
     parser.parse2(tokens)?;
     Ok(attr)
+}
+
+fn size_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<LitInt> {
+    let value: syn::Expr = meta.value()?.parse()?;
+    if let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(size),
+        ..
+    }) = &value
+        && size.base10_parse::<u64>().is_ok()
+    {
+        return Ok(size.clone());
+    }
+    Err(syn::Error::new_spanned(
+        value,
+        "a size is a whole number of bytes: `size = 1024`",
+    ))
+}
+
+fn priority_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Priority> {
+    let value: syn::Expr = meta.value()?.parse()?;
+    let number = match &value {
+        syn::Expr::Lit(syn::ExprLit { lit, .. }) => match lit {
+            syn::Lit::Float(float) => float.base10_parse::<f64>().ok(),
+            syn::Lit::Int(int) => int.base10_parse::<f64>().ok(),
+            _ => None,
+        }
+        .map(|number| (lit.clone(), number)),
+        _ => None,
+    };
+    match number {
+        Some((literal, value)) => Ok(Priority { literal, value }),
+        None => Err(syn::Error::new_spanned(
+            value,
+            format!("{PRIORITY}: `priority = 0.5`"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_priority_is_a_number_written_either_way() {
+        let attr = parse_resource_attr(quote::quote!(uri = "x://a", priority = 1)).unwrap();
+        assert_eq!(attr.priority.unwrap().value, 1.0);
+        let attr = parse_resource_attr(quote::quote!(uri = "x://a", priority = 0.25)).unwrap();
+        assert_eq!(attr.priority.unwrap().value, 0.25);
+        let error = parse_resource_attr(quote::quote!(priority = "high"))
+            .err()
+            .unwrap();
+        assert!(error.to_string().starts_with("a priority is a number"));
+    }
+
+    #[test]
+    fn string_keys_say_what_they_take() {
+        let error = parse_resource_attr(quote::quote!(uri = gifts))
+            .err()
+            .unwrap();
+        assert_eq!(
+            error.to_string(),
+            "`uri` takes a string literal: `uri = \"scheme://...\"`"
+        );
+    }
 }

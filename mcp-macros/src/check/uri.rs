@@ -24,7 +24,9 @@ pub(crate) fn template_variables(template: &str) -> Result<Vec<String>, String> 
         let list = match body.chars().next() {
             Some('+' | '#' | '.' | '/' | ';' | '?' | '&') => &body[1..],
             Some(op @ ('=' | ',' | '!' | '@' | '|')) => {
-                return Err(format!("operator `{op}` is reserved by RFC 6570 and not supported"));
+                return Err(format!(
+                    "operator `{op}` is reserved by RFC 6570 and not supported"
+                ));
             }
             _ => body,
         };
@@ -49,9 +51,15 @@ pub(crate) fn template_variables(template: &str) -> Result<Vec<String>, String> 
 /// absolute (`scheme:rest`) and hold no whitespace.
 pub(crate) fn absolute_uri_problem(uri: &str) -> Option<String> {
     let Some((scheme, rest)) = uri.split_once(':') else {
-        return Some("a resource URI must be absolute, starting with a scheme such as `file:` or `https:`".to_owned());
+        return Some(
+            "a resource URI must be absolute, starting with a scheme such as `file:` or `https:`"
+                .to_owned(),
+        );
     };
-    let valid_scheme = scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+    let valid_scheme = scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
@@ -88,7 +96,10 @@ mod tests {
 
     #[test]
     fn uris_must_be_absolute() {
-        assert_eq!(absolute_uri_problem("mcp://gift-server/resources/gift_catalog"), None);
+        assert_eq!(
+            absolute_uri_problem("mcp://gift-server/resources/gift_catalog"),
+            None
+        );
         assert_eq!(absolute_uri_problem("file:///tmp/a"), None);
         assert!(absolute_uri_problem("gift_catalog").is_some());
         assert!(absolute_uri_problem("1x://a").is_some());

@@ -12,7 +12,7 @@ pub(crate) use tool::tool;
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 
-use crate::ast::{HandlerFn, Param};
+use crate::ast::{Complete, HandlerFn, Param};
 use crate::check;
 use crate::errors::Errors;
 use crate::paths::Paths;
@@ -21,7 +21,12 @@ use crate::spans;
 /// `<Ty as Trait>::method(args)`, spanned from the parameter type's first token to its last, so
 /// that an unsatisfied bound underlines the whole type (see [`spans`]), once even when the
 /// bound is named twice.
-pub(crate) fn bound_call(param: &Param, bound: TokenStream, method: &str, args: TokenStream) -> TokenStream {
+pub(crate) fn bound_call(
+    param: &Param,
+    bound: TokenStream,
+    method: &str,
+    args: TokenStream,
+) -> TokenStream {
     let ty = &param.ty;
     let (first, last) = spans::first_last(ty);
     let bound = spans::respan(bound, first);
@@ -30,6 +35,44 @@ pub(crate) fn bound_call(param: &Param, bound: TokenStream, method: &str, args: 
     let close = quote_spanned!(last=> >::);
     let args = quote_spanned!(last=> (#args));
     quote!(#open #ty as #bound #close #method #args)
+}
+
+/// `Trait::method(PhantomData::<Ty>, args)`, for a bound about the whole parameter: the trait
+/// finds its `Self` in the marker argument, which spans from the parameter's name to the end
+/// of its type, so an unsatisfied bound underlines `name: Type` (the trait's method takes
+/// `PhantomData<Self>`).
+pub(crate) fn param_bound_call(
+    param: &Param,
+    trait_path: TokenStream,
+    method: &str,
+    args: TokenStream,
+) -> TokenStream {
+    let ty = &param.ty;
+    let first = param.ident.span();
+    let (_, last) = spans::first_last(ty);
+    let trait_path = spans::respan(trait_path, first);
+    let method = syn::Ident::new(method, last);
+    let marker_open = spans::respan(quote!(::core::marker::PhantomData::<), first);
+    let marker_close = quote_spanned!(last=> >);
+    let args = quote_spanned!(last=> (#marker_open #ty #marker_close, #args));
+    quote!(#trait_path::#method #args)
+}
+
+/// `Option<Completer>` of a parameter's `#[complete(path)]`.
+///
+/// The completer is made by `CompleteFn::into_completer(path)`, a call of the trait's own
+/// method, so a path that names no completer is reported on the path alone, with the trait's
+/// message and none of the notes a generic function's bound would add.
+pub(crate) fn completer_expr(complete: Option<&Complete>, paths: &Paths) -> TokenStream {
+    let option = crate::paths::option();
+    let Some(Complete { path, .. }) = complete else {
+        return quote!(#option::None);
+    };
+    let (first, last) = spans::first_last(path);
+    let trait_path = spans::respan(paths.completion("CompleteFn"), first);
+    let method = syn::Ident::new("into_completer", last);
+    let args = quote_spanned!(last=> (#path));
+    quote!(#option::Some(#trait_path::#method #args))
 }
 
 /// `Option<&str>` of a parameter's description.
@@ -63,6 +106,14 @@ pub(crate) fn handle_struct(handler: &HandlerFn, what: &str, builder_method: &st
     }
 }
 
+/// For a method (`self`): the function with its errors and nothing else. A method sits in an
+/// `impl` block, where a struct or a `const _` cannot: emitting the handle would only add
+/// errors to the one about `self`.
+pub(crate) fn method_alone(function: &syn::ItemFn, errors: Errors) -> TokenStream {
+    let errors = errors.into_compile_errors();
+    quote!(#function #errors)
+}
+
 /// After an error: an impl of `trait_name` that compiles without looking at the function, so
 /// uses of the handle elsewhere add no errors of their own.
 pub(crate) fn stub_handler(handler: &HandlerFn, paths: &Paths, trait_name: &str) -> TokenStream {
@@ -74,7 +125,9 @@ pub(crate) fn stub_handler(handler: &HandlerFn, paths: &Paths, trait_name: &str)
     let error = paths.private("HandlerError");
     let (constant, definition, method, output) = match trait_name {
         "Resource" => (
-            quote!(const URI: &'static str = "";),
+            quote!(
+                const URI: &'static str = "";
+            ),
             paths.private("ResourceDefinition"),
             quote!(read(_: #context, _: ::std::string::String, _: #args)),
             {
@@ -83,7 +136,9 @@ pub(crate) fn stub_handler(handler: &HandlerFn, paths: &Paths, trait_name: &str)
             },
         ),
         _ => (
-            quote!(const NAME: &'static str = "";),
+            quote!(
+                const NAME: &'static str = "";
+            ),
             paths.private("PromptDefinition"),
             quote!(get(_: #context, _: #args)),
             paths.private("GetPromptResult"),
@@ -128,6 +183,8 @@ pub(crate) fn not_a_function(macro_name: &str, item: &TokenStream, errors: &mut 
     };
     errors.at(
         tokens,
-        format!("`#[{macro_name}]` goes on a function, not on {kind}: `fn name(arguments) -> result`"),
+        format!(
+            "`#[{macro_name}]` goes on a function, not on {kind}: `fn name(arguments) -> result`"
+        ),
     );
 }

@@ -5,7 +5,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
-use super::{bound_call, description_expr, handle_struct, option_str, stub_handler};
+use super::{
+    bound_call, completer_expr, description_expr, handle_struct, option_str, stub_handler,
+};
 use crate::ast::HandlerFn;
 use crate::attr::prompt::{PromptAttr, parse_prompt_attr};
 use crate::check;
@@ -29,11 +31,14 @@ pub(crate) fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
         PromptAttr::default()
     });
     let handler = HandlerFn::take(&mut function, &mut errors);
+    if function.sig.receiver().is_some() {
+        return super::method_alone(&function, errors);
+    }
     check::signature(&handler, &mut errors);
-    let name = attr
-        .name
-        .as_ref()
-        .map_or_else(|| check::default_name(&handler.sig.ident), syn::LitStr::value);
+    let name = attr.name.as_ref().map_or_else(
+        || check::default_name(&handler.sig.ident),
+        syn::LitStr::value,
+    );
     if let Some(literal) = &attr.name
         && name.trim().is_empty()
     {
@@ -68,20 +73,28 @@ fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths
     let result_ty = paths.private("GetPromptResult");
     let handler_error = paths.private("HandlerError");
     let arg_errors = paths.private("ArgErrors");
-    let completer = paths.private("Completer");
     let string_param = paths.root("StringParam");
+    let from_arguments = paths.root("FromArguments");
     let into_result = paths.private("IntoPromptResult");
     let registration = paths.private("PromptRegistration");
     let inventory = paths.private("inventory");
 
+    // A parameter with `#[complete(...)]` must be an argument, decoded from its string: a
+    // value the runtime supplies has nothing to complete.
+    let bound = |param: &crate::ast::Param| match param.completer {
+        Some(_) => quote!(#string_param<#from_arguments>),
+        None => quote!(#string_param<_>),
+    };
     let describe = handler.params.iter().map(|param| {
         let arg_name = check::default_name(&param.ident);
         let description = option_str(param.description.as_ref());
-        let completer = match &param.completer {
-            Some(path) => quote!(#option::Some(#completer::new(#path))),
-            None => quote!(#option::None),
-        };
-        let call = bound_call(param, quote!(#string_param<_>), "describe", quote!(__mcp_specs, #arg_name, #description, #completer));
+        let completer = completer_expr(param.completer.as_ref(), paths);
+        let call = bound_call(
+            param,
+            bound(param),
+            "describe",
+            quote!(__mcp_specs, #arg_name, #description, #completer),
+        );
         quote!(#call;)
     });
     let locals: Vec<syn::Ident> = (0..handler.params.len())
@@ -89,7 +102,12 @@ fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths
         .collect();
     let extract = handler.params.iter().zip(&locals).map(|(param, local)| {
         let arg_name = check::default_name(&param.ident);
-        let call = bound_call(param, quote!(#string_param<_>), "extract", quote!(&mut __mcp_args, #arg_name, &__mcp_ctx));
+        let call = bound_call(
+            param,
+            bound(param),
+            "extract",
+            quote!(&mut __mcp_args, #arg_name, &__mcp_ctx),
+        );
         quote!(let #local = __mcp_errors.check(#arg_name, #call);)
     });
     let await_call = handler.sig.asyncness.map(|_| quote!(.await));
@@ -98,10 +116,11 @@ fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths
         Some(title) => quote!(#option::Some(#cow::Borrowed(#title))),
         None => quote!(#option::None),
     };
-    let description = match description_expr(attr.description.as_ref(), handler.description.as_ref()) {
-        Some(text) => quote!(#option::Some(#cow::Borrowed(#text))),
-        None => quote!(#option::None),
-    };
+    let description =
+        match description_expr(attr.description.as_ref(), handler.description.as_ref()) {
+            Some(text) => quote!(#option::Some(#cow::Borrowed(#text))),
+            None => quote!(#option::None),
+        };
     let (ret_first, ret_last) = spans::first_last(&ret);
     let open = quote_spanned!(ret_first=> <);
     let close = quote_spanned!(ret_last=> >::into_prompt_result);
@@ -109,7 +128,9 @@ fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths
 
     quote! {
         const _: () = {
+            // Serving a prompt its author deprecated is not a use of it.
             #[automatically_derived]
+            #[allow(deprecated)]
             impl #prompt for #ident {
                 const NAME: &'static str = #name;
 
@@ -147,5 +168,61 @@ fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths
                 #registration::of::<#ident>()
             }
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_completed_argument_must_be_decoded_from_its_string() {
+        let out = prompt(
+            quote!(),
+            quote!(
+                fn congratulate(#[complete(names)] name: String, ctx: Context) -> String {
+                    name
+                }
+            ),
+        )
+        .to_string();
+        assert!(!out.contains("compile_error"), "{out}");
+        // `name` is bound to `StringParam<FromArguments>`, `ctx` to `StringParam<_>`.
+        assert_eq!(
+            out.matches("StringParam < :: mcp_runtime :: FromArguments >")
+                .count(),
+            2
+        );
+        assert_eq!(out.matches("StringParam < _ >").count(), 2);
+    }
+
+    #[test]
+    fn a_method_is_emitted_alone_with_its_error() {
+        let out = prompt(
+            quote!(),
+            quote!(
+                fn congratulate(&self) -> String {
+                    String::new()
+                }
+            ),
+        )
+        .to_string();
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(!out.contains("struct congratulate"));
+    }
+
+    #[test]
+    fn a_crate_override_replaces_every_runtime_path() {
+        let out = prompt(
+            quote!(crate = my::rt),
+            quote!(
+                async fn congratulate(#[complete(names)] name: String, ctx: Context) -> String {
+                    name
+                }
+            ),
+        )
+        .to_string();
+        assert!(!out.contains("mcp_runtime"), "{out}");
+        assert!(out.contains("my :: rt :: completion :: CompleteFn"));
     }
 }

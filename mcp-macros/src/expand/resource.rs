@@ -3,11 +3,14 @@
 //! parameter must be supplied by the runtime (`Context`, `State<T>`).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 
-use super::{bound_call, description_expr, handle_struct, option_str, stub_handler};
+use super::{
+    bound_call, completer_expr, description_expr, handle_struct, option_str, param_bound_call,
+    stub_handler,
+};
 use crate::ast::HandlerFn;
-use crate::attr::resource::{ResourceAttr, parse_resource_attr};
+use crate::attr::resource::{PRIORITY, ResourceAttr, parse_resource_attr};
 use crate::check::{self, uri};
 use crate::errors::Errors;
 use crate::paths::{self, Paths};
@@ -24,21 +27,34 @@ pub(crate) fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#item #errors);
         }
     };
-    let attr_span = attr.clone();
-    let attr = parse_resource_attr(attr).unwrap_or_else(|error| {
-        errors.push(error);
-        ResourceAttr::default()
-    });
+    let attr_tokens = attr.clone();
+    // An attribute that does not parse has been reported; its `uri` is then unknown rather
+    // than missing, and nothing is checked against it.
+    let (attr, attr_parsed) = match parse_resource_attr(attr) {
+        Ok(attr) => (attr, true),
+        Err(error) => {
+            errors.push(error);
+            (ResourceAttr::default(), false)
+        }
+    };
     let handler = HandlerFn::take(&mut function, &mut errors);
+    if function.sig.receiver().is_some() {
+        return super::method_alone(&function, errors);
+    }
     check::signature(&handler, &mut errors);
-    let variables = check_uri(&handler, &attr, attr_span, &mut errors);
+    let variables = if attr_parsed {
+        check_uri(&handler, &attr, attr_tokens, &mut errors)
+    } else {
+        Vec::new()
+    };
+    check_completers(&handler, &variables, &mut errors);
     check_annotations(&attr, &mut errors);
 
     let paths = Paths::new(attr.krate.as_ref());
-    let name = attr
-        .name
-        .as_ref()
-        .map_or_else(|| check::default_name(&handler.sig.ident), syn::LitStr::value);
+    let name = attr.name.as_ref().map_or_else(
+        || check::default_name(&handler.sig.ident),
+        syn::LitStr::value,
+    );
     let handle = handle_struct(&handler, &format!("resource `{name}`"), "resource");
     let body = match (&attr.uri, errors.is_empty()) {
         (Some(uri), true) => resource_impl(&handler, &attr, uri, &name, &variables, &paths),
@@ -54,14 +70,22 @@ pub(crate) fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// Checks the URI or template against the function; returns the template's variables.
-fn check_uri(handler: &HandlerFn, attr: &ResourceAttr, attr_tokens: TokenStream, errors: &mut Errors) -> Vec<String> {
+fn check_uri(
+    handler: &HandlerFn,
+    attr: &ResourceAttr,
+    attr_tokens: TokenStream,
+    errors: &mut Errors,
+) -> Vec<String> {
     let Some(literal) = &attr.uri else {
         let at = if attr_tokens.is_empty() {
             quote!(#[mcp_resource])
         } else {
             attr_tokens
         };
-        errors.at(at, "#[mcp_resource] needs the resource's address: `uri = \"scheme://...\"`, or a URI template such as `uri = \"gifts://catalog/{category}\"`");
+        errors.at(
+            at,
+            "`#[mcp_resource]` needs a `uri`: the resource's address, `uri = \"gifts://catalog\"`, or a URI template whose `{variables}` are parameters of the function, `uri = \"gifts://catalog/{category}\"`",
+        );
         return Vec::new();
     };
     let text = literal.value();
@@ -78,19 +102,45 @@ fn check_uri(handler: &HandlerFn, attr: &ResourceAttr, attr_tokens: TokenStream,
     };
     let literal_parts: String = text.split(['{', '}']).step_by(2).collect();
     if let Some(problem) = uri::absolute_uri_problem(&literal_parts) {
-        errors.at(literal, format!("invalid resource URI: {problem}"));
+        errors.at(literal, format!("invalid resource URI {text:?}: {problem}"));
     }
-    for variable in &variables {
-        if !handler.params.iter().any(|p| check::default_name(&p.ident) == *variable) {
+    // A parameter that is not a plain name has been reported, and may be the one a variable
+    // names.
+    if handler.all_named {
+        for variable in &variables {
+            if !handler
+                .params
+                .iter()
+                .any(|p| check::default_name(&p.ident) == *variable)
+            {
+                errors.at(
+                    literal,
+                    format!(
+                        "the URI template's variable `{variable}` has no parameter: add a parameter `{variable}: String` (or another type decoded from text) to the function, or remove the variable from the template"
+                    ),
+                );
+            }
+        }
+    }
+    variables
+}
+
+/// `#[complete(...)]` suggests values for a URI variable: on any other parameter (a value the
+/// runtime supplies) it would have nothing to complete.
+fn check_completers(handler: &HandlerFn, variables: &[String], errors: &mut Errors) {
+    for param in &handler.params {
+        let name = check::default_name(&param.ident);
+        if let Some(complete) = &param.completer
+            && !variables.contains(&name)
+        {
             errors.at(
-                literal,
+                &complete.attr,
                 format!(
-                    "the URI template's variable `{variable}` has no parameter: add `{variable}: String` (or another type parsed from text) to the function"
+                    "`#[complete(...)]` suggests values for a URI template variable, and the `uri` has no `{{{name}}}`: remove it, or add `{{{name}}}` to the template"
                 ),
             );
         }
     }
-    variables
 }
 
 fn check_annotations(attr: &ResourceAttr, errors: &mut Errors) {
@@ -99,21 +149,24 @@ fn check_annotations(attr: &ResourceAttr, errors: &mut Errors) {
             if !matches!(role.trim(), "user" | "assistant") {
                 errors.at(
                     audience,
-                    format!("unknown audience {:?}: use \"user\", \"assistant\" or \"user, assistant\"", role.trim()),
+                    format!(
+                        "unknown audience {:?}: use \"user\", \"assistant\" or \"user, assistant\"",
+                        role.trim()
+                    ),
                 );
             }
         }
     }
-    if let Some(priority) = &attr.priority {
-        match priority.base10_parse::<f64>() {
-            Ok(value) if (0.0..=1.0).contains(&value) => {}
-            _ => errors.at(priority, "a priority is a number from 0.0 (optional) to 1.0 (required)"),
-        }
-    }
-    if let Some(size) = &attr.size
-        && size.base10_parse::<u64>().is_err()
+    if let Some(priority) = &attr.priority
+        && !(0.0..=1.0).contains(&priority.value)
     {
-        errors.at(size, "a size is a whole number of bytes");
+        errors.at(
+            &priority.literal,
+            format!(
+                "priority {} is out of range: {PRIORITY}",
+                priority.literal.to_token_stream()
+            ),
+        );
     }
 }
 
@@ -138,8 +191,8 @@ fn resource_impl(
     let contents = paths.private("ResourceContents");
     let handler_error = paths.private("HandlerError");
     let arg_errors = paths.private("ArgErrors");
-    let completer = paths.private("Completer");
     let string_param = paths.root("StringParam");
+    let from_arguments = paths.root("FromArguments");
     let supplied = paths.private("SuppliedParam");
     let probe = paths.private("ResourceProbe");
     let output = paths.private("ResourceOutput");
@@ -147,19 +200,31 @@ fn resource_impl(
     let registration = paths.private("ResourceRegistration");
     let inventory = paths.private("inventory");
 
-    let is_variable = |param: &crate::ast::Param| variables.contains(&check::default_name(&param.ident));
+    let is_variable =
+        |param: &crate::ast::Param| variables.contains(&check::default_name(&param.ident));
+    // A variable's value comes from the URI, so its type is decoded from text
+    // (`StringParam<FromArguments>`, not a value the runtime supplies); any other parameter
+    // must be supplied, an error reported on `name: Type`.
+    let variable_bound = quote!(#string_param<#from_arguments>);
     let describe = handler.params.iter().map(|param| {
         let arg_name = check::default_name(&param.ident);
         if is_variable(param) {
             let description = option_str(param.description.as_ref());
-            let completer = match &param.completer {
-                Some(path) => quote!(#option::Some(#completer::new(#path))),
-                None => quote!(#option::None),
-            };
-            let call = bound_call(param, quote!(#string_param<_>), "describe", quote!(__mcp_specs, #arg_name, #description, #completer));
+            let completer = completer_expr(param.completer.as_ref(), paths);
+            let call = bound_call(
+                param,
+                variable_bound.clone(),
+                "describe",
+                quote!(__mcp_specs, #arg_name, #description, #completer),
+            );
             quote!(#call;)
         } else {
-            let call = bound_call(param, supplied.clone(), "declare", quote!(__mcp_specs.requirements()));
+            let call = param_bound_call(
+                param,
+                supplied.clone(),
+                "declare_as",
+                quote!(__mcp_specs.requirements()),
+            );
             quote!(#call;)
         }
     });
@@ -169,9 +234,14 @@ fn resource_impl(
     let extract = handler.params.iter().zip(&locals).map(|(param, local)| {
         let arg_name = check::default_name(&param.ident);
         let call = if is_variable(param) {
-            bound_call(param, quote!(#string_param<_>), "extract", quote!(&mut __mcp_vars, #arg_name, &__mcp_ctx))
+            bound_call(
+                param,
+                variable_bound.clone(),
+                "extract",
+                quote!(&mut __mcp_vars, #arg_name, &__mcp_ctx),
+            )
         } else {
-            bound_call(param, supplied.clone(), "supply", quote!(&__mcp_ctx))
+            param_bound_call(param, supplied.clone(), "supply_as", quote!(&__mcp_ctx))
         };
         quote!(let #local = __mcp_errors.check(#arg_name, #call);)
     });
@@ -183,10 +253,11 @@ fn resource_impl(
         Some(title) => quote!(#option::Some(#cow::Borrowed(#title))),
         None => quote!(#option::None),
     };
-    let description = match description_expr(attr.description.as_ref(), handler.description.as_ref()) {
-        Some(text) => quote!(#option::Some(#cow::Borrowed(#text))),
-        None => quote!(#option::None),
-    };
+    let description =
+        match description_expr(attr.description.as_ref(), handler.description.as_ref()) {
+            Some(text) => quote!(#option::Some(#cow::Borrowed(#text))),
+            None => quote!(#option::None),
+        };
     let mime = match &attr.mime_type {
         Some(mime) => quote!(#option::Some(#mime)),
         None => quote!(#option::None),
@@ -207,7 +278,10 @@ fn resource_impl(
         });
         quote!(#option::Some(::std::vec![#(#roles),*]))
     });
-    let priority = attr.priority.as_ref().map(|p| quote!(#option::Some(#p)));
+    let priority = attr.priority.as_ref().map(|p| {
+        let value = p.value;
+        quote!(#option::Some(#value))
+    });
     let annotations = if audience.is_some() || priority.is_some() {
         let audience = audience.unwrap_or_else(|| quote!(#option::None));
         let priority = priority.unwrap_or_else(|| quote!(#option::None));
@@ -216,7 +290,7 @@ fn resource_impl(
         quote!(#option::None)
     };
     let (ret_first, ret_last) = spans::first_last(&ret);
-    let probe_call = quote_spanned! {ret_first=>
+    let probe = quote! {
         {
             #[allow(unused_imports)]
             use #kinds::{
@@ -226,13 +300,26 @@ fn resource_impl(
             (&&&&#probe::<#ret>::new()).__mcp_resource_kind()
         }
     };
-    let contents_call = quote_spanned! {ret_last=>
-        #output::<#ret>::contents(&#probe_call, __mcp_value, &__mcp_uri, #mime)
+    // `ResourceOutput::<Ret>::contents(&__mcp_kind, ..)`, its path and its first argument
+    // spanned from the return type's first token to its last: an unsupported return type is
+    // reported there, once, with `ResourceOutput`'s message.
+    let contents_call = {
+        let open = spans::respan(output, ret_first);
+        let method = syn::Ident::new("contents", ret_last);
+        let close = quote_spanned!(ret_last=> >::#method);
+        let amp = quote_spanned!(ret_first=> &);
+        let kind = syn::Ident::new("__mcp_kind", ret_last);
+        quote! {{
+            let __mcp_kind = #probe;
+            #open::<#ret #close(#amp #kind, __mcp_value, &__mcp_uri, #mime)
+        }}
     };
 
     quote! {
         const _: () = {
+            // Serving a resource its author deprecated is not a use of it.
             #[automatically_derived]
+            #[allow(deprecated)]
             impl #resource for #ident {
                 const URI: &'static str = #uri;
 
@@ -276,5 +363,111 @@ fn resource_impl(
                 #registration::of::<#ident>()
             }
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expand(attr: TokenStream, item: TokenStream) -> String {
+        resource(attr, item).to_string()
+    }
+
+    fn error_count(out: &str) -> usize {
+        out.matches("compile_error").count()
+    }
+
+    #[test]
+    fn the_function_is_emitted_without_parameter_docs_and_completers() {
+        let out = expand(
+            quote!(uri = "gifts://catalog/{category}"),
+            quote! {
+                /// A category.
+                fn category(
+                    /// Its name.
+                    #[complete(names)]
+                    category: String,
+                ) -> String { category }
+            },
+        );
+        let expected = quote! {
+            #[doc = r" A category."]
+            fn category(category: String,) -> String { category }
+        };
+        assert!(out.starts_with(&expected.to_string()), "{out}");
+        assert!(out.contains("into_completer"));
+        assert_eq!(error_count(&out), 0, "{out}");
+    }
+
+    #[test]
+    fn a_broken_attribute_is_one_error_not_also_a_missing_uri() {
+        let out = expand(
+            quote!(uri = "gifts://catalog", mimetype = "text/plain"),
+            quote!(
+                fn catalog() -> String {
+                    String::new()
+                }
+            ),
+        );
+        assert_eq!(error_count(&out), 1, "{out}");
+        assert!(out.contains("did you mean `mime_type`?"));
+    }
+
+    #[test]
+    fn a_pattern_parameter_is_one_error_not_also_a_missing_variable() {
+        let out = expand(
+            quote!(uri = "gifts://price/{amount}"),
+            quote!(
+                fn price((amount, currency): (f64, String)) -> String {
+                    String::new()
+                }
+            ),
+        );
+        assert_eq!(error_count(&out), 1, "{out}");
+        assert!(out.contains("must be a plain name"));
+    }
+
+    #[test]
+    fn a_completer_on_a_parameter_that_is_no_variable_is_an_error() {
+        let out = expand(
+            quote!(uri = "gifts://catalog"),
+            quote!(
+                fn catalog(#[complete(requests)] ctx: Context) -> String {
+                    String::new()
+                }
+            ),
+        );
+        assert_eq!(error_count(&out), 1, "{out}");
+        assert!(out.contains("the `uri` has no `{ctx}`"));
+    }
+
+    #[test]
+    fn a_method_is_emitted_alone_with_its_error() {
+        let out = expand(
+            quote!(uri = "gifts://shop"),
+            quote!(
+                fn name(&self) -> String {
+                    String::new()
+                }
+            ),
+        );
+        assert_eq!(error_count(&out), 1, "{out}");
+        assert!(!out.contains("struct name"));
+        assert!(!out.contains("const _"));
+    }
+
+    #[test]
+    fn a_crate_override_replaces_every_runtime_path() {
+        let out = expand(
+            quote!(uri = "gifts://catalog/{category}", crate = my::rt),
+            quote!(
+                async fn category(#[complete(names)] category: String, ctx: Context) -> Vec<u8> {
+                    Vec::new()
+                }
+            ),
+        );
+        assert!(!out.contains("mcp_runtime"), "{out}");
+        assert!(out.contains("my :: rt :: __private"));
     }
 }

@@ -32,10 +32,7 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     });
     let handler = HandlerFn::take(&mut function, &mut errors);
     if function.sig.receiver().is_some() {
-        // A method sits in an `impl` block, where a struct or a `const _` cannot: emitting the
-        // handle would only add errors to the one about `self`.
-        let errors = errors.into_compile_errors();
-        return quote!(#function #errors);
+        return super::method_alone(&function, errors);
     }
     let name = attr.name.as_ref().map_or_else(
         || check::default_name(&handler.sig.ident),

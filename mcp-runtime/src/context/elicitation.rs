@@ -78,6 +78,31 @@ impl Context {
         }
     }
 
+    /// Asks the user to fill in a form described by `schema`, a `requestedSchema` written by
+    /// hand (served as given); the answer's values come back as JSON.
+    pub async fn elicit_with_schema(
+        &self,
+        message: &str,
+        schema: Value,
+    ) -> Result<Elicitation<Map<String, Value>>, ClientError> {
+        let mut params = json!({ "message": message, "requestedSchema": schema });
+        if self.revision() >= crate::Revision::V2025_11_25 {
+            params["mode"] = json!("form");
+        }
+        let answer: ElicitAnswer = self.ask("elicitation", "elicitation/create", &params).await?;
+        match answer.action.as_str() {
+            "accept" => match answer.content.unwrap_or_else(|| json!({})) {
+                Value::Object(values) => Ok(Elicitation::Accept(values)),
+                other => Err(ClientError::InvalidResponse(format!(
+                    "the form's values are not an object: {other}"
+                ))),
+            },
+            "decline" => Ok(Elicitation::Decline),
+            "cancel" => Ok(Elicitation::Cancel),
+            other => Err(ClientError::InvalidResponse(format!("unknown action `{other}`"))),
+        }
+    }
+
     /// Asks the user to open `url` (URL-mode elicitation, 2025-11-25): for flows that must not
     /// pass through the client, such as signing in. `elicitation_id` identifies it.
     pub async fn elicit_url(

@@ -113,6 +113,15 @@ impl Context {
         self.inner.state.cancelled().await;
     }
 
+    /// Over Streamable HTTP, ends the event stream this request is answered on, before the
+    /// reply: the client reconnects (GET with `Last-Event-ID`, after the `retry` delay the
+    /// stream announced) and receives what follows, the reply included. This lets a long
+    /// request free its connection (SSE polling). Does nothing on stdio; returns whether a
+    /// stream was closed.
+    pub fn close_stream(&self) -> bool {
+        self.inner.state.sink.close_stream()
+    }
+
     /// Sends a notification to the client, ahead of this request's reply. Nothing is sent
     /// once the reply has been.
     pub fn notify(&self, method: &str, params: &impl Serialize) {

@@ -1,6 +1,6 @@
 //! JSON-RPC 2.0 framing: what a message is, how ids round-trip, and the error objects.
 //!
-//! Nothing here knows about MCP methods. Incoming bytes become an [`Incoming`] message (a
+//! Nothing here knows about MCP methods. Incoming bytes become an `Incoming` message (a
 //! request, a notification, a response to one of the server's own requests, or a batch), and
 //! replies are encoded straight to bytes with the id spliced in exactly as the client wrote it.
 

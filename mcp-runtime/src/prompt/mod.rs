@@ -37,6 +37,9 @@ pub trait Prompt: 'static {
 }
 
 /// A value a prompt function may return.
+///
+/// Its impls are `do_not_recommend`: a type that is not one is reported with this trait's
+/// message and notes alone, not with rustc's list of the types that are.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from an MCP prompt",
     label = "cannot become prompt messages",
@@ -55,36 +58,42 @@ fn messages(messages: Vec<PromptMessage>) -> Result<GetPromptResult, HandlerErro
     })
 }
 
+#[diagnostic::do_not_recommend]
 impl IntoPromptResult for String {
     fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
         messages(vec![PromptMessage::user(Content::text(self))])
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl IntoPromptResult for &str {
     fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
         messages(vec![PromptMessage::user(Content::text(self))])
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl IntoPromptResult for PromptMessage {
     fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
         messages(vec![self])
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl IntoPromptResult for Vec<PromptMessage> {
     fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
         messages(self)
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl IntoPromptResult for GetPromptResult {
     fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
         Ok(self)
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: IntoPromptResult, E: Into<HandlerError>> IntoPromptResult for Result<T, E> {
     fn into_prompt_result(self) -> Result<GetPromptResult, HandlerError> {
         self.map_err(Into::into)?.into_prompt_result()

@@ -40,6 +40,34 @@ impl Content {
         })
     }
 
+    /// A resource embedded in the content: its URI, MIME type and text.
+    pub fn embedded_text(
+        uri: impl Into<String>,
+        mime_type: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Content {
+        Content::embedded(ResourceContents::Text {
+            uri: uri.into(),
+            mime_type: Some(mime_type.into()),
+            text: text.into(),
+        })
+    }
+
+    /// A resource embedded in the content, text or blob.
+    pub fn embedded(contents: ResourceContents) -> Content {
+        Content::Resource(EmbeddedResource { resource: contents })
+    }
+
+    /// A link to a resource the client can read (2025-06-18 and later).
+    pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Content {
+        Content::ResourceLink(ResourceLink {
+            uri: uri.into(),
+            name: name.into(),
+            description: None,
+            mime_type: None,
+        })
+    }
+
     /// The text of a text block.
     pub fn as_text(&self) -> Option<&str> {
         match self {

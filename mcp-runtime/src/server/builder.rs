@@ -27,6 +27,8 @@ pub struct ServerBuilder {
     info: Implementation,
     instructions: Option<String>,
     tools: Vec<ToolEntry>,
+    /// Mistakes found while adding, reported by `build`.
+    errors: Vec<BuildError>,
     resources: Vec<ResourceEntry>,
     prompts: Vec<PromptEntry>,
     page_size: usize,
@@ -64,6 +66,7 @@ impl Server {
             info,
             instructions: None,
             tools: Vec::new(),
+            errors: Vec::new(),
             resources: Vec::new(),
             prompts: Vec::new(),
             page_size: DEFAULT_PAGE_SIZE,
@@ -163,6 +166,18 @@ impl ServerBuilder {
         self
     }
 
+    /// Adds a tool built at run time from a name, a schema and a closure.
+    ///
+    /// A malformed one (a name the specification does not allow, an `inputSchema` whose root
+    /// is not an object) makes [`build`](Self::build) fail, saying why.
+    pub fn dynamic_tool(mut self, tool: crate::DynamicTool) -> ServerBuilder {
+        match tool.into_entry() {
+            Ok(entry) => self.tools.push(entry),
+            Err(error) => self.errors.push(error),
+        }
+        self
+    }
+
     /// Adds one tool, by the name of its `#[mcp_tool]` function.
     ///
     /// Adding a tool that is already there (say after [`registered_tools`](Self::registered_tools))
@@ -232,7 +247,10 @@ impl ServerBuilder {
     }
 
     /// Checks the configuration and freezes it.
-    pub fn build(self) -> Result<Server, BuildError> {
+    pub fn build(mut self) -> Result<Server, BuildError> {
+        if !self.errors.is_empty() {
+            return Err(self.errors.remove(0));
+        }
         if self.page_size == 0 {
             return Err(BuildError::ZeroPageSize);
         }

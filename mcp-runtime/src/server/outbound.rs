@@ -6,6 +6,9 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub(crate) struct Outbound {
     send: Arc<dyn Fn(Vec<u8>) + Send + Sync>,
+    /// Ends the stream this sink feeds, when the transport has such a thing (an HTTP
+    /// response's event stream): the client then resumes it with `Last-Event-ID`.
+    close: Option<Arc<dyn Fn() + Send + Sync>>,
     trace: bool,
 }
 
@@ -13,7 +16,25 @@ impl Outbound {
     pub(crate) fn new(trace: bool, send: impl Fn(Vec<u8>) + Send + Sync + 'static) -> Outbound {
         Outbound {
             send: Arc::new(send),
+            close: None,
             trace,
+        }
+    }
+
+    /// Adds what [`close_stream`](Self::close_stream) does.
+    pub(crate) fn with_close(mut self, close: impl Fn() + Send + Sync + 'static) -> Outbound {
+        self.close = Some(Arc::new(close));
+        self
+    }
+
+    /// Ends the current stream, if the transport has one; true if it did.
+    pub(crate) fn close_stream(&self) -> bool {
+        match &self.close {
+            Some(close) => {
+                close();
+                true
+            }
+            None => false,
         }
     }
 

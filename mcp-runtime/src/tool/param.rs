@@ -7,6 +7,8 @@
 //! per marker, so a type that deserializes is an argument, a type that implements
 //! [`FromContext`] is supplied, and the spelling of the type never matters (aliases work).
 
+use std::marker::PhantomData;
+
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
@@ -100,13 +102,26 @@ impl<T: FromContext> ToolParam<FromRequestContext> for T {
 #[diagnostic::on_unimplemented(
     message = "this resource parameter needs a URI template variable of the same name, or a type the runtime supplies; `{Self}` is not supplied",
     label = "no `{{...}}` variable of the `uri` has this parameter's name",
-    note = "add the variable to the `uri` (`{{name}}` for a parameter `name`: the URI becomes a template), or take a value the runtime supplies: `Context`, `State<T>`, any `mcp_runtime::FromContext` type"
+    note = "add the parameter's name to the `uri` as a `{{variable}}` (which makes it a URI template), or take a value the runtime supplies: `Context`, `State<T>`, any `mcp_runtime::FromContext` type"
 )]
 pub trait SuppliedParam: Sized {
     /// Records what the value needs from the server.
     fn declare(requirements: &mut Requirements);
     /// Obtains the value for one request.
     fn supply(ctx: &Context) -> Result<Self, String>;
+
+    /// [`declare`](SuppliedParam::declare), the type given by a value. Generated code spans
+    /// that value over the parameter's name and type, where an unsupplied type is reported.
+    #[doc(hidden)]
+    fn declare_as(_: PhantomData<Self>, requirements: &mut Requirements) {
+        Self::declare(requirements);
+    }
+
+    /// [`supply`](SuppliedParam::supply), the type given by a value (see `declare_as`).
+    #[doc(hidden)]
+    fn supply_as(_: PhantomData<Self>, ctx: &Context) -> Result<Self, String> {
+        Self::supply(ctx)
+    }
 }
 
 #[diagnostic::do_not_recommend]

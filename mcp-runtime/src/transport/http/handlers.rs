@@ -282,9 +282,13 @@ async fn answer_request(
     });
     let mut subscription = hub.subscribe(None);
     let sink_hub = Arc::clone(&hub);
-    let sink = Outbound::new(state.server.core.trace, move |message| {
+    let mut sink = Outbound::new(state.server.core.trace, move |message| {
         sink_hub.push(message)
     });
+    if accepts_sse(headers) {
+        let closing_hub = Arc::clone(&hub);
+        sink = sink.with_close(move || closing_hub.close_subscriber());
+    }
     session.session.receive_via(body, &sink);
 
     // The first message decides: the reply alone is JSON; anything before it makes a stream.
@@ -295,9 +299,15 @@ async fn answer_request(
     };
     let first = subscription.receiver.recv().await;
     let mut cancel_on_drop = cancel_on_drop;
+    let priming = (session.session.revision() >= Revision::V2025_11_25)
+        .then(|| (hub.priming_id(), state.options.retry));
     let Some(Frame::Event { id: event_id, data }) = first else {
+        // The handler closed the stream before sending anything: a stream that only primes
+        // the client to reconnect for the rest.
         cancel_on_drop.armed = false;
-        return StatusCode::ACCEPTED.into_response();
+        let mut body = SseBody::new(subscription, priming, state.options.keepalive);
+        body.end_after_pending();
+        return sse_response(body);
     };
     if hub.is_final(&data) || !accepts_sse(headers) {
         let mut data = data;
@@ -324,8 +334,6 @@ async fn answer_request(
             .into_response();
     }
     cancel_on_drop.armed = false;
-    let priming = (session.session.revision() >= Revision::V2025_11_25)
-        .then(|| (hub.priming_id(), state.options.retry));
     let mut body = SseBody::new(subscription, priming, state.options.keepalive);
     body.push_front_event(&event_id, &data);
     sse_response(body)

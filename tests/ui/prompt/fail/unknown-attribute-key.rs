@@ -1,0 +1,9 @@
+use mcp_runtime::prelude::*;
+
+/// A congratulation.
+#[mcp_prompt(titel = "Congratulation")]
+fn congratulate(name: String) -> String {
+    format!("Congratulate {name}.")
+}
+
+fn main() {}
