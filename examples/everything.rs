@@ -13,13 +13,13 @@
 //! elicitation form the typed API cannot express (SEP-1330's legacy `enumNames`) is sent with
 //! `Context::request`.
 
-use std::net::SocketAddr;
-use std::process::ExitCode;
 use std::time::Duration;
 
 use mcp_runtime::prelude::*;
-use mcp_runtime::protocol::{EmbeddedResource, base64_encode};
-use mcp_runtime::{BuildError, ClientError, DynamicTool, Elicitation, SamplingRequest, Server};
+use mcp_runtime::protocol::base64_encode;
+use mcp_runtime::{
+    BuildError, ClientError, DynamicTool, Elicitation, SamplingRequest, Server, ServerBuilder,
+};
 use serde_json::{Map, Value, json};
 
 /// A 1×1 red pixel (RGBA PNG).
@@ -44,13 +44,7 @@ fn red_pixel() -> Content {
 
 /// An embedded text resource.
 fn embedded(uri: &str, mime_type: &str, text: &str) -> Content {
-    Content::Resource(EmbeddedResource {
-        resource: ResourceContents::Text {
-            uri: uri.to_owned(),
-            mime_type: Some(mime_type.to_owned()),
-            text: text.to_owned(),
-        },
-    })
+    Content::embedded_text(uri, mime_type, text)
 }
 
 // ===== Tools =====
@@ -132,12 +126,9 @@ fn test_error_handling() -> Result<String, String> {
 /// reconnects.
 #[mcp_tool]
 async fn test_reconnection(ctx: Context) -> &'static str {
-    // RUNTIME GAP (see tests/conformance/SCENARIOS.md): there is no `Context` call yet that
-    // ends this request's SSE stream so that the client reconnects with `Last-Event-ID`
-    // (the TypeScript SDK's `closeSSEStream`). When there is, call it here. Without it the
-    // reply simply comes back (as JSON, since nothing precedes it), which the suite's
-    // `server-sse-polling` reports as INFO, not a failure.
-    let _ = &ctx;
+    // Ends this request's event stream (after its priming event); the client reconnects with
+    // `Last-Event-ID` and receives the reply on the resumed stream. On stdio, nothing happens.
+    ctx.close_stream();
     tokio::time::sleep(Duration::from_millis(100)).await;
     "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure."
 }
@@ -235,17 +226,10 @@ async fn test_elicitation_sep1034_defaults(ctx: Context) -> Result<String, Clien
 /// Tests elicitation with enum schema improvements per SEP-1330.
 #[mcp_tool]
 async fn test_elicitation_sep1330_enums(ctx: Context) -> Result<String, ClientError> {
-    // Written by hand: `Context::elicit` derives the form from a Rust type, and no Rust type
-    // yields the deprecated `enumNames` form (a runtime gap, see SCENARIOS.md). The other
-    // four fields are what `elicit` would generate from enums with and without doc comments.
-    if !ctx.client().has_capability("elicitation") {
-        return Err(ClientError::NotSupported {
-            capability: "elicitation",
-        });
-    }
-    let mut params = json!({
-        "message": "Please select options from the enum fields",
-        "requestedSchema": {
+    // Written by hand (`elicit_with_schema`): no Rust type yields the deprecated `enumNames`
+    // form; the other four fields are what `elicit` generates from enums with and without doc
+    // comments.
+    let schema = json!({
             "type": "object",
             "properties": {
                 "untitledSingle": {
@@ -287,17 +271,15 @@ async fn test_elicitation_sep1330_enums(ctx: Context) -> Result<String, ClientEr
                     ]},
                 },
             },
-        },
     });
-    if ctx.revision() >= mcp_runtime::Revision::V2025_11_25 {
-        params["mode"] = json!("form");
-    }
     let answer = ctx
-        .request("elicitation/create", &params)
-        .await
-        .map_err(ClientError::Rejected)?;
-    let action = answer["action"].as_str().unwrap_or("cancel");
-    let content = answer.get("content").cloned().unwrap_or_else(|| json!({}));
+        .elicit_with_schema("Please select options from the enum fields", schema)
+        .await?;
+    let (action, content) = match answer {
+        Elicitation::Accept(values) => ("accept", Value::Object(values)),
+        Elicitation::Decline => ("decline", json!({})),
+        Elicitation::Cancel => ("cancel", json!({})),
+    };
     Ok(format!(
         "Elicitation completed: action={action}, content={content}"
     ))
@@ -461,74 +443,19 @@ fn test_prompt_with_image() -> Vec<PromptMessage> {
 // ===== The server =====
 
 /// Every tool, resource and prompt above, plus the hand-written `json_schema_2020_12_tool`.
-pub(crate) fn server() -> Result<Server, BuildError> {
-    let server = mcp_runtime::server!()
+pub(crate) fn builder() -> ServerBuilder {
+    mcp_runtime::server!()
         .name("mcp-conformance-everything")
-        .build()?;
-    // `ServerBuilder` takes `#[mcp_tool]` functions only; a `DynamicTool` joins once built.
-    server.handle().add_tool(json_schema_2020_12_tool())?;
-    Ok(server)
+        .dynamic_tool(json_schema_2020_12_tool())
 }
 
-/// Which transport the command line asked for.
-#[derive(Debug, PartialEq)]
-pub(crate) enum Transport {
-    Stdio,
-    /// `--http ADDR`: Streamable HTTP at `http://ADDR/mcp`.
-    Http(SocketAddr),
+/// The built server, for the tests.
+#[allow(dead_code)]
+pub(crate) fn server() -> Result<Server, BuildError> {
+    builder().build()
 }
 
-const USAGE: &str = "usage: everything [--http HOST:PORT]\n\
-    \n  without options   serve MCP on stdin/stdout\
-    \n  --http HOST:PORT  serve Streamable HTTP at http://HOST:PORT/mcp";
-
-pub(crate) fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Transport, String> {
-    let mut transport = Transport::Stdio;
-    while let Some(arg) = args.next() {
-        let addr = match arg.as_str() {
-            "--http" => args
-                .next()
-                .ok_or_else(|| "--http needs an address, e.g. --http 127.0.0.1:3001".to_owned())?,
-            other if other.starts_with("--http=") => other["--http=".len()..].to_owned(),
-            "-h" | "--help" => return Err(String::new()),
-            other => return Err(format!("unknown argument `{other}`")),
-        };
-        let addr = addr
-            .parse()
-            .map_err(|e| format!("--http {addr}: not an address like 127.0.0.1:3001 ({e})"))?;
-        transport = Transport::Http(addr);
-    }
-    Ok(transport)
-}
-
-fn main() -> ExitCode {
-    let transport = match parse_args(std::env::args().skip(1)) {
-        Ok(transport) => transport,
-        Err(problem) => {
-            if !problem.is_empty() {
-                eprintln!("everything: {problem}");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let server = match server() {
-        Ok(server) => server,
-        Err(error) => {
-            eprintln!("everything: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let served: Result<(), mcp_runtime::Error> = match transport {
-        Transport::Stdio => server.run_stdio(),
-        // Streamable HTTP: feature `http` of mcp-runtime, which this package enables.
-        Transport::Http(addr) => server.run_http(addr),
-    };
-    match served {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("everything: {error}");
-            ExitCode::FAILURE
-        }
-    }
+/// Serves stdio, or Streamable HTTP at `http://ADDR/mcp` with `--http ADDR`.
+fn main() -> Result<(), mcp_runtime::Error> {
+    builder().run()
 }

@@ -790,26 +790,3 @@ async fn the_content_tools_resources_and_prompts_are_valid_in_every_revision() {
         }
     }
 }
-
-#[test]
-fn http_is_chosen_with_an_address() {
-    use everything::{Transport, parse_args};
-    let args = |list: &[&str]| {
-        list.iter()
-            .map(|s| (*s).to_owned())
-            .collect::<Vec<_>>()
-            .into_iter()
-    };
-    assert_eq!(parse_args(args(&[])), Ok(Transport::Stdio));
-    assert_eq!(
-        parse_args(args(&["--http", "127.0.0.1:3001"])),
-        Ok(Transport::Http("127.0.0.1:3001".parse().unwrap()))
-    );
-    assert_eq!(
-        parse_args(args(&["--http=[::1]:80"])),
-        Ok(Transport::Http("[::1]:80".parse().unwrap()))
-    );
-    assert!(parse_args(args(&["--http"])).is_err());
-    assert!(parse_args(args(&["--http", "localhost"])).is_err());
-    assert!(parse_args(args(&["--stdio"])).is_err());
-}
