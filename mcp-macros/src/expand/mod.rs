@@ -109,6 +109,69 @@ pub(crate) fn handle_struct(handler: &HandlerFn, what: &str, builder_method: &st
 /// For a method (`self`): the function with its errors and nothing else. A method sits in an
 /// `impl` block, where a struct or a `const _` cannot: emitting the handle would only add
 /// errors to the one about `self`.
+/// What every handler macro reads first: the function (or the error for something that is
+/// not one), its attribute (`None` when it did not parse: the error is recorded), and the
+/// parameters. A method gets its one error and nothing else.
+pub(crate) struct Read<A> {
+    pub(crate) function: syn::ItemFn,
+    pub(crate) attr: Option<A>,
+    pub(crate) handler: HandlerFn,
+    pub(crate) errors: Errors,
+}
+
+/// Reads `#[<macro_name>(attr)] item`; `Err` holds the whole expansion when nothing more can
+/// be generated.
+pub(crate) fn read_handler<A>(
+    macro_name: &str,
+    attr: TokenStream,
+    item: TokenStream,
+    parse_attr: fn(TokenStream) -> syn::Result<A>,
+) -> Result<Read<A>, TokenStream> {
+    let mut errors = Errors::default();
+    let mut function: syn::ItemFn = match syn::parse2(item.clone()) {
+        Ok(function) => function,
+        Err(_) => {
+            not_a_function(macro_name, &item, &mut errors);
+            let errors = errors.into_compile_errors();
+            return Err(quote!(#item #errors));
+        }
+    };
+    let attr = match parse_attr(attr) {
+        Ok(attr) => Some(attr),
+        Err(error) => {
+            errors.push(error);
+            None
+        }
+    };
+    let handler = HandlerFn::take(&mut function, &mut errors);
+    if function.sig.receiver().is_some() {
+        return Err(method_alone(&function, errors));
+    }
+    Ok(Read {
+        function,
+        attr,
+        handler,
+        errors,
+    })
+}
+
+/// The expansion: the function as written, its handle type, the trait impl (or its stub) and
+/// the errors.
+pub(crate) fn emit(
+    function: &syn::ItemFn,
+    handle: TokenStream,
+    body: TokenStream,
+    errors: Errors,
+) -> TokenStream {
+    let errors = errors.into_compile_errors();
+    quote! {
+        #function
+        #handle
+        #body
+        #errors
+    }
+}
+
 pub(crate) fn method_alone(function: &syn::ItemFn, errors: Errors) -> TokenStream {
     let errors = errors.into_compile_errors();
     quote!(#function #errors)

@@ -11,29 +11,21 @@ use super::{
 use crate::ast::HandlerFn;
 use crate::attr::prompt::{PromptAttr, parse_prompt_attr};
 use crate::check;
-use crate::errors::Errors;
 use crate::paths::{self, Paths};
 use crate::spans;
 
 /// Expands `#[mcp_prompt(attr)] item`.
 pub(crate) fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Errors::default();
-    let mut function: syn::ItemFn = match syn::parse2(item.clone()) {
-        Ok(function) => function,
-        Err(_) => {
-            super::not_a_function("mcp_prompt", &item, &mut errors);
-            let errors = errors.into_compile_errors();
-            return quote!(#item #errors);
-        }
+    let super::Read {
+        function,
+        attr,
+        handler,
+        mut errors,
+    } = match super::read_handler("mcp_prompt", attr, item, parse_prompt_attr) {
+        Ok(read) => read,
+        Err(expansion) => return expansion,
     };
-    let attr = parse_prompt_attr(attr).unwrap_or_else(|error| {
-        errors.push(error);
-        PromptAttr::default()
-    });
-    let handler = HandlerFn::take(&mut function, &mut errors);
-    if function.sig.receiver().is_some() {
-        return super::method_alone(&function, errors);
-    }
+    let attr = attr.unwrap_or_default();
     check::signature(&handler, &mut errors);
     let name = attr.name.as_ref().map_or_else(
         || check::default_name(&handler.sig.ident),
@@ -52,13 +44,7 @@ pub(crate) fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
     } else {
         stub_handler(&handler, &paths, "Prompt")
     };
-    let errors = errors.into_compile_errors();
-    quote! {
-        #function
-        #handle
-        #body
-        #errors
-    }
+    super::emit(&function, handle, body, errors)
 }
 
 fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths) -> TokenStream {

@@ -18,29 +18,20 @@ use crate::spans;
 
 /// Expands `#[mcp_resource(attr)] item`.
 pub(crate) fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Errors::default();
-    let mut function: syn::ItemFn = match syn::parse2(item.clone()) {
-        Ok(function) => function,
-        Err(_) => {
-            super::not_a_function("mcp_resource", &item, &mut errors);
-            let errors = errors.into_compile_errors();
-            return quote!(#item #errors);
-        }
-    };
     let attr_tokens = attr.clone();
+    let super::Read {
+        function,
+        attr,
+        handler,
+        mut errors,
+    } = match super::read_handler("mcp_resource", attr, item, parse_resource_attr) {
+        Ok(read) => read,
+        Err(expansion) => return expansion,
+    };
     // An attribute that does not parse has been reported; its `uri` is then unknown rather
     // than missing, and nothing is checked against it.
-    let (attr, attr_parsed) = match parse_resource_attr(attr) {
-        Ok(attr) => (attr, true),
-        Err(error) => {
-            errors.push(error);
-            (ResourceAttr::default(), false)
-        }
-    };
-    let handler = HandlerFn::take(&mut function, &mut errors);
-    if function.sig.receiver().is_some() {
-        return super::method_alone(&function, errors);
-    }
+    let attr_parsed = attr.is_some();
+    let attr = attr.unwrap_or_default();
     check::signature(&handler, &mut errors);
     let variables = if attr_parsed {
         check_uri(&handler, &attr, attr_tokens, &mut errors)
@@ -60,13 +51,7 @@ pub(crate) fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
         (Some(uri), true) => resource_impl(&handler, &attr, uri, &name, &variables, &paths),
         _ => stub_handler(&handler, &paths, "Resource"),
     };
-    let errors = errors.into_compile_errors();
-    quote! {
-        #function
-        #handle
-        #body
-        #errors
-    }
+    super::emit(&function, handle, body, errors)
 }
 
 /// Checks the URI or template against the function; returns the template's variables.

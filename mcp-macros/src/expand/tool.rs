@@ -11,29 +11,21 @@ use quote::{format_ident, quote, quote_spanned};
 use crate::ast::{HandlerFn, Param};
 use crate::attr::{ToolAttr, parse_tool_attr};
 use crate::check;
-use crate::errors::Errors;
 use crate::paths::{self, Paths};
 use crate::spans;
 
 /// Expands `#[mcp_tool(attr)] item`.
 pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Errors::default();
-    let mut function: syn::ItemFn = match syn::parse2(item.clone()) {
-        Ok(function) => function,
-        Err(_) => {
-            super::not_a_function("mcp_tool", &item, &mut errors);
-            let errors = errors.into_compile_errors();
-            return quote!(#item #errors);
-        }
+    let super::Read {
+        function,
+        attr,
+        handler,
+        mut errors,
+    } = match super::read_handler("mcp_tool", attr, item, parse_tool_attr) {
+        Ok(read) => read,
+        Err(expansion) => return expansion,
     };
-    let attr = parse_tool_attr(attr).unwrap_or_else(|error| {
-        errors.push(error);
-        ToolAttr::default()
-    });
-    let handler = HandlerFn::take(&mut function, &mut errors);
-    if function.sig.receiver().is_some() {
-        return super::method_alone(&function, errors);
-    }
+    let attr = attr.unwrap_or_default();
     let name = attr.name.as_ref().map_or_else(
         || check::default_name(&handler.sig.ident),
         syn::LitStr::value,
@@ -47,13 +39,7 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     } else {
         stub_impl(&handler, &name, &paths)
     };
-    let errors = errors.into_compile_errors();
-    quote! {
-        #function
-        #handle
-        #body
-        #errors
-    }
+    super::emit(&function, handle, body, errors)
 }
 
 /// `pub struct suggest_gifts {}`, plus a hidden constant named after the tool so that two
