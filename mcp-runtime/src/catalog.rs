@@ -47,6 +47,8 @@ pub(crate) trait Entry {
     fn key(&self) -> &str;
     /// Where it was defined.
     fn location(&self) -> &str;
+    /// Its JSON in a list result, for one revision.
+    fn wire(&self, revision: crate::Revision) -> &serde_json::value::RawValue;
 }
 
 /// Entries sorted by key, shared so that a changed catalog (a tool added at run time) reuses

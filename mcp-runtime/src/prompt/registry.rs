@@ -71,13 +71,6 @@ impl PromptEntry {
         (self.get)(ctx, args)
     }
 
-    /// The prompt's list JSON for a revision, serialized once.
-    pub(crate) fn wire(&self, revision: Revision) -> &RawValue {
-        self.wire.get(revision, || {
-            WirePrompt::new(&self.definition, &self.specs.specs, revision)
-        })
-    }
-
     pub(crate) fn needs_state(&self) -> &[(std::any::TypeId, &'static str)] {
         &self.specs.requirements.states
     }
@@ -92,6 +85,13 @@ impl Entry for PromptEntry {
 
     fn location(&self) -> &str {
         self.location
+    }
+
+    /// The entry's list JSON for a revision, serialized once.
+    fn wire(&self, revision: Revision) -> &RawValue {
+        self.wire.get(revision, || {
+            WirePrompt::new(&self.definition, &self.specs.specs, revision)
+        })
     }
 }
 

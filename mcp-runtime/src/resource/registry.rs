@@ -78,12 +78,6 @@ impl ResourceEntry {
         (self.read)(ctx, uri, variables)
     }
 
-    /// The entry's list JSON for a revision, serialized once.
-    pub(crate) fn wire(&self, revision: Revision) -> &RawValue {
-        self.wire
-            .get(revision, || WireResource::new(&self.definition, revision))
-    }
-
     pub(crate) fn needs_state(&self) -> &[(std::any::TypeId, &'static str)] {
         &self.specs.requirements.states
     }
@@ -98,6 +92,12 @@ impl Entry for ResourceEntry {
 
     fn location(&self) -> &str {
         self.location
+    }
+
+    /// The entry's list JSON for a revision, serialized once.
+    fn wire(&self, revision: Revision) -> &RawValue {
+        self.wire
+            .get(revision, || WireResource::new(&self.definition, revision))
     }
 }
 

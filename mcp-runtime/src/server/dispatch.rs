@@ -35,15 +35,40 @@ impl Session {
         let params = params.as_deref();
         let outcome = match method.as_str() {
             "tools/call" => return self.call_tool(id, params).await,
-            "tools/list" => self.list_tools(&id, params),
+            "tools/list" => {
+                let tools = self.server().tools.load();
+                self.list(&id, params, "tools/list", "tools", &tools)
+            }
             "ping" => Ok(encode_result(&id, &json!({}))),
             "initialize" => self.initialize(&id, params),
-            "resources/list" => self.list_resources(&id, params),
-            "resources/templates/list" => self.list_resource_templates(&id, params),
+            "resources/list" => {
+                let resources = self.server().resources.load();
+                self.list(
+                    &id,
+                    params,
+                    "resources/list",
+                    "resources",
+                    &resources.resources,
+                )
+            }
+            "resources/templates/list" => {
+                let resources = self.server().resources.load();
+                let templates = &resources.templates;
+                self.list(
+                    &id,
+                    params,
+                    "resources/templates/list",
+                    "resourceTemplates",
+                    templates,
+                )
+            }
             "resources/read" => self.read_resource(&id, params).await,
             "resources/subscribe" => self.subscribe(&id, params, true),
             "resources/unsubscribe" => self.subscribe(&id, params, false),
-            "prompts/list" => self.list_prompts(&id, params),
+            "prompts/list" => {
+                let prompts = self.server().prompts.load();
+                self.list(&id, params, "prompts/list", "prompts", &prompts)
+            }
             "prompts/get" => self.get_prompt(&id, params).await,
             "completion/complete" => self.complete(&id, params),
             "logging/setLevel" => self.set_level(&id, params),

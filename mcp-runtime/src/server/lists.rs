@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 
 use super::dispatch::parse_params;
 use crate::catalog::{Catalog, Entry};
-use crate::jsonrpc::RpcError;
+use crate::jsonrpc::{RequestId, RpcError, encode_result};
 
 const CURSOR_PREFIX: &str = "after:";
 
@@ -38,8 +38,31 @@ impl Serialize for Page<'_> {
     }
 }
 
+impl super::Session {
+    /// Answers a list method with the page of `catalog` it asks for, under `key`.
+    pub(super) fn list<E: Entry>(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+        method: &str,
+        key: &'static str,
+        catalog: &Catalog<E>,
+    ) -> Result<Vec<u8>, RpcError> {
+        let revision = self.revision();
+        let page = page(
+            method,
+            params,
+            catalog,
+            self.server().page_size,
+            key,
+            |entry| entry.wire(revision),
+        )?;
+        Ok(encode_result(id, &page))
+    }
+}
+
 /// The page of `catalog` a list request asks for.
-pub(super) fn page<'a, E: Entry>(
+fn page<'a, E: Entry>(
     method: &str,
     params: Option<&RawValue>,
     catalog: &'a Catalog<E>,

@@ -9,7 +9,6 @@ use serde_json::{Map, Value, json};
 
 use super::Session;
 use super::dispatch::parse_params;
-use super::lists::page;
 use super::panic::CatchUnwind;
 use super::suggest::did_you_mean;
 use crate::args::StringArgs;
@@ -25,25 +24,6 @@ struct GetParams {
 }
 
 impl Session {
-    pub(super) fn list_prompts(
-        &self,
-        id: &RequestId,
-        params: Option<&RawValue>,
-    ) -> Result<Vec<u8>, RpcError> {
-        let revision = self.revision();
-        let server = self.server();
-        let prompts = server.prompts.load();
-        let page = page(
-            "prompts/list",
-            params,
-            &prompts,
-            server.page_size,
-            "prompts",
-            |p| p.wire(revision),
-        )?;
-        Ok(encode_result(id, &page))
-    }
-
     pub(super) async fn get_prompt(
         self: &Arc<Self>,
         id: &RequestId,

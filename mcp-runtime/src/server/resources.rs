@@ -8,7 +8,6 @@ use serde_json::{Map, Value, json};
 
 use super::Session;
 use super::dispatch::parse_params;
-use super::lists::page;
 use super::panic::CatchUnwind;
 use crate::jsonrpc::{ErrorCode, RequestId, RpcError, encode_result};
 use crate::protocol::ReadResourceResult;
@@ -26,44 +25,6 @@ fn not_found(uri: &str) -> RpcError {
 }
 
 impl Session {
-    pub(super) fn list_resources(
-        &self,
-        id: &RequestId,
-        params: Option<&RawValue>,
-    ) -> Result<Vec<u8>, RpcError> {
-        let revision = self.revision();
-        let server = self.server();
-        let resources = server.resources.load();
-        let page = page(
-            "resources/list",
-            params,
-            &resources.resources,
-            server.page_size,
-            "resources",
-            |entry| entry.wire(revision),
-        )?;
-        Ok(encode_result(id, &page))
-    }
-
-    pub(super) fn list_resource_templates(
-        &self,
-        id: &RequestId,
-        params: Option<&RawValue>,
-    ) -> Result<Vec<u8>, RpcError> {
-        let revision = self.revision();
-        let server = self.server();
-        let resources = server.resources.load();
-        let page = page(
-            "resources/templates/list",
-            params,
-            &resources.templates,
-            server.page_size,
-            "resourceTemplates",
-            |entry| entry.wire(revision),
-        )?;
-        Ok(encode_result(id, &page))
-    }
-
     pub(super) async fn read_resource(
         self: &Arc<Self>,
         id: &RequestId,

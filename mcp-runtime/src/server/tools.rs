@@ -7,7 +7,6 @@ use serde_json::{Map, Value, json};
 
 use super::Session;
 use super::dispatch::parse_params;
-use super::lists::page;
 use super::panic::CatchUnwind;
 use super::suggest::did_you_mean;
 use crate::jsonrpc::{RequestId, RpcError, encode_error, encode_result};
@@ -15,25 +14,6 @@ use crate::protocol::CallToolResult;
 use crate::tool::Arguments;
 
 impl Session {
-    pub(super) fn list_tools(
-        &self,
-        id: &RequestId,
-        params: Option<&RawValue>,
-    ) -> Result<Vec<u8>, RpcError> {
-        let revision = self.revision();
-        let server = self.server();
-        let tools = server.tools.load();
-        let page = page(
-            "tools/list",
-            params,
-            &tools,
-            server.page_size,
-            "tools",
-            |tool| tool.wire(revision),
-        )?;
-        Ok(encode_result(id, &page))
-    }
-
     pub(super) async fn call_tool(
         self: &Arc<Self>,
         id: RequestId,

@@ -88,12 +88,6 @@ impl ToolEntry {
     pub(crate) fn call(&self, ctx: Context, args: Arguments) -> BoxFuture<CallToolResult> {
         (self.call)(ctx, args)
     }
-
-    /// The tool's `tools/list` JSON for a revision, serialized once.
-    pub(crate) fn wire(&self, revision: Revision) -> &RawValue {
-        self.wire
-            .get(revision, || WireTool::new(&self.definition, revision))
-    }
 }
 
 impl crate::catalog::Entry for ToolEntry {
@@ -105,6 +99,12 @@ impl crate::catalog::Entry for ToolEntry {
 
     fn location(&self) -> &str {
         self.location
+    }
+
+    /// The tool's `tools/list` JSON for a revision, serialized once.
+    fn wire(&self, revision: Revision) -> &RawValue {
+        self.wire
+            .get(revision, || WireTool::new(&self.definition, revision))
     }
 }
 
