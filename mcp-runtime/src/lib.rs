@@ -1,7 +1,7 @@
 //! Write [Model Context Protocol](https://modelcontextprotocol.io) servers by annotating plain
 //! Rust functions.
 //!
-//! ```no_run
+//! ```
 //! use mcp_runtime::prelude::*;
 //!
 //! /// Adds two numbers.
@@ -16,7 +16,19 @@
 //! }
 //!
 //! fn main() -> Result<(), mcp_runtime::Error> {
-//!     mcp_runtime::server!().run_stdio()
+//! #   if true {
+//! #       // In the doctest, talk to the server in-process instead of blocking on stdin.
+//! #       let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<add>().build()?;
+//! #       let runtime = tokio::runtime::Runtime::new()?;
+//! #       return runtime.block_on(async {
+//! #           let client = mcp_runtime::testing::TestClient::new(&server);
+//! #           client.initialize().await.unwrap();
+//! #           let result = client.call_tool("add", serde_json::json!({"a": 2, "b": 3})).await.unwrap();
+//! #           assert_eq!(result.content[0].as_text(), Some("5"));
+//! #           Ok(())
+//! #       });
+//! #   }
+//!     mcp_runtime::server!().run_stdio() // or `.run()`: stdio, or HTTP with `--http ADDR`
 //! }
 //! ```
 //!
