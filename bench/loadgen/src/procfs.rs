@@ -1,0 +1,48 @@
+//! What /proc says about the server process.
+
+use std::sync::OnceLock;
+
+/// Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`, 100 on Linux).
+fn ticks_per_second() -> f64 {
+    static TICKS: OnceLock<f64> = OnceLock::new();
+    *TICKS.get_or_init(|| {
+        std::process::Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|out| String::from_utf8(out.stdout).ok())
+            .and_then(|text| text.trim().parse().ok())
+            .unwrap_or(100.0)
+    })
+}
+
+/// The process's CPU time so far (user + system, every thread, live or ended), in seconds:
+/// fields 14 and 15 of /proc/PID/stat.
+pub fn cpu_seconds(pid: u32) -> f64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return f64::NAN;
+    };
+    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+    let Some(rest) = stat.rfind(')').map(|at| &stat[at + 2..]) else {
+        return f64::NAN;
+    };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `rest` starts at field 3 (state), so field N is fields[N - 3].
+    let ticks = |n: usize| fields.get(n - 3).and_then(|f| f.parse::<f64>().ok());
+    match (ticks(14), ticks(15)) {
+        (Some(user), Some(system)) => (user + system) / ticks_per_second(),
+        _ => f64::NAN,
+    }
+}
+
+/// The process's peak resident set size in KiB (`VmHWM` of /proc/PID/status).
+pub fn peak_rss_kib(pid: u32) -> f64 {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return f64::NAN;
+    };
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(f64::NAN)
+}
