@@ -22,6 +22,7 @@ impl Outbound {
     }
 
     /// Adds what [`close_stream`](Self::close_stream) does.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn with_close(mut self, close: impl Fn() + Send + Sync + 'static) -> Outbound {
         self.close = Some(Arc::new(close));
         self

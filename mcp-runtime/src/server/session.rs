@@ -177,6 +177,7 @@ impl Session {
     }
 
     /// Cancels a request in flight, as `notifications/cancelled` does; false if there is none.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn cancel(&self, id: &RequestId) -> bool {
         match self.inflight.lock().expect("lock poisoned").remove(id) {
             Some(request) => {
@@ -217,15 +218,17 @@ impl Session {
             self.reply(&reply_to, encode_error(Some(&request.id), &error));
             return;
         }
-        let id = request.id.clone();
         let guard = RunningGuard::new(self);
         let session = Arc::clone(self);
         let sink = match &reply_to {
             ReplyTo::Sink(sink) => sink.clone(),
             ReplyTo::Batch(batch) => batch.outbound.clone(),
         };
-        let state = Arc::new(RequestState::new(sink));
-        let task_state = Arc::clone(&state);
+        let task_state = Arc::new(RequestState::new(sink));
+        // Registered before the task exists, and the lock released before it is spawned: the
+        // task never waits on this lock to find its own state.
+        inflight.insert(request.id.clone(), Arc::clone(&task_state));
+        drop(inflight);
         tokio::spawn(async move {
             let _guard = guard;
             let id = request.id.clone();
@@ -253,7 +256,6 @@ impl Session {
                 session.reply(&reply_to, reply);
             }
         });
-        inflight.insert(id, state);
     }
 
     /// Removes a finished request; false if it was cancelled meanwhile (no reply is due).
