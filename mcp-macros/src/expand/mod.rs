@@ -75,6 +75,35 @@ pub(crate) fn completer_expr(complete: Option<&Complete>, paths: &Paths) -> Toke
     quote!(#option::Some(#trait_path::#method #args))
 }
 
+/// The async body of a resource's or prompt's generated method: obtain every parameter
+/// (collecting errors, returned together as invalid params naming `subject`), call the
+/// function, and `convert` its value (`__mcp_value`).
+pub(crate) fn string_args_body(
+    handler: &HandlerFn,
+    locals: &[syn::Ident],
+    extract: impl Iterator<Item = TokenStream>,
+    subject: TokenStream,
+    convert: TokenStream,
+    paths: &Paths,
+) -> TokenStream {
+    let ident = &handler.sig.ident;
+    let option = crate::paths::option();
+    let arg_errors = paths.private("ArgErrors");
+    let ret = handler.return_type();
+    let await_call = handler.sig.asyncness.map(|_| quote!(.await));
+    quote! {
+        async move {
+            let mut __mcp_errors = #arg_errors::new();
+            #(#extract)*
+            let (#(#option::Some(#locals),)*) = (#(#locals,)*) else {
+                return ::core::result::Result::Err(__mcp_errors.into_invalid_params(#subject));
+            };
+            let __mcp_value: #ret = #ident(#(#locals),*) #await_call;
+            #convert
+        }
+    }
+}
+
 /// `Option<&str>` of a parameter's description.
 pub(crate) fn option_str(description: Option<&TokenStream>) -> TokenStream {
     match description {

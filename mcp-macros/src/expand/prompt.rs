@@ -58,7 +58,6 @@ fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths
     let context = paths.private("Context");
     let result_ty = paths.private("GetPromptResult");
     let handler_error = paths.private("HandlerError");
-    let arg_errors = paths.private("ArgErrors");
     let string_param = paths.root("StringParam");
     let from_arguments = paths.root("FromArguments");
     let into_result = paths.private("IntoPromptResult");
@@ -96,7 +95,6 @@ fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths
         );
         quote!(let #local = __mcp_errors.check(#arg_name, #call);)
     });
-    let await_call = handler.sig.asyncness.map(|_| quote!(.await));
     let ret = handler.return_type();
     let title = match &attr.title {
         Some(title) => quote!(#option::Some(#cow::Borrowed(#title))),
@@ -111,6 +109,14 @@ fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths
     let open = quote_spanned!(ret_first=> <);
     let close = quote_spanned!(ret_last=> >::into_prompt_result);
     let convert = quote!(#open #ret as #into_result #close (__mcp_value));
+    let body = super::string_args_body(
+        handler,
+        &locals,
+        extract,
+        quote!(::core::concat!("arguments for prompt `", #name, "`")),
+        convert,
+        paths,
+    );
 
     quote! {
         const _: () = {
@@ -136,17 +142,7 @@ fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths
                 ) -> impl ::core::future::Future<
                     Output = ::core::result::Result<#result_ty, #handler_error>,
                 > + ::core::marker::Send + 'static {
-                    async move {
-                        let mut __mcp_errors = #arg_errors::new();
-                        #(#extract)*
-                        let (#(#option::Some(#locals),)*) = (#(#locals,)*) else {
-                            return ::core::result::Result::Err(
-                                __mcp_errors.into_invalid_params(::core::concat!("arguments for prompt `", #name, "`")),
-                            );
-                        };
-                        let __mcp_value: #ret = #ident(#(#locals),*) #await_call;
-                        #convert
-                    }
+                    #body
                 }
             }
 

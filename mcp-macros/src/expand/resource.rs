@@ -175,7 +175,6 @@ fn resource_impl(
     let context = paths.private("Context");
     let contents = paths.private("ResourceContents");
     let handler_error = paths.private("HandlerError");
-    let arg_errors = paths.private("ArgErrors");
     let string_param = paths.root("StringParam");
     let from_arguments = paths.root("FromArguments");
     let supplied = paths.private("SuppliedParam");
@@ -230,7 +229,6 @@ fn resource_impl(
         };
         quote!(let #local = __mcp_errors.check(#arg_name, #call);)
     });
-    let await_call = handler.sig.asyncness.map(|_| quote!(.await));
     let ret = handler.return_type();
     let uri_text = uri.value();
     let is_template = uri::is_template(&uri_text);
@@ -300,6 +298,15 @@ fn resource_impl(
         }}
     };
 
+    let body = super::string_args_body(
+        handler,
+        &locals,
+        extract,
+        quote!(::core::concat!("URI for resource `", #uri, "`")),
+        contents_call,
+        paths,
+    );
+
     quote! {
         const _: () = {
             // Serving a resource its author deprecated is not a use of it.
@@ -330,17 +337,7 @@ fn resource_impl(
                 ) -> impl ::core::future::Future<
                     Output = ::core::result::Result<::std::vec::Vec<#contents>, #handler_error>,
                 > + ::core::marker::Send + 'static {
-                    async move {
-                        let mut __mcp_errors = #arg_errors::new();
-                        #(#extract)*
-                        let (#(#option::Some(#locals),)*) = (#(#locals,)*) else {
-                            return ::core::result::Result::Err(
-                                __mcp_errors.into_invalid_params(::core::concat!("URI for resource `", #uri, "`")),
-                            );
-                        };
-                        let __mcp_value: #ret = #ident(#(#locals),*) #await_call;
-                        #contents_call
-                    }
+                    #body
                 }
             }
 
