@@ -40,8 +40,16 @@ pub enum UrlElicitation {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Action {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+#[derive(Deserialize)]
 struct ElicitAnswer {
-    action: String,
+    action: Action,
     #[serde(default)]
     content: Option<Value>,
 }
@@ -54,28 +62,15 @@ impl Context {
         message: &str,
     ) -> Result<Elicitation<T>, ClientError> {
         let schema = elicitation_schema::<T>().map_err(ClientError::InvalidResponse)?;
-        let mut params = json!({ "message": message, "requestedSchema": schema });
-        if self.revision() >= crate::Revision::V2025_11_25 {
-            params["mode"] = json!("form");
-        }
-        let answer: ElicitAnswer = self
-            .ask("elicitation", "elicitation/create", &params)
-            .await?;
-        match answer.action.as_str() {
-            "accept" => {
-                let content = answer.content.unwrap_or_else(|| json!({}));
-                serde_json::from_value(content)
-                    .map(Elicitation::Accept)
-                    .map_err(|e| {
-                        ClientError::InvalidResponse(format!("the form's values do not fit: {e}"))
-                    })
+        Ok(match self.elicit_with_schema(message, schema).await? {
+            Elicitation::Accept(values) => {
+                Elicitation::Accept(serde_json::from_value(Value::Object(values)).map_err(|e| {
+                    ClientError::InvalidResponse(format!("the form's values do not fit: {e}"))
+                })?)
             }
-            "decline" => Ok(Elicitation::Decline),
-            "cancel" => Ok(Elicitation::Cancel),
-            other => Err(ClientError::InvalidResponse(format!(
-                "unknown action `{other}`"
-            ))),
-        }
+            Elicitation::Decline => Elicitation::Decline,
+            Elicitation::Cancel => Elicitation::Cancel,
+        })
     }
 
     /// Asks the user to fill in a form described by `schema`, a `requestedSchema` written by
@@ -92,18 +87,15 @@ impl Context {
         let answer: ElicitAnswer = self
             .ask("elicitation", "elicitation/create", &params)
             .await?;
-        match answer.action.as_str() {
-            "accept" => match answer.content.unwrap_or_else(|| json!({})) {
+        match answer.action {
+            Action::Accept => match answer.content.unwrap_or_else(|| json!({})) {
                 Value::Object(values) => Ok(Elicitation::Accept(values)),
                 other => Err(ClientError::InvalidResponse(format!(
                     "the form's values are not an object: {other}"
                 ))),
             },
-            "decline" => Ok(Elicitation::Decline),
-            "cancel" => Ok(Elicitation::Cancel),
-            other => Err(ClientError::InvalidResponse(format!(
-                "unknown action `{other}`"
-            ))),
+            Action::Decline => Ok(Elicitation::Decline),
+            Action::Cancel => Ok(Elicitation::Cancel),
         }
     }
 
@@ -135,14 +127,11 @@ impl Context {
         let answer: ElicitAnswer = self
             .ask("elicitation", "elicitation/create", &params)
             .await?;
-        match answer.action.as_str() {
-            "accept" => Ok(UrlElicitation::Accept),
-            "decline" => Ok(UrlElicitation::Decline),
-            "cancel" => Ok(UrlElicitation::Cancel),
-            other => Err(ClientError::InvalidResponse(format!(
-                "unknown action `{other}`"
-            ))),
-        }
+        Ok(match answer.action {
+            Action::Accept => UrlElicitation::Accept,
+            Action::Decline => UrlElicitation::Decline,
+            Action::Cancel => UrlElicitation::Cancel,
+        })
     }
 }
 
