@@ -38,6 +38,21 @@ pub(crate) fn duplicate_key(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Error
     syn::Error::new_spanned(&meta.path, format!("`{key}` is given twice; keep one"))
 }
 
+/// Stores the value of `key` in `slot` (computing it only then), or reports the key as given
+/// twice.
+pub(crate) fn set_once<T>(
+    slot: &mut Option<T>,
+    meta: &ParseNestedMeta<'_>,
+    key: &str,
+    value: impl FnOnce() -> syn::Result<T>,
+) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(duplicate_key(meta, key));
+    }
+    *slot = Some(value()?);
+    Ok(())
+}
+
 /// The string literal after `key =`; anything else is an error showing `example`.
 pub(crate) fn string_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<LitStr> {
     let key = key_of(meta);

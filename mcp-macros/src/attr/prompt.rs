@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use syn::LitStr;
 use syn::parse::Parser;
 
-use super::{duplicate_key, string_value};
+use super::{set_once, string_value};
 
 pub(super) const PROMPT_KEYS: &str = "name, title, description, crate";
 
@@ -22,22 +22,17 @@ pub(crate) fn parse_prompt_attr(tokens: TokenStream) -> syn::Result<PromptAttr> 
     let mut attr = PromptAttr::default();
     let parser = syn::meta::parser(|meta| {
         let key = super::key_of(&meta);
-        macro_rules! once {
-            ($slot:expr, $value:expr) => {{
-                if $slot.is_some() {
-                    return Err(duplicate_key(&meta, &key));
-                }
-                $slot = Some($value);
-            }};
-        }
         match key.as_str() {
-            "name" => once!(attr.name, string_value(&meta, "name = \"...\"")?),
-            "title" => once!(attr.title, string_value(&meta, "title = \"...\"")?),
-            "description" => once!(
-                attr.description,
-                string_value(&meta, "description = \"...\"")?
-            ),
-            "crate" => once!(attr.krate, meta.value()?.parse()?),
+            "name" => set_once(&mut attr.name, &meta, &key, || {
+                string_value(&meta, "name = \"...\"")
+            })?,
+            "title" => set_once(&mut attr.title, &meta, &key, || {
+                string_value(&meta, "title = \"...\"")
+            })?,
+            "description" => set_once(&mut attr.description, &meta, &key, || {
+                string_value(&meta, "description = \"...\"")
+            })?,
+            "crate" => set_once(&mut attr.krate, &meta, &key, || meta.value()?.parse())?,
             _ => return Err(super::unknown_key(&meta, "mcp_prompt", PROMPT_KEYS)),
         }
         Ok(())

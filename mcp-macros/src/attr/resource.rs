@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use syn::parse::Parser;
 use syn::{LitInt, LitStr};
 
-use super::{duplicate_key, string_value};
+use super::{set_once, string_value};
 
 pub(super) const RESOURCE_KEYS: &str =
     "uri, name, title, description, mime_type, size, audience, priority, crate";
@@ -39,36 +39,31 @@ pub(crate) fn parse_resource_attr(tokens: TokenStream) -> syn::Result<ResourceAt
     let mut attr = ResourceAttr::default();
     let parser = syn::meta::parser(|meta| {
         let key = super::key_of(&meta);
-        macro_rules! once {
-            ($slot:expr, $value:expr) => {{
-                if $slot.is_some() {
-                    return Err(duplicate_key(&meta, &key));
-                }
-                $slot = Some($value);
-            }};
-        }
         match key.as_str() {
-            "uri" => once!(attr.uri, string_value(&meta, "uri = \"scheme://...\"")?),
-            "name" => once!(attr.name, string_value(&meta, "name = \"...\"")?),
-            "title" => once!(attr.title, string_value(&meta, "title = \"...\"")?),
-            "description" => once!(
-                attr.description,
-                string_value(&meta, "description = \"...\"")?
-            ),
-            "mime_type" => once!(
-                attr.mime_type,
-                string_value(&meta, "mime_type = \"text/plain\"")?
-            ),
-            "audience" => once!(
-                attr.audience,
+            "uri" => set_once(&mut attr.uri, &meta, &key, || {
+                string_value(&meta, "uri = \"scheme://...\"")
+            })?,
+            "name" => set_once(&mut attr.name, &meta, &key, || {
+                string_value(&meta, "name = \"...\"")
+            })?,
+            "title" => set_once(&mut attr.title, &meta, &key, || {
+                string_value(&meta, "title = \"...\"")
+            })?,
+            "description" => set_once(&mut attr.description, &meta, &key, || {
+                string_value(&meta, "description = \"...\"")
+            })?,
+            "mime_type" => set_once(&mut attr.mime_type, &meta, &key, || {
+                string_value(&meta, "mime_type = \"text/plain\"")
+            })?,
+            "audience" => set_once(&mut attr.audience, &meta, &key, || {
                 string_value(
                     &meta,
-                    "audience = \"user\", \"assistant\" or \"user, assistant\""
-                )?
-            ),
-            "size" => once!(attr.size, size_value(&meta)?),
-            "priority" => once!(attr.priority, priority_value(&meta)?),
-            "crate" => once!(attr.krate, meta.value()?.parse()?),
+                    "audience = \"user\", \"assistant\" or \"user, assistant\"",
+                )
+            })?,
+            "size" => set_once(&mut attr.size, &meta, &key, || size_value(&meta))?,
+            "priority" => set_once(&mut attr.priority, &meta, &key, || priority_value(&meta))?,
+            "crate" => set_once(&mut attr.krate, &meta, &key, || meta.value()?.parse())?,
             _ => return Err(super::unknown_key(&meta, "mcp_resource", RESOURCE_KEYS)),
         }
         Ok(())
