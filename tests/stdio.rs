@@ -268,3 +268,92 @@ fn run_by_hand_in_a_terminal_the_server_says_what_it_is() {
     let (_, stderr, _) = server.finish();
     assert!(!stderr.contains("Ctrl-D"), "{stderr}");
 }
+
+/// Node.js clients (Claude Desktop, MCP Inspector, the TypeScript SDK) hand their servers a
+/// socket pair for stdin and stdout, not pipes.
+#[cfg(unix)]
+#[test]
+fn a_socket_pair_for_stdin_and_stdout_works_as_pipes_do() {
+    use std::os::fd::OwnedFd;
+    use std::os::unix::net::UnixStream;
+
+    let (client, server_end) = UnixStream::pair().unwrap();
+    let server_in = OwnedFd::from(server_end.try_clone().unwrap());
+    let child = Command::new(example("printing"))
+        .stdin(Stdio::from(server_in))
+        .stdout(Stdio::from(OwnedFd::from(server_end)))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example starts");
+    client
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut writer = client.try_clone().unwrap();
+    let mut replies = BufReader::new(client.try_clone().unwrap()).lines();
+    writeln!(writer, r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"t","version":"0"}}}}}}"#).unwrap();
+    let reply: Value = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+    assert_eq!(reply["result"]["protocolVersion"], "2025-11-25", "{reply}");
+    writeln!(writer, "{}", call(1, "wait", json!({"ms": 50}))).unwrap();
+    writeln!(writer, "{}", call(2, "shout", json!({"text": "socket"}))).unwrap();
+    let mut texts: Vec<(u64, String)> = (0..2)
+        .map(|_| {
+            let reply: Value = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+            let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+            (reply["id"].as_u64().unwrap(), text.to_owned())
+        })
+        .collect();
+    texts.sort();
+    assert_eq!(
+        texts,
+        [(1, "waited 50 ms".to_owned()), (2, "SOCKET".to_owned())]
+    );
+    client.shutdown(std::net::Shutdown::Write).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A client that writes all its requests before it reads a reply: the server keeps reading
+/// while its output is full, holding the replies until the client reads them.
+#[test]
+fn a_client_that_writes_everything_before_reading_is_not_deadlocked() {
+    let mut child = Command::new(example("gifts"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the example starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    const REQUESTS: u64 = 400;
+    // Each request carries 2 KiB of padding: 800 KiB in, far more than a pipe holds, and the
+    // replies (the tool list) are larger still.
+    let padding = "x".repeat(2048);
+    let (written, done) = mpsc::channel();
+    std::thread::spawn(move || {
+        writeln!(stdin, r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"t","version":"0"}}}}}}"#).unwrap();
+        for id in 1..=REQUESTS {
+            let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": {"padding": padding}}});
+            writeln!(stdin, "{request}").unwrap();
+        }
+        stdin.flush().unwrap();
+        written.send(stdin).unwrap();
+    });
+    let stdin = done
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the server kept reading while its replies waited to be read");
+    let mut ids = Vec::new();
+    for line in BufReader::new(stdout).lines().take(REQUESTS as usize + 1) {
+        let reply: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        if reply["id"] != 0 {
+            assert!(reply["result"]["tools"].as_array().is_some(), "{reply}");
+        }
+        ids.push(reply["id"].as_u64().unwrap());
+    }
+    assert_eq!(ids, (0..=REQUESTS).collect::<Vec<_>>());
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}

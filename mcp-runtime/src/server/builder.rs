@@ -309,8 +309,9 @@ impl ServerBuilder {
         self.build()?.serve_stdio().await
     }
 
-    /// Like [`serve_stdio`](Self::serve_stdio), on a Tokio runtime of its own: for a plain
-    /// `fn main`.
+    /// Like [`serve_stdio`](Self::serve_stdio), on a single-threaded Tokio runtime of its
+    /// own: for a plain `fn main`. See [`Server::run_stdio`] for when to prefer a
+    /// multi-threaded runtime of your own.
     pub fn run_stdio(self) -> Result<(), Error> {
         self.build()?.run_stdio()
     }

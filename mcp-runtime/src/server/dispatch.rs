@@ -32,9 +32,11 @@ impl Session {
     /// Answers one request; the returned bytes are the complete reply.
     pub(super) async fn dispatch(self: &Arc<Self>, request: IncomingRequest) -> Vec<u8> {
         let IncomingRequest { id, method, params } = request;
+        if method == "tools/call" {
+            return self.call_tool(id, params).await;
+        }
         let params = params.as_deref();
         let outcome = match method.as_str() {
-            "tools/call" => return self.call_tool(id, params).await,
             "tools/list" => {
                 let tools = self.server().tools.load();
                 self.list(&id, params, "tools/list", "tools", &tools)

@@ -1,9 +1,9 @@
 //! One connection: what was negotiated, which requests are in flight, and which of the
 //! server's own requests await an answer.
 //!
-//! [`Session::receive`] takes one raw message and never blocks: each request runs as its own
-//! task, so a slow tool never delays `ping` or another call, and replies go out in the order
-//! they are ready, matched by id. A request's notifications are sent before its reply because
+//! [`Session::receive`] takes one raw message. A request starts right there and, if it has to
+//! wait, goes on as a task of its own (see [`start_here`]), so a tool waiting on I/O never
+//! delays `ping` or another call; replies go out in the order they are ready, matched by id. A request's notifications are sent before its reply because
 //! both go through the same ordered outbound channel from the same task.
 
 use std::collections::{HashMap, HashSet};
@@ -229,7 +229,7 @@ impl Session {
         // task never waits on this lock to find its own state.
         inflight.insert(request.id.clone(), Arc::clone(&task_state));
         drop(inflight);
-        tokio::spawn(async move {
+        let task = async move {
             let _guard = guard;
             let id = request.id.clone();
             let handling = CatchUnwind(Box::pin(session.dispatch(request)));
@@ -255,7 +255,8 @@ impl Session {
             if session.finish(&id) {
                 session.reply(&reply_to, reply);
             }
-        });
+        };
+        start_here(task);
     }
 
     /// Removes a finished request; false if it was cancelled meanwhile (no reply is due).
@@ -411,6 +412,22 @@ impl Session {
                 )))
             }
         }
+    }
+}
+
+/// Runs `task` on the calling thread until it first waits, then as a task of its own.
+///
+/// Most requests finish without waiting (a synchronous tool, `tools/list`, `ping`): they are
+/// answered right here, with no task to schedule and no other thread to wake, and a transport
+/// that reads and writes on this thread sends their replies with the next write. A handler
+/// that waits (on I/O, a timer, the client) goes on as a task of its own, and the messages
+/// after it are read at once. The waker of this first poll does nothing: the task's own first
+/// poll, which the runtime does as soon as it is spawned, registers the real one.
+fn start_here(task: impl Future<Output = ()> + Send + 'static) {
+    let mut task = Box::pin(task);
+    let mut first = std::task::Context::from_waker(std::task::Waker::noop());
+    if task.as_mut().poll(&mut first).is_pending() {
+        drop(tokio::spawn(task));
     }
 }
 

@@ -1,5 +1,6 @@
 //! `tools/list` and `tools/call`.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
@@ -11,13 +12,13 @@ use super::panic::CatchUnwind;
 use super::suggest::did_you_mean;
 use crate::jsonrpc::{RequestId, RpcError, encode_error, encode_result};
 use crate::protocol::CallToolResult;
-use crate::tool::Arguments;
+use crate::tool::{Arguments, RawFields};
 
 impl Session {
     pub(super) async fn call_tool(
         self: &Arc<Self>,
         id: RequestId,
-        params: Option<&RawValue>,
+        params: Option<Box<RawValue>>,
     ) -> Vec<u8> {
         let (name, arguments, meta) = match call_params(params) {
             Ok(parts) => parts,
@@ -36,7 +37,7 @@ impl Session {
         drop(tools);
         let ctx = self.request_context(id.clone(), meta);
         let revision = ctx.revision();
-        let mut result = match CatchUnwind(tool.call(ctx, Arguments::new(arguments))).await {
+        let mut result = match CatchUnwind(tool.call(ctx, arguments)).await {
             Ok(result) => result,
             Err(panic) => {
                 CallToolResult::error(format!("tool `{name}` failed unexpectedly: {panic}"))
@@ -49,10 +50,39 @@ impl Session {
     }
 }
 
-type CallParts = (String, Map<String, Value>, Option<Map<String, Value>>);
+type CallParts = (String, Arguments, Option<Map<String, Value>>);
 
 /// Reads `{name, arguments?, _meta?}`, explaining what was expected when the shape is wrong.
-fn call_params(params: Option<&RawValue>) -> Result<CallParts, RpcError> {
+/// The arguments stay JSON text, each decoded once into its parameter's type.
+fn call_params(params: Option<Box<RawValue>>) -> Result<CallParts, RpcError> {
+    #[derive(serde::Deserialize)]
+    struct Call<'a> {
+        #[serde(borrow)]
+        name: Cow<'a, str>,
+        #[serde(borrow, default)]
+        arguments: Option<&'a RawValue>,
+        #[serde(rename = "_meta", default)]
+        meta: Option<Map<String, Value>>,
+    }
+    let fast = params.as_deref().and_then(|params| {
+        let call = serde_json::from_str::<Call<'_>>(params.get()).ok()?;
+        let fields = match call.arguments {
+            None => RawFields::none(),
+            Some(raw) if raw.get() == "null" => RawFields::none(),
+            Some(raw) => RawFields::find(params.get(), raw)?,
+        };
+        Some((call.name.into_owned(), fields, call.meta))
+    });
+    match (fast, params) {
+        (Some((name, fields, meta)), Some(params)) => {
+            Ok((name, Arguments::from_raw(params.into(), fields), meta))
+        }
+        (_, params) => call_params_explained(params.as_deref()),
+    }
+}
+
+/// [`call_params`] through a decoded object, for the messages that say what is wrong.
+fn call_params_explained(params: Option<&RawValue>) -> Result<CallParts, RpcError> {
     let mut params: Map<String, Value> = parse_params("tools/call", params)?;
     let name = match params.remove("name") {
         Some(Value::String(name)) => name,
@@ -86,5 +116,5 @@ fn call_params(params: Option<&RawValue>) -> Result<CallParts, RpcError> {
         Some(Value::Object(meta)) => Some(meta),
         _ => None,
     };
-    Ok((name, arguments, meta))
+    Ok((name, Arguments::new(arguments), meta))
 }

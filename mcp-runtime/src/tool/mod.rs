@@ -9,6 +9,7 @@ pub(crate) mod registry;
 
 use std::future::Future;
 
+pub(crate) use arguments::RawFields;
 pub use arguments::{ArgErrors, Arguments};
 pub use dynamic::DynamicTool;
 pub use output::{IntoToolResult, OutputCache, OutputKind, OutputProbe, kinds};

@@ -10,58 +10,87 @@ pub(crate) enum Frame<'a> {
     Oversized,
 }
 
-/// Reads `input` to its end, calling `on_frame` for each line. Blank lines are skipped; a line
-/// longer than `max` is never buffered whole.
+/// Splits a byte stream into lines as it arrives, chunk by chunk. Blank lines are skipped; a
+/// line longer than `max` is never buffered whole.
+pub(crate) struct Framer {
+    partial: Vec<u8>,
+    skipping: bool,
+    max: usize,
+}
+
+impl Framer {
+    pub(crate) fn new(max: usize) -> Framer {
+        Framer {
+            partial: Vec::new(),
+            skipping: false,
+            max,
+        }
+    }
+
+    /// Feeds the next bytes, calling `on_frame` for each line they complete.
+    pub(crate) fn push(&mut self, mut data: &[u8], on_frame: &mut dyn FnMut(Frame<'_>)) {
+        while let Some(newline) = data.iter().position(|b| *b == b'\n') {
+            let line = &data[..newline];
+            data = &data[newline + 1..];
+            if self.skipping {
+                self.skipping = false;
+            } else if self.partial.is_empty() {
+                deliver(self.max, line, on_frame);
+            } else {
+                self.partial.extend_from_slice(line);
+                deliver(self.max, &self.partial, on_frame);
+                self.partial.clear();
+            }
+        }
+        if !self.skipping && !data.is_empty() {
+            self.partial.extend_from_slice(data);
+            if self.partial.len() > self.max {
+                on_frame(Frame::Oversized);
+                self.partial = Vec::new();
+                self.skipping = true;
+            }
+        }
+    }
+
+    /// The input ended: a last line without its newline still counts.
+    pub(crate) fn end(&mut self, on_frame: &mut dyn FnMut(Frame<'_>)) {
+        if !self.skipping && !self.partial.is_empty() {
+            let partial = std::mem::take(&mut self.partial);
+            deliver(self.max, &partial, on_frame);
+        }
+    }
+}
+
+fn deliver(max: usize, line: &[u8], on_frame: &mut dyn FnMut(Frame<'_>)) {
+    if line.len() > max {
+        on_frame(Frame::Oversized);
+    } else if line.iter().any(|b| !b.is_ascii_whitespace()) {
+        on_frame(Frame::Message(line));
+    }
+}
+
+/// Reads `input` (blocking) to its end, calling `on_frame` for each line.
 pub(crate) fn read_lines(
     mut input: impl Read,
     max: usize,
     mut on_frame: impl FnMut(Frame<'_>),
 ) -> io::Result<()> {
-    let mut chunk = vec![0u8; 64 * 1024];
-    let mut partial: Vec<u8> = Vec::new();
-    let mut skipping = false;
-    let deliver = |line: &[u8], on_frame: &mut dyn FnMut(Frame<'_>)| {
-        if line.len() > max {
-            on_frame(Frame::Oversized);
-        } else if line.iter().any(|b| !b.is_ascii_whitespace()) {
-            on_frame(Frame::Message(line));
-        }
-    };
+    let mut chunk = vec![0u8; READ_CHUNK];
+    let mut framer = Framer::new(max);
     loop {
-        let read = match input.read(&mut chunk) {
+        match input.read(&mut chunk) {
             Ok(0) => break,
-            Ok(read) => read,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Ok(read) => framer.push(&chunk[..read], &mut on_frame),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
             Err(error) => return Err(error),
-        };
-        let mut data = &chunk[..read];
-        while let Some(newline) = data.iter().position(|b| *b == b'\n') {
-            let line = &data[..newline];
-            data = &data[newline + 1..];
-            if skipping {
-                skipping = false;
-            } else if partial.is_empty() {
-                deliver(line, &mut on_frame);
-            } else {
-                partial.extend_from_slice(line);
-                deliver(&partial, &mut on_frame);
-                partial.clear();
-            }
-        }
-        if !skipping && !data.is_empty() {
-            partial.extend_from_slice(data);
-            if partial.len() > max {
-                on_frame(Frame::Oversized);
-                partial = Vec::new();
-                skipping = true;
-            }
         }
     }
-    if !skipping && !partial.is_empty() {
-        deliver(&partial, &mut on_frame);
-    }
+    framer.end(&mut on_frame);
     Ok(())
 }
+
+/// How much one `read` asks for.
+pub(crate) const READ_CHUNK: usize = 64 * 1024;
 
 #[cfg(test)]
 mod tests {

@@ -3,6 +3,8 @@
 #[cfg(feature = "http")]
 pub(crate) mod http;
 mod lines;
+#[cfg(unix)]
+mod nonblocking;
 mod stdio;
 mod stdout_guard;
 mod writer;

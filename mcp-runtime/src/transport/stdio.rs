@@ -1,16 +1,20 @@
 //! Serving over stdin/stdout: newline-delimited JSON, one message per line.
 //!
-//! A reader thread frames stdin and hands each message to the session (which spawns a task per
-//! request); replies and notifications are written by the thread that has them ready, in the
-//! order they are ready, with messages ready together sharing one `write` (see
-//! [`SharedWriter`]). At the end of stdin the server stops reading, lets every request in flight
-//! finish, writes its reply, and returns.
+//! When stdin and stdout are pipes or sockets (see [`nonblocking`](super::nonblocking)), a task
+//! on the runtime reads stdin, handles each message it brings (a request that finishes at once
+//! is answered right there) and writes the replies with one `write` per read: one thread, no
+//! hand-off. Otherwise a reader thread frames stdin and hands each message to the session.
+//! Either way a request that waits runs on as a task of its own, and replies and
+//! notifications leave in the order they are ready (see [`SharedWriter`]). At the end of stdin
+//! the server stops reading, lets every request in flight finish, writes its reply, and
+//! returns.
 
 use std::io::{self, IsTerminal};
+use std::sync::Arc;
 
 use tokio::sync::oneshot;
 
-use super::lines::{Frame, read_lines};
+use super::lines::{Frame, Framer, READ_CHUNK, read_lines};
 use super::stdout_guard::take_stdout_for_protocol;
 use super::writer::{SharedWriter, mark_reader_thread};
 use crate::error::Error;
@@ -24,12 +28,18 @@ impl Server {
         if io::stdin().is_terminal() {
             self.introduce_on_terminal();
         }
+        let max = self.core.max_message_bytes;
+
+        #[cfg(unix)]
+        if let Some((input, writer)) = non_blocking_stdio(&protocol_out) {
+            drop(protocol_out);
+            let session = self.stdio_session(&writer);
+            let read_outcome = read_on_runtime(&input, max, &session, &writer).await;
+            return self.end_stdio(session, writer, read_outcome).await;
+        }
 
         let writer = SharedWriter::new(protocol_out);
-        let sender = std::sync::Arc::clone(&writer);
-        let outbound = Outbound::new(self.core.trace, move |message| sender.send(&message));
-        let session = Session::new(self.core.clone(), outbound);
-        let max = self.core.max_message_bytes;
+        let session = self.stdio_session(&writer);
         let runtime = tokio::runtime::Handle::current();
         let (reader_done, reader_finished) = oneshot::channel();
         let reader_session = session.clone();
@@ -38,20 +48,29 @@ impl Server {
             .spawn(move || {
                 let _runtime = runtime.enter();
                 mark_reader_thread();
-                let outcome = read_lines(io::stdin().lock(), max, |frame| match frame {
-                    Frame::Message(message) => reader_session.receive(message),
-                    Frame::Oversized => reader_session.send_error(
-                        None,
-                        &RpcError::invalid_request(format!(
-                            "message discarded: it is longer than the server's limit of {max} bytes (ServerBuilder::max_message_size)"
-                        )),
-                    ),
+                let outcome = read_lines(io::stdin().lock(), max, |frame| {
+                    on_frame(&reader_session, max, frame);
                 });
                 drop(reader_session);
                 let _ = reader_done.send(outcome);
             })?;
-
         let read_outcome = reader_finished.await.unwrap_or(Ok(()));
+        self.end_stdio(session, writer, read_outcome).await
+    }
+
+    fn stdio_session(&self, writer: &Arc<SharedWriter>) -> Arc<Session> {
+        let sender = Arc::clone(writer);
+        let outbound = Outbound::new(self.core.trace, move |message| sender.send(&message));
+        Session::new(self.core.clone(), outbound)
+    }
+
+    /// After the end of stdin: lets the requests in flight finish and writes their replies.
+    async fn end_stdio(
+        &self,
+        session: Arc<Session>,
+        writer: Arc<SharedWriter>,
+        read_outcome: io::Result<()>,
+    ) -> Result<(), Error> {
         session.close();
         session.wait_idle().await;
         drop(session);
@@ -66,9 +85,17 @@ impl Server {
         }
     }
 
-    /// Like [`serve_stdio`](Self::serve_stdio), on a Tokio runtime of its own.
+    /// Like [`serve_stdio`](Self::serve_stdio), on a single-threaded Tokio runtime of its
+    /// own: for a plain `fn main`.
+    ///
+    /// One client talks to a stdio server, and most handlers finish in microseconds, so one
+    /// thread serves it fastest: a request is read, answered and written without waking
+    /// another thread. Handlers that wait (I/O, timers, the client) still run concurrently.
+    /// A handler that *computes* or *blocks* for long holds the others back: move such work
+    /// to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime of your own
+    /// with `#[tokio::main] async fn main() { server.serve_stdio().await }`.
     pub fn run_stdio(&self) -> Result<(), Error> {
-        tokio::runtime::Builder::new_multi_thread()
+        tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?
             .block_on(self.serve_stdio())
@@ -86,4 +113,58 @@ impl Server {
             info.name, info.version
         );
     }
+}
+
+/// Hands one framed message to the session.
+fn on_frame(session: &Arc<Session>, max: usize, frame: Frame<'_>) {
+    match frame {
+        Frame::Message(message) => session.receive(message),
+        Frame::Oversized => session.send_error(
+            None,
+            &RpcError::invalid_request(format!(
+                "message discarded: it is longer than the server's limit of {max} bytes (ServerBuilder::max_message_size)"
+            )),
+        ),
+    }
+}
+
+/// Stdin, and a writer on the protocol's stdout, both non-blocking; `None` unless both can be.
+#[cfg(unix)]
+fn non_blocking_stdio(
+    protocol_out: &std::fs::File,
+) -> Option<(super::nonblocking::NonBlocking, Arc<SharedWriter>)> {
+    use std::os::fd::AsFd;
+
+    use super::nonblocking::NonBlocking;
+
+    let input = NonBlocking::reader(io::stdin().as_fd())?;
+    let output = NonBlocking::writer(protocol_out.as_fd())?;
+    Some((input, SharedWriter::non_blocking(output)))
+}
+
+/// Reads stdin to its end on the runtime, handling each read's messages before the next read
+/// and writing their ready replies together.
+#[cfg(unix)]
+async fn read_on_runtime(
+    input: &super::nonblocking::NonBlocking,
+    max: usize,
+    session: &Arc<Session>,
+    writer: &Arc<SharedWriter>,
+) -> io::Result<()> {
+    let mut framer = Framer::new(max);
+    let mut chunk = vec![0u8; READ_CHUNK];
+    let mut deliver = |frame: Frame<'_>| on_frame(session, max, frame);
+    loop {
+        let read = input.read(&mut chunk).await?;
+        if read == 0 {
+            break;
+        }
+        writer.hold();
+        framer.push(&chunk[..read], &mut deliver);
+        writer.release();
+    }
+    writer.hold();
+    framer.end(&mut deliver);
+    writer.release();
+    Ok(())
 }

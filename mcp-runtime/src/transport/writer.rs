@@ -1,42 +1,93 @@
-//! Writing messages from whichever thread has one ready, without a writer thread.
+//! Writing messages from whichever task has one ready, without a writer thread.
 //!
 //! A message is appended to a shared buffer. The first message of a batch also schedules a
 //! flush: a small task that yields once (so a worker busy with other requests finishes them
 //! first, and their replies join the batch) and then writes the whole buffer with one `write`.
-//! With one request in flight that costs no thread switch; with many, replies ready together
-//! share a `write`. A burst that fills [`WRITE_NOW`] bytes before the flush has run is written
-//! by the sender at once.
+//! A burst that fills [`WRITE_NOW`] bytes before the flush has run is written by the sender at
+//! once. Outside a Tokio runtime (a notification sent from a plain thread) the sender writes.
 //!
-//! The thread that reads the input never writes itself: blocked on a full output pipe, it
-//! would stop reading, and a client that writes before it reads would deadlock with the
-//! server. Outside a Tokio runtime (a notification sent from a plain thread) the sender writes.
+//! The task that reads a non-blocking input [holds](SharedWriter::hold) the writer while it
+//! handles what one read brought: the replies its requests produce at once gather in the
+//! buffer and leave in one `write` when it [releases](SharedWriter::release) it, on the same
+//! thread, with no task scheduled. A non-blocking output that is full never blocks anyone:
+//! the rest waits for room on a task of its own.
+//!
+//! With a blocking output, the thread that reads the input never writes itself: blocked on a
+//! full output pipe, it would stop reading, and a client that writes before it reads would
+//! deadlock with the server.
 
 use std::cell::Cell;
 use std::io::{self, Write};
 use std::mem;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
+#[cfg(unix)]
+use super::nonblocking::NonBlocking;
+
 /// Above this many pending bytes a sender writes at once instead of waiting for the flush.
 const WRITE_NOW: usize = 256 * 1024;
 /// Above this, a buffer's capacity is not kept once written (a burst should not pin memory).
 const KEEP_CAPACITY: usize = 1024 * 1024;
 
+/// What the current thread is to the writer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Other,
+    /// Reads a blocking input: must never block on output.
+    BlockingReader,
+    /// Reads a non-blocking input and will write what is pending when it releases the writer.
+    Holding,
+}
+
 thread_local! {
-    /// Whether this thread reads the transport's input (and so must never block on output).
-    static READER: Cell<bool> = const { Cell::new(false) };
+    static ROLE: Cell<Role> = const { Cell::new(Role::Other) };
 }
 
-/// Marks the current thread as the input reader.
+/// Marks the current thread as the reader of a blocking input.
 pub(crate) fn mark_reader_thread() {
-    READER.with(|reader| reader.set(true));
+    ROLE.with(|role| role.set(Role::BlockingReader));
 }
 
-pub(crate) struct SharedWriter<W> {
+/// Where the bytes go.
+enum Output {
+    Blocking(Mutex<Box<dyn Write + Send>>),
+    /// With the runtime whose I/O driver it is registered with.
+    #[cfg(unix)]
+    NonBlocking(NonBlocking, tokio::runtime::Handle),
+}
+
+impl Output {
+    /// Writes `bytes`, or as much as fits now for a non-blocking output; how much was written.
+    fn write_now(&self, bytes: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Blocking(output) => {
+                let mut output = output.lock().unwrap_or_else(|e| e.into_inner());
+                output.write_all(bytes).and_then(|()| output.flush())?;
+                Ok(bytes.len())
+            }
+            #[cfg(unix)]
+            Output::NonBlocking(output, _) => {
+                let mut written = 0;
+                while written < bytes.len() {
+                    match output.try_write(&bytes[written..]) {
+                        Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                        Ok(count) => written += count,
+                        Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                        Err(error) if error.kind() == io::ErrorKind::WouldBlock => break,
+                        Err(error) => return Err(error),
+                    }
+                }
+                Ok(written)
+            }
+        }
+    }
+}
+
+pub(crate) struct SharedWriter {
     queue: Mutex<Queue>,
     /// Signalled whenever `writing` or `scheduled` is cleared.
     idle: Condvar,
-    /// Only ever locked by the thread that is writing, so never contended.
-    output: Mutex<W>,
+    output: Output,
 }
 
 #[derive(Default)]
@@ -45,7 +96,7 @@ struct Queue {
     pending: Vec<u8>,
     /// A written buffer kept for its capacity.
     spare: Vec<u8>,
-    /// Whether a thread is writing (and will write `pending` before it stops).
+    /// Whether someone is writing (and will write `pending` before it stops).
     writing: bool,
     /// Whether a flush task is on its way (and will write `pending` unless someone else does).
     scheduled: bool,
@@ -53,12 +104,24 @@ struct Queue {
     failed: Option<io::Error>,
 }
 
-impl<W: Write + Send + 'static> SharedWriter<W> {
-    pub(crate) fn new(output: W) -> Arc<SharedWriter<W>> {
+impl SharedWriter {
+    /// A writer on a blocking output.
+    pub(crate) fn new(output: impl Write + Send + 'static) -> Arc<SharedWriter> {
+        Self::with_output(Output::Blocking(Mutex::new(Box::new(output))))
+    }
+
+    /// A writer on a non-blocking output, opened within the current runtime.
+    #[cfg(unix)]
+    pub(crate) fn non_blocking(output: NonBlocking) -> Arc<SharedWriter> {
+        let runtime = tokio::runtime::Handle::current();
+        Self::with_output(Output::NonBlocking(output, runtime))
+    }
+
+    fn with_output(output: Output) -> Arc<SharedWriter> {
         Arc::new(SharedWriter {
             queue: Mutex::new(Queue::default()),
             idle: Condvar::new(),
-            output: Mutex::new(output),
+            output,
         })
     }
 
@@ -74,7 +137,11 @@ impl<W: Write + Send + 'static> SharedWriter<W> {
         if queue.writing {
             return;
         }
-        let reader = READER.with(Cell::get);
+        let role = ROLE.with(Cell::get);
+        if role == Role::Holding {
+            return;
+        }
+        let reader = role == Role::BlockingReader;
         if queue.scheduled && (reader || queue.pending.len() < WRITE_NOW) {
             return;
         }
@@ -102,8 +169,25 @@ impl<W: Write + Send + 'static> SharedWriter<W> {
         self.drain(queue);
     }
 
+    /// From now until [`release`](Self::release), messages sent from this thread wait in the
+    /// buffer. Only for the reader of a non-blocking input.
+    pub(crate) fn hold(&self) {
+        ROLE.with(|role| role.set(Role::Holding));
+    }
+
+    /// Writes what the holding thread has sent (and whatever else is pending).
+    pub(crate) fn release(self: &Arc<Self>) {
+        ROLE.with(|role| role.set(Role::Other));
+        let mut queue = self.lock_queue();
+        if queue.writing || queue.pending.is_empty() || queue.failed.is_some() {
+            return;
+        }
+        queue.writing = true;
+        self.drain(queue);
+    }
+
     /// The scheduled flush: writes what is pending unless another thread already is.
-    fn flush(&self) {
+    fn flush(self: &Arc<Self>) {
         let mut queue = self.lock_queue();
         queue.scheduled = false;
         if queue.writing || queue.pending.is_empty() {
@@ -115,26 +199,71 @@ impl<W: Write + Send + 'static> SharedWriter<W> {
         self.drain(queue);
     }
 
-    /// Writes until nothing is pending. Called by the thread that set `writing`.
-    fn drain<'a>(&'a self, mut queue: MutexGuard<'a, Queue>) {
+    /// Writes until nothing is pending, or hands the rest to a task when a non-blocking output
+    /// is full. Called by whoever set `writing`.
+    fn drain<'a>(self: &'a Arc<Self>, mut queue: MutexGuard<'a, Queue>) {
         loop {
             let spare = mem::take(&mut queue.spare);
-            let mut chunk = mem::replace(&mut queue.pending, spare);
+            let chunk = mem::replace(&mut queue.pending, spare);
             drop(queue);
-            let written = {
-                let mut output = self.output.lock().unwrap_or_else(|e| e.into_inner());
-                output.write_all(&chunk).and_then(|()| output.flush())
-            };
+            let written = self.output.write_now(&chunk);
             queue = self.lock_queue();
-            chunk.clear();
-            if chunk.capacity() <= KEEP_CAPACITY && queue.spare.capacity() < chunk.capacity() {
-                queue.spare = chunk;
+            #[cfg(unix)]
+            if self.settle(&mut queue, chunk, written)
+                && let Output::NonBlocking(_, runtime) = &self.output
+            {
+                drop(queue);
+                drop(runtime.spawn(Arc::clone(self).drain_when_writable()));
+                return;
             }
-            if let Err(error) = written {
+            #[cfg(not(unix))]
+            self.settle(&mut queue, chunk, written);
+            if queue.pending.is_empty() {
+                queue.writing = false;
+                drop(queue);
+                self.idle.notify_all();
+                return;
+            }
+        }
+    }
+
+    /// Takes stock after a write of `chunk`: keeps the buffer, records an error, or puts back
+    /// what was not written. True if something was left (the output is full).
+    fn settle(&self, queue: &mut Queue, mut chunk: Vec<u8>, written: io::Result<usize>) -> bool {
+        match written {
+            Err(error) => {
                 queue.failed = Some(error);
                 queue.pending = Vec::new();
+                false
             }
-            if queue.pending.is_empty() {
+            Ok(count) if count < chunk.len() => {
+                chunk.drain(..count);
+                chunk.extend_from_slice(&queue.pending);
+                queue.pending = chunk;
+                true
+            }
+            Ok(_) => {
+                chunk.clear();
+                if chunk.capacity() <= KEEP_CAPACITY && queue.spare.capacity() < chunk.capacity() {
+                    queue.spare = chunk;
+                }
+                false
+            }
+        }
+    }
+
+    /// Writes what is pending as the output makes room, until nothing is.
+    #[cfg(unix)]
+    async fn drain_when_writable(self: Arc<Self>) {
+        let Output::NonBlocking(output, _) = &self.output else {
+            unreachable!("only a non-blocking output is ever full");
+        };
+        loop {
+            let chunk = mem::take(&mut self.lock_queue().pending);
+            let written = output.write(&chunk).await;
+            let mut queue = self.lock_queue();
+            self.settle(&mut queue, chunk, written);
+            if queue.pending.is_empty() || queue.failed.is_some() {
                 queue.writing = false;
                 drop(queue);
                 self.idle.notify_all();
@@ -145,12 +274,15 @@ impl<W: Write + Send + 'static> SharedWriter<W> {
 
     /// Waits until everything queued is written (blocking: call it off the runtime's workers,
     /// which run the flush); the first write error, if any.
-    pub(crate) fn finish(&self) -> io::Result<()> {
+    pub(crate) fn finish(self: &Arc<Self>) -> io::Result<()> {
         let mut queue = self.lock_queue();
-        while queue.writing || queue.scheduled {
-            queue = self.idle.wait(queue).unwrap_or_else(|e| e.into_inner());
-        }
-        if !queue.pending.is_empty() && queue.failed.is_none() {
+        loop {
+            while queue.writing || queue.scheduled {
+                queue = self.idle.wait(queue).unwrap_or_else(|e| e.into_inner());
+            }
+            if queue.pending.is_empty() || queue.failed.is_some() {
+                break;
+            }
             queue.writing = true;
             self.drain(queue);
             queue = self.lock_queue();
