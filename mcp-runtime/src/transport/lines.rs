@@ -75,12 +75,12 @@ pub(crate) fn read_lines(
     max: usize,
     mut on_frame: impl FnMut(Frame<'_>),
 ) -> io::Result<()> {
-    let mut chunk = vec![0u8; READ_CHUNK];
+    let mut chunk = ReadBuffer::new();
     let mut framer = Framer::new(max);
     loop {
-        match input.read(&mut chunk) {
+        match input.read(chunk.space()) {
             Ok(0) => break,
-            Ok(read) => framer.push(&chunk[..read], &mut on_frame),
+            Ok(read) => framer.push(chunk.filled(read), &mut on_frame),
             Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
             Err(error) => return Err(error),
         }
@@ -89,8 +89,34 @@ pub(crate) fn read_lines(
     Ok(())
 }
 
-/// How much one `read` asks for.
-pub(crate) const READ_CHUNK: usize = 64 * 1024;
+/// The buffer one `read` fills: small at first (a server that only ever sees small messages
+/// never touches more memory), doubling up to 64 KiB whenever a read fills it.
+pub(crate) struct ReadBuffer(Vec<u8>);
+
+impl ReadBuffer {
+    const FIRST: usize = 4 * 1024;
+    const MAX: usize = 64 * 1024;
+
+    pub(crate) fn new() -> ReadBuffer {
+        ReadBuffer(vec![0; Self::FIRST])
+    }
+
+    /// Where the next read goes.
+    pub(crate) fn space(&mut self) -> &mut [u8] {
+        &mut self.0
+    }
+
+    /// The `read` bytes the last read brought; the buffer grows for the next one if they
+    /// filled it.
+    pub(crate) fn filled(&mut self, read: usize) -> &[u8] {
+        if read == self.0.len() && self.0.len() < Self::MAX {
+            let mut bigger = vec![0; self.0.len() * 2];
+            bigger[..read].copy_from_slice(&self.0);
+            self.0 = bigger;
+        }
+        &self.0[..read]
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use tokio::sync::oneshot;
 
-use super::lines::{Frame, Framer, READ_CHUNK, read_lines};
+use super::lines::{Frame, Framer, ReadBuffer, read_lines};
 use super::stdout_guard::take_stdout_for_protocol;
 use super::writer::{SharedWriter, mark_reader_thread};
 use crate::error::Error;
@@ -35,7 +35,9 @@ impl Server {
             drop(protocol_out);
             let session = self.stdio_session(&writer);
             let read_outcome = read_on_runtime(&input, max, &session, &writer).await;
-            return self.end_stdio(session, writer, read_outcome).await;
+            end_session(session).await;
+            let write_outcome = writer.finish_on_runtime().await;
+            return stdio_outcome(read_outcome, write_outcome);
         }
 
         let writer = SharedWriter::new(protocol_out);
@@ -55,34 +57,17 @@ impl Server {
                 let _ = reader_done.send(outcome);
             })?;
         let read_outcome = reader_finished.await.unwrap_or(Ok(()));
-        self.end_stdio(session, writer, read_outcome).await
+        end_session(session).await;
+        let write_outcome = tokio::task::spawn_blocking(move || writer.finish())
+            .await
+            .unwrap_or(Ok(()));
+        stdio_outcome(read_outcome, write_outcome)
     }
 
     fn stdio_session(&self, writer: &Arc<SharedWriter>) -> Arc<Session> {
         let sender = Arc::clone(writer);
         let outbound = Outbound::new(self.core.trace, move |message| sender.send(&message));
         Session::new(self.core.clone(), outbound)
-    }
-
-    /// After the end of stdin: lets the requests in flight finish and writes their replies.
-    async fn end_stdio(
-        &self,
-        session: Arc<Session>,
-        writer: Arc<SharedWriter>,
-        read_outcome: io::Result<()>,
-    ) -> Result<(), Error> {
-        session.close();
-        session.wait_idle().await;
-        drop(session);
-        let write_outcome = tokio::task::spawn_blocking(move || writer.finish())
-            .await
-            .unwrap_or(Ok(()));
-        read_outcome?;
-        match write_outcome {
-            // The client closing its end of the pipe is how stdio sessions usually end.
-            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-            other => Ok(other?),
-        }
     }
 
     /// Like [`serve_stdio`](Self::serve_stdio), on a single-threaded Tokio runtime of its
@@ -112,6 +97,22 @@ impl Server {
              Set MCP_TRACE=1 to see every message in and out on stderr. Press Ctrl-D to quit.",
             info.name, info.version
         );
+    }
+}
+
+/// After the end of stdin: the requests in flight finish.
+async fn end_session(session: Arc<Session>) {
+    session.close();
+    session.wait_idle().await;
+}
+
+/// How serving went, from how reading and writing ended.
+fn stdio_outcome(read: io::Result<()>, write: io::Result<()>) -> Result<(), Error> {
+    read?;
+    match write {
+        // The client closing its end of the pipe is how stdio sessions usually end.
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
     }
 }
 
@@ -152,15 +153,15 @@ async fn read_on_runtime(
     writer: &Arc<SharedWriter>,
 ) -> io::Result<()> {
     let mut framer = Framer::new(max);
-    let mut chunk = vec![0u8; READ_CHUNK];
+    let mut chunk = ReadBuffer::new();
     let mut deliver = |frame: Frame<'_>| on_frame(session, max, frame);
     loop {
-        let read = input.read(&mut chunk).await?;
+        let read = input.read(chunk.space()).await?;
         if read == 0 {
             break;
         }
         writer.hold();
-        framer.push(&chunk[..read], &mut deliver);
+        framer.push(chunk.filled(read), &mut deliver);
         writer.release();
     }
     writer.hold();

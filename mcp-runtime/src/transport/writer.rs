@@ -87,6 +87,8 @@ pub(crate) struct SharedWriter {
     queue: Mutex<Queue>,
     /// Signalled whenever `writing` or `scheduled` is cleared.
     idle: Condvar,
+    /// The same, for tasks.
+    idle_tasks: tokio::sync::Notify,
     output: Output,
 }
 
@@ -121,6 +123,7 @@ impl SharedWriter {
         Arc::new(SharedWriter {
             queue: Mutex::new(Queue::default()),
             idle: Condvar::new(),
+            idle_tasks: tokio::sync::Notify::new(),
             output,
         })
     }
@@ -192,7 +195,7 @@ impl SharedWriter {
         queue.scheduled = false;
         if queue.writing || queue.pending.is_empty() {
             drop(queue);
-            self.idle.notify_all();
+            self.signal_idle();
             return;
         }
         queue.writing = true;
@@ -221,7 +224,7 @@ impl SharedWriter {
             if queue.pending.is_empty() {
                 queue.writing = false;
                 drop(queue);
-                self.idle.notify_all();
+                self.signal_idle();
                 return;
             }
         }
@@ -266,7 +269,7 @@ impl SharedWriter {
             if queue.pending.is_empty() || queue.failed.is_some() {
                 queue.writing = false;
                 drop(queue);
-                self.idle.notify_all();
+                self.signal_idle();
                 return;
             }
         }
@@ -291,6 +294,32 @@ impl SharedWriter {
             Some(error) => Err(error),
             None => Ok(()),
         }
+    }
+
+    /// The same as [`finish`](Self::finish), waiting as a task: for a non-blocking output,
+    /// whose writing never blocks the thread.
+    #[cfg(unix)]
+    pub(crate) async fn finish_on_runtime(self: &Arc<Self>) -> io::Result<()> {
+        loop {
+            let idle = self.idle_tasks.notified();
+            {
+                let mut queue = self.lock_queue();
+                if !queue.writing && !queue.scheduled {
+                    if queue.pending.is_empty() || queue.failed.is_some() {
+                        return queue.failed.take().map_or(Ok(()), Err);
+                    }
+                    queue.writing = true;
+                    self.drain(queue);
+                    continue;
+                }
+            }
+            idle.await;
+        }
+    }
+
+    fn signal_idle(&self) {
+        self.idle.notify_all();
+        self.idle_tasks.notify_waiters();
     }
 
     fn lock_queue(&self) -> MutexGuard<'_, Queue> {
