@@ -12,6 +12,8 @@ use axum::body::Bytes;
 use futures_util::Stream;
 use tokio::sync::mpsc;
 
+use crate::jsonrpc::is_reply_to;
+
 /// What a stream's subscriber receives.
 pub(super) enum Frame {
     /// A message, with its event id.
@@ -63,23 +65,9 @@ impl Hub {
 
     /// Whether `message` ends this stream: the reply to its request (or a batch reply).
     pub(super) fn is_final(&self, message: &[u8]) -> bool {
-        let Some(request) = &self.request else {
-            return false;
-        };
-        if message.first() == Some(&b'[') {
-            return true;
-        }
-        #[derive(serde::Deserialize)]
-        struct Peek<'a> {
-            #[serde(borrow, default)]
-            id: Option<&'a serde_json::value::RawValue>,
-            #[serde(default)]
-            method: Option<serde::de::IgnoredAny>,
-        }
-        match serde_json::from_slice::<Peek<'_>>(message) {
-            Ok(peek) => peek.method.is_none() && peek.id.is_some_and(|id| id.get() == request),
-            Err(_) => false,
-        }
+        self.request
+            .as_deref()
+            .is_some_and(|request| ends_request(request, message))
     }
 
     /// Records a message and hands it to the subscriber, if any.
@@ -187,6 +175,19 @@ impl Drop for Subscription {
             hub.abandoned();
         }
     }
+}
+
+/// Whether `message` ends the answer to the request whose raw id is `request`: its reply, or
+/// for a batch (`request` empty: no single id) the batch's reply or the error refusing it.
+pub(super) fn ends_request(request: &str, message: &[u8]) -> bool {
+    if message.first() == Some(&b'[') {
+        return true;
+    }
+    if request.is_empty() {
+        return message.starts_with(br#"{"jsonrpc":"2.0","error":"#)
+            || is_reply_to(message, "null");
+    }
+    is_reply_to(message, request)
 }
 
 /// Parses a `Last-Event-ID` into the stream and sequence number it names.
