@@ -59,8 +59,17 @@ struct BatchReply {
 
 impl Session {
     pub(crate) fn new(server: Arc<ServerCore>, outbound: Outbound) -> Arc<Session> {
-        let session = Arc::new(Session {
-            server: Arc::clone(&server),
+        let session = Session::unlisted(Arc::clone(&server), outbound);
+        server.sessions.add(&session);
+        session
+    }
+
+    /// A session that list changes and resource updates never reach, as nothing can reach its
+    /// client outside its own request: a stateless HTTP POST's.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn unlisted(server: Arc<ServerCore>, outbound: Outbound) -> Arc<Session> {
+        Arc::new(Session {
+            server,
             subscriptions: Mutex::new(HashSet::new()),
             outbound,
             negotiated: RwLock::new(None),
@@ -70,9 +79,7 @@ impl Session {
             running: AtomicUsize::new(0),
             log_level: AtomicU8::new(LoggingLevel::Debug as u8),
             idle: Notify::new(),
-        });
-        server.sessions.add(&session);
-        session
+        })
     }
 
     /// The revision this session's requests are served under (the latest before
@@ -162,10 +169,21 @@ impl Session {
     /// (progress, log messages, requests to the client), go to `sink` rather than the
     /// session's own channel: an HTTP response stream.
     pub(crate) fn receive_via(self: &Arc<Self>, bytes: &[u8], sink: &Outbound) {
+        self.receive_parsed(bytes, parse_message(bytes), sink);
+    }
+
+    /// Like [`receive_via`](Self::receive_via), for a message the transport has parsed
+    /// already: `message` is what `bytes` holds.
+    pub(crate) fn receive_parsed(
+        self: &Arc<Self>,
+        bytes: &[u8],
+        message: Incoming,
+        sink: &Outbound,
+    ) {
         if self.server.trace {
             super::outbound::trace("<-", bytes);
         }
-        match parse_message(bytes) {
+        match message {
             Incoming::Request(request) => {
                 self.start_request(request, ReplyTo::Sink(sink.clone()));
             }
