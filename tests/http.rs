@@ -4,6 +4,7 @@
 #[path = "common/http.rs"]
 mod http;
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -64,6 +65,36 @@ fn grow(ctx: Context) -> Result<String, mcp_runtime::BuildError> {
     Ok("grown".to_owned())
 }
 
+/// The tags of the `wait` calls that were cancelled.
+static CANCELLED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Reports progress first if `progress`, then waits to be cancelled; records `tag` if it is.
+#[mcp_tool]
+async fn wait(ctx: Context, tag: String, progress: bool) -> String {
+    if progress {
+        ctx.report_progress(1.0, None, None);
+    }
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_secs(10)) => "waited".to_owned(),
+        () = ctx.cancelled() => {
+            CANCELLED.lock().unwrap().push(tag);
+            "cancelled".to_owned()
+        }
+    }
+}
+
+fn was_cancelled(tag: &str) -> bool {
+    CANCELLED.lock().unwrap().iter().any(|t| t == tag)
+}
+
+/// Ends its event stream before sending anything, then answers.
+#[mcp_tool]
+async fn hang_up(ctx: Context) -> String {
+    ctx.close_stream();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    "after the hang-up".to_owned()
+}
+
 async fn start(options: HttpOptions) -> u16 {
     let server = Server::builder(mcp_runtime::server_info!())
         .tool::<echo>()
@@ -71,6 +102,8 @@ async fn start(options: HttpOptions) -> u16 {
         .tool::<ask_name>()
         .tool::<nap>()
         .tool::<grow>()
+        .tool::<wait>()
+        .tool::<hang_up>()
         .build()
         .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -412,4 +445,279 @@ async fn stateless_mode_needs_no_session() {
     assert_eq!(reply.json().await["result"]["content"][0]["text"], "hi");
     let get = request(port, "GET", &[("accept", "text/event-stream")], "").await;
     assert_eq!(get.status, 405);
+}
+
+/// The events of an SSE response up to the end of the stream: the priming event's id, then
+/// the messages.
+async fn events(response: &mut http::Response) -> (Option<String>, Vec<Value>) {
+    let (priming_id, priming) = response.next_event().await.expect("a priming event");
+    assert_eq!(priming, "", "2025-11-25 streams start with a priming event");
+    let mut messages = Vec::new();
+    while let Some((event_id, data)) = response.next_event().await {
+        assert!(event_id.is_some(), "every event has an id");
+        messages.push(serde_json::from_str(&data).unwrap());
+    }
+    (priming_id, messages)
+}
+
+fn progress_of(messages: &[Value]) -> Vec<f64> {
+    messages
+        .iter()
+        .filter(|m| m["method"] == "notifications/progress")
+        .map(|m| m["params"]["progress"].as_f64().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn stateless_requests_are_answered_as_json_or_on_their_own_stream() {
+    let port = start(HttpOptions::new().stateless(true)).await;
+    let reply = request(
+        port,
+        "POST",
+        &[ACCEPT],
+        &call(2, "echo", json!({"text": "hi"})),
+    )
+    .await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert!(reply.header("mcp-session-id").is_none());
+    let reply = reply.json().await;
+    assert_eq!(reply["id"], 2);
+    assert_eq!(reply["result"]["content"][0]["text"], "hi");
+
+    let mut stream = request(port, "POST", &[ACCEPT], &call(3, "steps", json!({}))).await;
+    assert_eq!(stream.status, 200);
+    assert_eq!(stream.header("content-type"), Some("text/event-stream"));
+    let (_, messages) = events(&mut stream).await;
+    assert_eq!(progress_of(&messages), [1.0, 2.0, 3.0]);
+    assert!(
+        messages
+            .iter()
+            .all(|m| m["params"]["progressToken"] == "p3" || m["id"] == 3)
+    );
+    let last = messages.last().unwrap();
+    assert_eq!(last["id"], 3);
+    assert_eq!(last["result"]["content"][0]["text"], "done");
+
+    // A refused batch is answered at once, as JSON: its error is the whole answer.
+    let batch = request(
+        port,
+        "POST",
+        &[ACCEPT],
+        r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+    )
+    .await;
+    assert_eq!(batch.status, 200);
+    assert_eq!(batch.header("content-type"), Some("application/json"));
+    let error = batch.json().await;
+    assert!(error.get("id").is_none(), "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("batches"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn a_client_that_takes_only_json_gets_the_reply_alone() {
+    for stateless in [false, true] {
+        let port = start(HttpOptions::new().stateless(stateless)).await;
+        let session_id = if stateless {
+            String::new()
+        } else {
+            session(port, "2025-11-25", json!({})).await
+        };
+        let mut headers = vec![("accept", "application/json")];
+        if !stateless {
+            headers.push(("mcp-session-id", &session_id));
+        }
+        let response = request(port, "POST", &headers, &call(4, "steps", json!({}))).await;
+        assert_eq!(response.status, 200, "stateless: {stateless}");
+        assert_eq!(response.header("content-type"), Some("application/json"));
+        let reply = response.json().await;
+        assert_eq!(reply["id"], 4);
+        assert_eq!(reply["result"]["content"][0]["text"], "done");
+    }
+}
+
+#[tokio::test]
+async fn stateless_mode_keeps_the_checks() {
+    let port = start(HttpOptions::new().stateless(true).max_body_bytes(1024)).await;
+    let note = request(
+        port,
+        "POST",
+        &[ACCEPT],
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    )
+    .await;
+    assert_eq!(note.status, 202);
+    assert_eq!(note.text().await, "");
+    let answer = request(
+        port,
+        "POST",
+        &[ACCEPT],
+        r#"{"jsonrpc":"2.0","id":0,"result":{}}"#,
+    )
+    .await;
+    assert_eq!(answer.status, 202);
+    let garbage = request(port, "POST", &[ACCEPT], "{not json").await;
+    assert_eq!(garbage.status, 400);
+    assert_eq!(garbage.json().await["error"]["code"], -32700);
+    let big = call(9, "echo", json!({"text": "x".repeat(5000)}));
+    assert_eq!(request(port, "POST", &[ACCEPT], &big).await.status, 413);
+    let body = call(5, "echo", json!({"text": "hi"}));
+    let foreign = request(port, "POST", &[ACCEPT, ("host", "evil.example")], &body).await;
+    assert_eq!(foreign.status, 403);
+    let version = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-protocol-version", "1999-01-01")],
+        &body,
+    )
+    .await;
+    assert_eq!(version.status, 400);
+}
+
+#[tokio::test]
+async fn a_stateless_client_that_disconnects_cancels_its_request() {
+    let port = start(HttpOptions::new().stateless(true)).await;
+
+    // Gone while the reply is awaited, before the handler sent anything.
+    let body = call(12, "wait", json!({"tag": "quiet", "progress": false}));
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    use tokio::io::AsyncWriteExt;
+    stream.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!was_cancelled("quiet"));
+    drop(stream);
+
+    // Gone from the request's stream: nothing could resume it, so the request ends at once.
+    let body = call(13, "wait", json!({"tag": "streamed", "progress": true}));
+    let mut response = request(port, "POST", &[ACCEPT], &body).await;
+    assert_eq!(response.header("content-type"), Some("text/event-stream"));
+    let _priming = response.next_event().await.unwrap();
+    let (_, progress) = response.next_event().await.unwrap();
+    assert!(progress.contains("notifications/progress"), "{progress}");
+    assert!(!was_cancelled("streamed"));
+    drop(response);
+
+    for _ in 0..50 {
+        if was_cancelled("quiet") && was_cancelled("streamed") {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!(
+        "not cancelled: quiet {}, streamed {}",
+        was_cancelled("quiet"),
+        was_cancelled("streamed")
+    );
+}
+
+#[tokio::test]
+async fn in_stateless_mode_a_stream_is_never_ended_before_the_reply() {
+    let port = start(HttpOptions::new().stateless(true)).await;
+    let response = request(port, "POST", &[ACCEPT], &call(6, "hang_up", json!({}))).await;
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("content-type"), Some("application/json"));
+    let reply = response.json().await;
+    assert_eq!(reply["result"]["content"][0]["text"], "after the hang-up");
+}
+
+#[tokio::test]
+async fn a_request_the_client_cancels_is_answered_without_a_reply() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    for (number, accept) in [(21, "application/json"), (22, ACCEPT.1)] {
+        let tag = format!("cancelled-{number}");
+        let body = call(number, "wait", json!({"tag": tag, "progress": false}));
+        let pending = {
+            let id = id.clone();
+            tokio::spawn(async move {
+                let headers = [("accept", accept), ("mcp-session-id", id.as_str())];
+                let mut response = request(port, "POST", &headers, &body).await;
+                let kind = response.header("content-type").unwrap_or("").to_owned();
+                let events = if kind == "text/event-stream" {
+                    let mut events = Vec::new();
+                    while let Some(event) = response.next_event().await {
+                        events.push(event);
+                    }
+                    events
+                } else {
+                    vec![(None, response.text().await)]
+                };
+                (kind, events)
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": number, "reason": "changed my mind"}});
+        let cancelled = request(
+            port,
+            "POST",
+            &[ACCEPT, ("mcp-session-id", &id)],
+            &cancel.to_string(),
+        )
+        .await;
+        assert_eq!(cancelled.status, 202);
+        let (kind, events) = tokio::time::timeout(Duration::from_secs(5), pending)
+            .await
+            .expect("an answer once the request is cancelled")
+            .unwrap();
+        assert!(was_cancelled(&tag));
+        if accept == "application/json" {
+            assert_eq!(kind, "application/json");
+            let error: Value = serde_json::from_str(&events[0].1).unwrap();
+            assert_eq!(error["id"], number);
+            assert!(
+                error["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("cancelled")
+            );
+        } else {
+            assert_eq!(kind, "text/event-stream");
+            assert!(events.is_empty(), "{events:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_stream_ended_before_anything_is_resumed_for_the_reply() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let mut response = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &call(6, "hang_up", json!({})),
+    )
+    .await;
+    assert_eq!(response.header("content-type"), Some("text/event-stream"));
+    let (priming_id, messages) = events(&mut response).await;
+    assert!(messages.is_empty(), "{messages:?}");
+    let mut resumed = request(
+        port,
+        "GET",
+        &[
+            ("accept", "text/event-stream"),
+            ("mcp-session-id", &id),
+            ("last-event-id", &priming_id.unwrap()),
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(resumed.status, 200);
+    let (_, data) = resumed.next_event().await.expect("the reply");
+    let reply: Value = serde_json::from_str(&data).unwrap();
+    assert_eq!(reply["id"], 6);
+    assert_eq!(reply["result"]["content"][0]["text"], "after the hang-up");
 }

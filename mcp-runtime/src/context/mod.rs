@@ -116,8 +116,9 @@ impl Context {
     /// Over Streamable HTTP, ends the event stream this request is answered on, before the
     /// reply: the client reconnects (GET with `Last-Event-ID`, after the `retry` delay the
     /// stream announced) and receives what follows, the reply included. This lets a long
-    /// request free its connection (SSE polling). Does nothing on stdio; returns whether a
-    /// stream was closed.
+    /// request free its connection (SSE polling). Does nothing on stdio, to a client that
+    /// takes only JSON, or in stateless mode (nothing could resume the stream); returns
+    /// whether a stream was closed.
     pub fn close_stream(&self) -> bool {
         self.inner.state.sink.close_stream()
     }

@@ -14,6 +14,7 @@
 //! checked against an allow-list (local addresses by default) against DNS rebinding, and request
 //! bodies are size-limited.
 
+mod exchange;
 mod guard;
 mod handlers;
 mod sessions;

@@ -243,11 +243,6 @@ impl SseBody {
     pub(super) fn end_after_pending(&mut self) {
         self.ended = true;
     }
-
-    /// Adds an event already received (the first message, which decided on SSE).
-    pub(super) fn push_front_event(&mut self, id: &str, data: &[u8]) {
-        self.pending.push_back(event(id, data));
-    }
 }
 
 impl Stream for SseBody {
