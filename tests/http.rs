@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use http::request;
+use http::{request, request_at};
 use mcp_runtime::prelude::*;
 use mcp_runtime::{ClientError, DynamicTool, Elicitation, HttpOptions, Server};
 use serde_json::{Value, json};
@@ -95,8 +95,8 @@ async fn hang_up(ctx: Context) -> String {
     "after the hang-up".to_owned()
 }
 
-async fn start(options: HttpOptions) -> u16 {
-    let server = Server::builder(mcp_runtime::server_info!())
+fn server() -> Server {
+    Server::builder(mcp_runtime::server_info!())
         .tool::<echo>()
         .tool::<steps>()
         .tool::<ask_name>()
@@ -105,7 +105,11 @@ async fn start(options: HttpOptions) -> u16 {
         .tool::<wait>()
         .tool::<hang_up>()
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+async fn start(options: HttpOptions) -> u16 {
+    let server = server();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     tokio::spawn(async move { server.serve_http_listener(listener, options).await });
@@ -720,4 +724,46 @@ async fn a_stream_ended_before_anything_is_resumed_for_the_reply() {
     let reply: Value = serde_json::from_str(&data).unwrap();
     assert_eq!(reply["id"], 6);
     assert_eq!(reply["result"]["content"][0]["text"], "after the hang-up");
+}
+
+#[tokio::test]
+async fn serve_http_answers_at_mcp_only() {
+    let port = start(HttpOptions::new().stateless(true)).await;
+    let body = call(1, "echo", json!({"text": "hi"}));
+    for path in ["/", "/mcp/", "/mcpx", "/other/mcp"] {
+        let response = request_at(port, "POST", path, &[ACCEPT], &body).await;
+        assert_eq!(response.status, 404, "{path}");
+    }
+    let put = request(port, "PUT", &[ACCEPT], &body).await;
+    assert_eq!(put.status, 405);
+    assert_eq!(put.header("allow"), Some("GET,POST,DELETE"));
+}
+
+#[tokio::test]
+async fn the_router_mounted_in_an_app_serves_the_same_endpoint() {
+    let app = axum::Router::new().nest("/mcp", server().http_router(HttpOptions::new()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+
+    let id = session(port, "2025-11-25", json!({})).await;
+    let headers = [ACCEPT, ("mcp-session-id", id.as_str())];
+    let reply = request(
+        port,
+        "POST",
+        &headers,
+        &call(2, "echo", json!({"text": "hi"})),
+    )
+    .await;
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert_eq!(reply.json().await["result"]["content"][0]["text"], "hi");
+    let mut stream = request(port, "POST", &headers, &call(3, "steps", json!({}))).await;
+    let (_, messages) = events(&mut stream).await;
+    assert_eq!(progress_of(&messages), [1.0, 2.0, 3.0]);
+    assert_eq!(
+        messages.last().unwrap()["result"]["content"][0]["text"],
+        "done"
+    );
+    let deleted = request(port, "DELETE", &[("mcp-session-id", &id)], "").await;
+    assert_eq!(deleted.status, 204);
 }

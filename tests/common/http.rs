@@ -22,13 +22,24 @@ pub struct Response {
     finished: bool,
 }
 
-/// Sends one request (a fresh connection each time).
+/// Sends one request to `/mcp` (a fresh connection each time).
 pub async fn request(port: u16, method: &str, headers: &[(&str, &str)], body: &str) -> Response {
+    request_at(port, method, "/mcp", headers, body).await
+}
+
+/// Sends one request to `path`.
+pub async fn request_at(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Response {
     let mut stream = TcpStream::connect(("127.0.0.1", port))
         .await
         .expect("the server listens");
     let mut head = format!(
-        "{method} /mcp HTTP/1.1\r\ncontent-length: {}\r\n",
+        "{method} {path} HTTP/1.1\r\ncontent-length: {}\r\n",
         body.len()
     );
     if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {

@@ -1,7 +1,7 @@
 //! Host and Origin checks against DNS rebinding: a web page must not reach a local server by
 //! pointing a domain of its own at 127.0.0.1.
 
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, header};
 
 /// Which `Host` (and `Origin` host) values the endpoint accepts.
 #[derive(Clone, Debug)]
@@ -57,13 +57,13 @@ impl HostPolicy {
 
     /// `Err(reason)` when the request's Host or Origin is not allowed.
     pub(crate) fn check(&self, headers: &HeaderMap) -> Result<(), String> {
-        if let Some(host) = headers.get("host") {
+        if let Some(host) = headers.get(header::HOST) {
             let host = host.to_str().unwrap_or("");
             if !self.accepts(host) {
                 return Err(format!("the Host `{host}` is not allowed"));
             }
         }
-        if let Some(origin) = headers.get("origin") {
+        if let Some(origin) = headers.get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("");
             let authority = origin
                 .split_once("://")

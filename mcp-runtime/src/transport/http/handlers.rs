@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
@@ -485,6 +485,25 @@ impl Drop for CancelOnDrop {
             && let Some(id) = parse_request_id(self.exchange.request())
         {
             self.session.cancel(&id);
+        }
+    }
+}
+
+/// `/mcp` and its three methods, without a router: what `serve_http` serves.
+pub(super) async fn endpoint(State(state): Shared, request: Request) -> Response {
+    if request.uri().path() != "/mcp" {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    match *request.method() {
+        Method::POST => post(State(state), request).await,
+        Method::GET => get(State(state), request.into_parts().0.headers).await,
+        Method::DELETE => delete(State(state), request.into_parts().0.headers).await,
+        _ => {
+            let mut response = StatusCode::METHOD_NOT_ALLOWED.into_response();
+            response
+                .headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("GET,POST,DELETE"));
+            response
         }
     }
 }

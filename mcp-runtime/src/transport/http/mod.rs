@@ -25,6 +25,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use axum::handler::Handler;
 use axum::routing::get;
 
 use crate::error::Error;
@@ -148,12 +149,15 @@ impl Server {
     ) -> Result<(), Error> {
         let local = listener.local_addr()?;
         let options = options.with_port(local.port());
-        let app = Router::new().nest("/mcp", self.http_router(options));
+        // One endpoint at one path needs no router, which would cost every request a route
+        // lookup, a clone of a boxed service and a boxed future: the endpoint is the service.
+        let state = Arc::new(handlers::HttpState::new(self.clone(), options));
+        let endpoint = Handler::with_state(handlers::endpoint, state);
         eprintln!(
             "{} {}: MCP over Streamable HTTP at http://{local}/mcp",
             self.core.info.name, self.core.info.version,
         );
-        axum::serve(listener, app).await?;
+        axum::serve(listener, endpoint.into_make_service()).await?;
         Ok(())
     }
 
