@@ -40,7 +40,8 @@ enum State {
     },
     /// The stream carries the rest.
     Streaming(Arc<Hub>),
-    /// The reply went first: nothing more is due.
+    /// Nothing more is due: the reply went first, or the request is over and its stream, if
+    /// any, is left to its other holders.
     Done,
 }
 
