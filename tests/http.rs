@@ -451,6 +451,23 @@ async fn stateless_mode_needs_no_session() {
     assert_eq!(get.status, 405);
 }
 
+/// A stateless server has no client capabilities and no way back to a waiting handler: asking
+/// the client fails at once, as a tool error saying why.
+#[tokio::test]
+async fn asking_the_client_fails_at_once_in_stateless_mode() {
+    let port = start(HttpOptions::new().stateless(true)).await;
+    let reply = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        request(port, "POST", &[ACCEPT], &call(3, "ask_name", json!({}))),
+    )
+    .await
+    .expect("an answer at once, not after the request timeout");
+    let reply = reply.json().await;
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("does not support `elicitation`"), "{text}");
+}
+
 /// The events of an SSE response up to the end of the stream: the priming event's id, then
 /// the messages.
 async fn events(response: &mut http::Response) -> (Option<String>, Vec<Value>) {

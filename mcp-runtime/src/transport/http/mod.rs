@@ -82,6 +82,12 @@ impl HttpOptions {
     }
 
     /// Serves without sessions: no `Mcp-Session-Id`, no GET stream, each POST on its own.
+    ///
+    /// Handlers cannot ask the client anything (sampling, elicitation, roots): its answer would
+    /// come back on another POST, which nothing ties to the waiting handler, and no client
+    /// capabilities are known without `initialize`, so such calls fail at once with a
+    /// [`ClientError`](crate::ClientError). Progress and log messages still reach the client, on
+    /// the request's own stream.
     #[must_use]
     pub fn stateless(mut self, stateless: bool) -> HttpOptions {
         self.stateless = stateless;
