@@ -11,11 +11,12 @@ use mcp_runtime::testing::TestClient;
 use mcp_runtime::{RpcError, Server};
 use serde_json::Value;
 
-/// The folder holding `<revision>/schema.json`: `MCP_SPEC_DIR`, or `../shared/mcp-spec`.
+/// The folder holding `<revision>/schema.json`: `MCP_SPEC_DIR`, or the repository's own copy
+/// in `tests/mcp-spec` (see its README for where it comes from and how to refresh it).
 pub fn spec_dir() -> PathBuf {
     match std::env::var_os("MCP_SPEC_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/mcp-spec"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp-spec"),
     }
 }
 
