@@ -67,7 +67,7 @@ impl TestClient {
     /// Connects to `server`, showing every server message to `observer` first.
     pub fn with_observer(server: &Server, observer: Observer) -> TestClient {
         let (sender, mut receiver) = mpsc::unbounded_channel::<Vec<u8>>();
-        let outbound = Outbound::new(server.core.trace, move |message| {
+        let outbound = Outbound::new(server.core.trace, move |_, message| {
             let _ = sender.send(message);
         });
         let session = Session::new(Arc::clone(&server.core), outbound);

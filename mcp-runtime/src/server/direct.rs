@@ -17,7 +17,7 @@ impl Server {
     /// A connection without a transport, for benchmarks. Not a public API.
     #[doc(hidden)]
     pub fn direct_session(&self) -> DirectSession {
-        let outbound = Outbound::new(false, |_| {});
+        let outbound = Outbound::discard();
         DirectSession {
             session: Session::new(Arc::clone(&self.core), outbound),
         }

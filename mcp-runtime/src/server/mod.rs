@@ -20,5 +20,5 @@ pub(crate) use builder::ServerCore;
 pub use builder::{Server, ServerBuilder};
 pub use handle::ServerHandle;
 pub(crate) use handle::Sessions;
-pub(crate) use outbound::Outbound;
+pub(crate) use outbound::{Outbound, Outgoing};
 pub(crate) use session::Session;

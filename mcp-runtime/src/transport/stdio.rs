@@ -66,7 +66,7 @@ impl Server {
 
     fn stdio_session(&self, writer: &Arc<SharedWriter>) -> Arc<Session> {
         let sender = Arc::clone(writer);
-        let outbound = Outbound::new(self.core.trace, move |message| sender.send(&message));
+        let outbound = Outbound::new(self.core.trace, move |_, message| sender.send(&message));
         Session::new(self.core.clone(), outbound)
     }
 

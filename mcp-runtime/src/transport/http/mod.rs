@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::handler::Handler;
-use axum::routing::get;
+use axum::routing::any;
 
 use crate::error::Error;
 use crate::server::{Server, ServerBuilder};
@@ -123,12 +123,7 @@ impl Server {
     pub fn http_router(&self, options: HttpOptions) -> Router {
         let state = Arc::new(handlers::HttpState::new(self.clone(), options));
         Router::new()
-            .route(
-                "/",
-                get(handlers::get)
-                    .post(handlers::post)
-                    .delete(handlers::delete),
-            )
+            .route("/", any(handlers::route))
             .with_state(state)
     }
 

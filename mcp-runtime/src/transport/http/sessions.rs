@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::stream::Hub;
-use crate::server::{Outbound, Server, Session};
+use crate::server::{Outbound, Outgoing, Server, Session};
 
 /// One client's session: the runtime's session, its standalone stream, and its request streams
 /// (kept while they may be resumed).
@@ -21,9 +21,11 @@ pub(super) struct HttpSession {
 
 impl HttpSession {
     pub(super) fn new(server: &Server, max_events: usize) -> Arc<HttpSession> {
-        let standalone = Hub::new(0, None, max_events);
+        let standalone = Hub::standalone(max_events);
         let hub = Arc::clone(&standalone);
-        let outbound = Outbound::new(server.core.trace, move |message| hub.push(message));
+        let outbound = Outbound::new(server.core.trace, move |kind, message| {
+            hub.push(message, matches!(kind, Outgoing::Reply(_)));
+        });
         Arc::new(HttpSession {
             session: Session::new(Arc::clone(&server.core), outbound),
             standalone,
@@ -34,10 +36,10 @@ impl HttpSession {
         })
     }
 
-    /// A new stream for the request whose raw id is `request`.
-    pub(super) fn open_stream(&self, request: String) -> Arc<Hub> {
+    /// A new stream to answer a request on.
+    pub(super) fn open_stream(&self) -> Arc<Hub> {
         let stream = self.next_stream.fetch_add(1, Ordering::Relaxed);
-        let hub = Hub::new(stream, Some(request), self.max_events);
+        let hub = Hub::for_request(stream, self.max_events);
         let mut streams = self.streams.lock().expect("lock poisoned");
         streams.retain(|_, hub| !hub.is_finished());
         streams.insert(stream, Arc::clone(&hub));

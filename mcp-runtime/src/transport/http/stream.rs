@@ -12,12 +12,14 @@ use axum::body::Bytes;
 use futures_util::Stream;
 use tokio::sync::mpsc;
 
-use crate::jsonrpc::is_reply_to;
-
 /// What a stream's subscriber receives.
 pub(super) enum Frame {
-    /// A message, with its event id.
-    Event { id: String, data: Arc<[u8]> },
+    /// A message, with its event id; `last`: the reply that ends the stream.
+    Event {
+        id: String,
+        data: Arc<[u8]>,
+        last: bool,
+    },
     /// The server ends the stream here (the client should reconnect to get the rest).
     Close,
 }
@@ -25,8 +27,8 @@ pub(super) enum Frame {
 /// One SSE stream's events: a request's stream, or the session's standalone stream.
 pub(super) struct Hub {
     pub(super) stream: u64,
-    /// The raw id of the request whose reply ends this stream; `None` for the standalone one.
-    request: Option<String>,
+    /// Whether this is a request's stream, which its reply ends (else the standalone one).
+    for_request: bool,
     inner: Mutex<HubInner>,
 }
 
@@ -43,10 +45,20 @@ struct HubInner {
 }
 
 impl Hub {
-    pub(super) fn new(stream: u64, request: Option<String>, max_events: usize) -> Arc<Hub> {
+    /// The session's standalone stream (GET without `Last-Event-ID`), stream 0.
+    pub(super) fn standalone(max_events: usize) -> Arc<Hub> {
+        Hub::new(0, false, max_events)
+    }
+
+    /// The stream `stream` answering one request.
+    pub(super) fn for_request(stream: u64, max_events: usize) -> Arc<Hub> {
+        Hub::new(stream, true, max_events)
+    }
+
+    fn new(stream: u64, for_request: bool, max_events: usize) -> Arc<Hub> {
         Arc::new(Hub {
             stream,
-            request,
+            for_request,
             inner: Mutex::new(HubInner {
                 events: VecDeque::new(),
                 next_seq: 1,
@@ -63,16 +75,10 @@ impl Hub {
         self.inner.lock().expect("lock poisoned").on_abandoned = Some(Box::new(f));
     }
 
-    /// Whether `message` ends this stream: the reply to its request (or a batch reply).
-    pub(super) fn is_final(&self, message: &[u8]) -> bool {
-        self.request
-            .as_deref()
-            .is_some_and(|request| ends_request(request, message))
-    }
-
-    /// Records a message and hands it to the subscriber, if any.
-    pub(super) fn push(&self, message: Vec<u8>) {
-        let last = self.is_final(&message);
+    /// Records a message and hands it to the subscriber, if any. `reply`: the message is the
+    /// reply that ends a request's stream.
+    pub(super) fn push(&self, message: Vec<u8>, reply: bool) {
+        let last = reply && self.for_request;
         let data: Arc<[u8]> = message.into();
         let mut inner = self.inner.lock().expect("lock poisoned");
         let seq = inner.next_seq;
@@ -86,7 +92,7 @@ impl Hub {
         }
         let id = self.event_id(seq);
         if let Some(subscriber) = &inner.subscriber
-            && subscriber.send(Frame::Event { id, data }).is_ok()
+            && subscriber.send(Frame::Event { id, data, last }).is_ok()
         {
             inner.delivered = seq;
         }
@@ -107,15 +113,16 @@ impl Hub {
     pub(super) fn subscribe(self: &Arc<Self>, after: Option<u64>) -> Subscription {
         let (sender, receiver) = mpsc::unbounded_channel();
         let mut inner = self.inner.lock().expect("lock poisoned");
-        let after = after.or((self.request.is_none()).then_some(inner.delivered));
+        let after = after.or((!self.for_request).then_some(inner.delivered));
         if let Some((last, _, _)) = inner.events.back() {
             inner.delivered = inner.delivered.max(*last);
         }
-        for (seq, data, _) in &inner.events {
+        for (seq, data, last) in &inner.events {
             if after.is_none_or(|after| *seq > after) {
                 let _ = sender.send(Frame::Event {
                     id: self.event_id(*seq),
                     data: Arc::clone(data),
+                    last: *last,
                 });
             }
         }
@@ -177,19 +184,6 @@ impl Drop for Subscription {
     }
 }
 
-/// Whether `message` ends the answer to the request whose raw id is `request`: its reply, or
-/// for a batch (`request` empty: no single id) the batch's reply or the error refusing it.
-pub(super) fn ends_request(request: &str, message: &[u8]) -> bool {
-    if message.first() == Some(&b'[') {
-        return true;
-    }
-    if request.is_empty() {
-        return message.starts_with(br#"{"jsonrpc":"2.0","error":"#)
-            || is_reply_to(message, "null");
-    }
-    is_reply_to(message, request)
-}
-
 /// Parses a `Last-Event-ID` into the stream and sequence number it names.
 pub(super) fn parse_event_id(id: &str) -> Option<(u64, u64)> {
     let (stream, seq) = id.split_once('-')?;
@@ -238,11 +232,6 @@ impl SseBody {
             ended: false,
         }
     }
-
-    /// Ends the body once what is pending is sent.
-    pub(super) fn end_after_pending(&mut self) {
-        self.ended = true;
-    }
 }
 
 impl Stream for SseBody {
@@ -256,11 +245,8 @@ impl Stream for SseBody {
             return Poll::Ready(None);
         }
         match self.subscription.receiver.poll_recv(cx) {
-            Poll::Ready(Some(Frame::Event { id, data })) => {
-                let hub = self.subscription.hub.upgrade();
-                if hub.as_ref().is_some_and(|hub| hub.is_final(&data)) {
-                    self.ended = true;
-                }
+            Poll::Ready(Some(Frame::Event { id, data, last })) => {
+                self.ended = last;
                 self.keepalive.reset();
                 return Poll::Ready(Some(Ok(event(&id, &data))));
             }
