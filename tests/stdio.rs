@@ -357,3 +357,88 @@ fn a_client_that_writes_everything_before_reading_is_not_deadlocked() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+
+/// Runs `name` with `stdin` and returns its stdout lines once it exits; fails after 10 s.
+fn serve_to_end(name: &str, stdin: Stdio) -> Vec<String> {
+    let mut child = Command::new(example(name))
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example starts");
+    let stdout = child.stdout.take().unwrap();
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        let read: Vec<String> = BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .collect();
+        let _ = sender.send(read);
+    });
+    let Ok(lines) = lines.recv_timeout(Duration::from_secs(10)) else {
+        let _ = child.kill();
+        panic!("the server did not answer and end within 10 s");
+    };
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    lines
+}
+
+/// `mkfifo f; echo '<initialize>' > f & server < f`: by the time the server opens its stdin
+/// again, the writer has written and gone.
+#[cfg(unix)]
+#[test]
+fn a_named_fifo_whose_writer_has_gone_is_served() {
+    let dir = std::env::temp_dir().join(format!("mcp-stdio-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("f");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let path = fifo.clone();
+    let writer = std::thread::spawn(move || std::fs::write(path, format!("{INITIALIZE}\n")));
+    let stdin = std::fs::File::open(&fifo).unwrap();
+    writer.join().unwrap().unwrap();
+    let lines = serve_to_end("printing", Stdio::from(stdin));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let reply: Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(reply["result"]["protocolVersion"], "2025-11-25", "{reply}");
+}
+
+/// A regular file is no pipe: the reader thread reads it, and the same loop serves it.
+#[test]
+fn a_file_for_stdin_is_served_by_the_reader_thread() {
+    let dir = std::env::temp_dir().join(format!("mcp-stdio-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("requests");
+    let requests = [
+        INITIALIZE.to_owned(),
+        call(1, "wait", json!({"ms": 50})),
+        call(2, "shout", json!({"text": "file"})),
+    ];
+    std::fs::write(&path, requests.join("\n")).unwrap();
+    let lines = serve_to_end("printing", Stdio::from(std::fs::File::open(&path).unwrap()));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut ids: Vec<u64> = lines
+        .iter()
+        .map(|line| {
+            serde_json::from_str::<Value>(line).unwrap()["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, [0, 1, 2], "{lines:?}");
+}

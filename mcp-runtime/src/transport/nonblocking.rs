@@ -5,19 +5,22 @@
 //! one thread, with no hand-off between threads. That needs non-blocking I/O without touching
 //! state the server shares with its parent:
 //!
-//! - a pipe is opened again through `/proc/self/fd/N`, which gives the server an open file
-//!   description of its own, made non-blocking (the parent's end is left as it was);
+//! - a pipe is opened again through `/proc/self/fd/N`, non-blocking, which gives the server an
+//!   open file description of its own (the parent's end is left as it was). The open itself is
+//!   non-blocking too: opening a named FIFO waits for its other end, which for a stdin whose
+//!   writer has already written and gone would be forever;
 //! - a socket (Node.js clients hand their children socket pairs) stays as it is, and every
 //!   `recv`/`send` asks for non-blocking behaviour by itself (`MSG_DONTWAIT`).
 //!
-//! Anything else (a terminal, a file, a system without `/proc`) is served by a reader thread
-//! with blocking I/O instead.
+//! Anything else (a terminal, a file, a system without `/proc`, a Tokio runtime built without
+//! I/O) is served by a reader thread with blocking I/O instead.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::os::unix::fs::FileTypeExt;
 
+use rustix::fs::{Mode, OFlags};
 use rustix::net::{RecvFlags, SendFlags};
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
@@ -29,24 +32,18 @@ pub(crate) struct NonBlocking {
 }
 
 impl NonBlocking {
-    /// `fd` for reading, if it is a pipe or socket that can be made non-blocking. Must be
-    /// called within a Tokio runtime with I/O enabled.
+    /// `fd` for reading, if it is a pipe or socket that can be made non-blocking and the
+    /// current Tokio runtime has I/O enabled.
     pub(crate) fn reader(fd: BorrowedFd<'_>) -> Option<NonBlocking> {
-        Self::open(fd, Interest::READABLE, |path| File::open(path))
+        Self::open(fd, Interest::READABLE, OFlags::RDONLY)
     }
 
     /// `fd` for writing, as [`reader`](Self::reader).
     pub(crate) fn writer(fd: BorrowedFd<'_>) -> Option<NonBlocking> {
-        Self::open(fd, Interest::WRITABLE, |path| {
-            OpenOptions::new().write(true).open(path)
-        })
+        Self::open(fd, Interest::WRITABLE, OFlags::WRONLY)
     }
 
-    fn open(
-        fd: BorrowedFd<'_>,
-        interest: Interest,
-        reopen: impl FnOnce(&str) -> io::Result<File>,
-    ) -> Option<NonBlocking> {
+    fn open(fd: BorrowedFd<'_>, interest: Interest, access: OFlags) -> Option<NonBlocking> {
         tokio::runtime::Handle::try_current().ok()?;
         let own = File::from(fd.try_clone_to_owned().ok()?);
         let kind = own.metadata().ok()?.file_type();
@@ -54,18 +51,20 @@ impl NonBlocking {
             (own, true)
         } else if kind.is_fifo() {
             let path = format!("/proc/self/fd/{}", own.as_raw_fd());
-            let file = reopen(&path).ok()?;
-            rustix::io::ioctl_fionbio(&file, true).ok()?;
-            (file, false)
+            // Non-blocking from the open on: a FIFO's open otherwise waits for its other end.
+            // (Opening one for writing with no reader fails, and stdio falls back.)
+            let flags = access | OFlags::NONBLOCK | OFlags::CLOEXEC;
+            (
+                File::from(rustix::fs::open(path, flags, Mode::empty()).ok()?),
+                false,
+            )
         } else {
             return None;
         };
-        // Deprecated because a `T` could hand out another descriptor than the one registered; a
-        // `File` owns its descriptor and is never replaced or closed while the `AsyncFd` holds
-        // it, so this is sound, and it keeps the crate free of `unsafe`.
-        #[allow(deprecated)]
-        let fd = AsyncFd::with_interest(file, interest).ok()?;
-        Some(NonBlocking { fd, socket })
+        Some(NonBlocking {
+            fd: register(file, interest)?,
+            socket,
+        })
     }
 
     fn try_read(&self, buffer: &mut [u8]) -> io::Result<usize> {
@@ -120,8 +119,55 @@ impl NonBlocking {
     }
 }
 
+/// Registers `file` with the current runtime's I/O driver; `None` if that fails or the runtime
+/// was built without I/O.
+fn register(file: File, interest: Interest) -> Option<AsyncFd<File>> {
+    // Tokio panics when the runtime has no I/O driver, and offers no way to ask beforehand: the
+    // panic is caught (the panic hook still reports it on stderr), and stdio falls back to
+    // blocking I/O. With `panic = "abort"` such a runtime aborts here instead.
+    let registered = std::panic::catch_unwind(move || {
+        // SAFETY: `register_with_interest` asks that the descriptor `file.as_raw_fd()` returns
+        // be valid, stay open and name the same open file description for the life of the
+        // `AsyncFd`, and that `as_raw_fd` always return it. A `File` owns its descriptor: it is
+        // valid now, closed only when the `File` is dropped (which happens when the `AsyncFd`
+        // is, as it owns the `File`; nothing here takes it back out with `into_inner`), and `File::as_raw_fd`
+        // returns the one descriptor it was made from. Nothing else closes or reuses it: it is
+        // a duplicate or a fresh open made above, known to no other code.
+        #[expect(unsafe_code, reason = "Tokio's registration of a raw descriptor")]
+        unsafe {
+            AsyncFd::register_with_interest(file, interest)
+        }
+    });
+    match registered {
+        Ok(registered) => registered.ok(),
+        Err(_no_io_driver) => {
+            eprintln!(
+                "mcp: the Tokio runtime has no I/O driver (`enable_io`): serving stdio with blocking reads on a thread instead"
+            );
+            None
+        }
+    }
+}
+
 impl AsFd for NonBlocking {
     fn as_fd(&self) -> BorrowedFd<'_> {
         self.fd.get_ref().as_fd()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::net::UnixStream;
+
+    use super::*;
+
+    #[test]
+    fn a_runtime_without_io_gets_no_handle_instead_of_a_panic() {
+        let (ours, _theirs) = UnixStream::pair().unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let handle = runtime.block_on(async { NonBlocking::reader(ours.as_fd()) });
+        assert!(handle.is_none());
     }
 }

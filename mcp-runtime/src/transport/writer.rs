@@ -6,20 +6,15 @@
 //! A burst that fills [`WRITE_NOW`] bytes before the flush has run is written by the sender at
 //! once. Outside a Tokio runtime (a notification sent from a plain thread) the sender writes.
 //!
-//! The task that reads a non-blocking input [holds](SharedWriter::hold) the writer while it
-//! handles what one read brought: the replies its requests produce at once gather in the
-//! buffer and leave in one `write` when it [releases](SharedWriter::release) it, on the same
-//! thread, with no task scheduled. A non-blocking output that is full never blocks anyone:
-//! the rest waits for room on a task of its own.
-//!
-//! With a blocking output, the thread that reads the input never writes itself: blocked on a
-//! full output pipe, it would stop reading, and a client that writes before it reads would
-//! deadlock with the server.
+//! The serving loop [holds](SharedWriter::hold) the writer while it handles what one read
+//! brought: every message sent meanwhile (the replies its requests produce at once, above all)
+//! gathers in the buffer and leaves in one `write` when the hold ends, on the same thread, with
+//! no task scheduled. A non-blocking output that is full never blocks anyone: the rest waits
+//! for room on a task of its own.
 
-use std::cell::Cell;
 use std::io::{self, Write};
 use std::mem;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 #[cfg(unix)]
 use super::nonblocking::NonBlocking;
@@ -28,25 +23,6 @@ use super::nonblocking::NonBlocking;
 const WRITE_NOW: usize = 256 * 1024;
 /// Above this, a buffer's capacity is not kept once written (a burst should not pin memory).
 const KEEP_CAPACITY: usize = 1024 * 1024;
-
-/// What the current thread is to the writer.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Other,
-    /// Reads a blocking input: must never block on output.
-    BlockingReader,
-    /// Reads a non-blocking input and will write what is pending when it releases the writer.
-    Holding,
-}
-
-thread_local! {
-    static ROLE: Cell<Role> = const { Cell::new(Role::Other) };
-}
-
-/// Marks the current thread as the reader of a blocking input.
-pub(crate) fn mark_reader_thread() {
-    ROLE.with(|role| role.set(Role::BlockingReader));
-}
 
 /// Where the bytes go.
 enum Output {
@@ -86,9 +62,7 @@ impl Output {
 pub(crate) struct SharedWriter {
     queue: Mutex<Queue>,
     /// Signalled whenever `writing` or `scheduled` is cleared.
-    idle: Condvar,
-    /// The same, for tasks.
-    idle_tasks: tokio::sync::Notify,
+    idle: tokio::sync::Notify,
     output: Output,
 }
 
@@ -102,6 +76,8 @@ struct Queue {
     writing: bool,
     /// Whether a flush task is on its way (and will write `pending` unless someone else does).
     scheduled: bool,
+    /// Whether the serving loop holds the writer (and will write `pending` when it lets go).
+    held: bool,
     /// The first write error; once set, messages are dropped.
     failed: Option<io::Error>,
 }
@@ -122,8 +98,7 @@ impl SharedWriter {
     fn with_output(output: Output) -> Arc<SharedWriter> {
         Arc::new(SharedWriter {
             queue: Mutex::new(Queue::default()),
-            idle: Condvar::new(),
-            idle_tasks: tokio::sync::Notify::new(),
+            idle: tokio::sync::Notify::new(),
             output,
         })
     }
@@ -137,51 +112,39 @@ impl SharedWriter {
         queue.pending.reserve(message.len() + 1);
         queue.pending.extend_from_slice(message);
         queue.pending.push(b'\n');
-        if queue.writing {
+        if queue.writing || queue.held {
             return;
         }
-        let role = ROLE.with(Cell::get);
-        if role == Role::Holding {
+        if queue.scheduled && queue.pending.len() < WRITE_NOW {
             return;
         }
-        let reader = role == Role::BlockingReader;
-        if queue.scheduled && (reader || queue.pending.len() < WRITE_NOW) {
+        if !queue.scheduled
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            queue.scheduled = true;
+            drop(queue);
+            let writer = Arc::clone(self);
+            drop(runtime.spawn(async move {
+                tokio::task::yield_now().await;
+                writer.flush();
+            }));
             return;
-        }
-        if !queue.scheduled {
-            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-                queue.scheduled = true;
-                drop(queue);
-                let writer = Arc::clone(self);
-                drop(runtime.spawn(async move {
-                    tokio::task::yield_now().await;
-                    writer.flush();
-                }));
-                return;
-            }
-            if reader {
-                // No runtime to write from: a thread of its own, for this rare case.
-                queue.scheduled = true;
-                drop(queue);
-                let writer = Arc::clone(self);
-                std::thread::spawn(move || writer.flush());
-                return;
-            }
         }
         queue.writing = true;
         self.drain(queue);
     }
 
-    /// From now until [`release`](Self::release), messages sent from this thread wait in the
-    /// buffer. Only for the reader of a non-blocking input.
-    pub(crate) fn hold(&self) {
-        ROLE.with(|role| role.set(Role::Holding));
+    /// Until the returned hold is dropped, every message waits in the buffer; then what is
+    /// pending is written at once, on the dropping thread. For the serving loop, around what
+    /// one read brought.
+    pub(crate) fn hold(self: &Arc<Self>) -> Hold {
+        self.lock_queue().held = true;
+        Hold(Arc::clone(self))
     }
 
-    /// Writes what the holding thread has sent (and whatever else is pending).
-    pub(crate) fn release(self: &Arc<Self>) {
-        ROLE.with(|role| role.set(Role::Other));
+    fn release(self: &Arc<Self>) {
         let mut queue = self.lock_queue();
+        queue.held = false;
         if queue.writing || queue.pending.is_empty() || queue.failed.is_some() {
             return;
         }
@@ -189,11 +152,12 @@ impl SharedWriter {
         self.drain(queue);
     }
 
-    /// The scheduled flush: writes what is pending unless another thread already is.
+    /// The scheduled flush: writes what is pending unless another thread already is, or the
+    /// serving loop will when its hold ends.
     fn flush(self: &Arc<Self>) {
         let mut queue = self.lock_queue();
         queue.scheduled = false;
-        if queue.writing || queue.pending.is_empty() {
+        if queue.writing || queue.held || queue.pending.is_empty() {
             drop(queue);
             self.signal_idle();
             return;
@@ -275,33 +239,10 @@ impl SharedWriter {
         }
     }
 
-    /// Waits until everything queued is written (blocking: call it off the runtime's workers,
-    /// which run the flush); the first write error, if any.
-    pub(crate) fn finish(self: &Arc<Self>) -> io::Result<()> {
-        let mut queue = self.lock_queue();
+    /// Waits until everything queued is written; the first write error, if any.
+    pub(crate) async fn finish(self: &Arc<Self>) -> io::Result<()> {
         loop {
-            while queue.writing || queue.scheduled {
-                queue = self.idle.wait(queue).unwrap_or_else(|e| e.into_inner());
-            }
-            if queue.pending.is_empty() || queue.failed.is_some() {
-                break;
-            }
-            queue.writing = true;
-            self.drain(queue);
-            queue = self.lock_queue();
-        }
-        match queue.failed.take() {
-            Some(error) => Err(error),
-            None => Ok(()),
-        }
-    }
-
-    /// The same as [`finish`](Self::finish), waiting as a task: for a non-blocking output,
-    /// whose writing never blocks the thread.
-    #[cfg(unix)]
-    pub(crate) async fn finish_on_runtime(self: &Arc<Self>) -> io::Result<()> {
-        loop {
-            let idle = self.idle_tasks.notified();
+            let idle = self.idle.notified();
             {
                 let mut queue = self.lock_queue();
                 if !queue.writing && !queue.scheduled {
@@ -318,13 +259,21 @@ impl SharedWriter {
     }
 
     fn signal_idle(&self) {
-        self.idle.notify_all();
-        self.idle_tasks.notify_waiters();
+        self.idle.notify_waiters();
     }
 
     fn lock_queue(&self) -> MutexGuard<'_, Queue> {
         // A panic while holding the lock leaves the queue consistent: keep going.
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The serving loop's hold on the writer (see [`SharedWriter::hold`]).
+pub(crate) struct Hold(Arc<SharedWriter>);
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        self.0.release();
     }
 }
 
@@ -367,7 +316,7 @@ mod tests {
         for thread in threads {
             thread.join().unwrap();
         }
-        writer.finish().unwrap();
+        finish(&writer).unwrap();
         let text = String::from_utf8(sink.bytes.lock().unwrap().clone()).unwrap();
         let mut next = [0; 4];
         for line in text.lines() {
@@ -379,22 +328,47 @@ mod tests {
         assert_eq!(next, [1000; 4]);
     }
 
+    /// Waits for the writer on a runtime of its own.
+    fn finish(writer: &Arc<SharedWriter>) -> io::Result<()> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(writer.finish())
+    }
+
     #[test]
-    fn the_reader_thread_hands_writing_off_and_finish_waits_for_it() {
+    fn messages_sent_during_a_hold_leave_together_when_it_ends() {
         let sink = Sink::default();
         let writer = SharedWriter::new(sink.clone());
-        let runtime = tokio::runtime::Builder::new_multi_thread().build().unwrap();
-        let reader_writer = Arc::clone(&writer);
-        let handle = runtime.handle().clone();
-        std::thread::spawn(move || {
-            let _runtime = handle.enter();
-            mark_reader_thread();
-            reader_writer.send(b"from the reader");
-        })
-        .join()
-        .unwrap();
-        writer.finish().unwrap();
-        assert_eq!(&*sink.bytes.lock().unwrap(), b"from the reader\n");
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_time()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let hold = writer.hold();
+            let from_a_task = Arc::clone(&writer);
+            tokio::spawn(async move { from_a_task.send(b"from a task") })
+                .await
+                .unwrap();
+            let from_a_thread = Arc::clone(&writer);
+            std::thread::spawn(move || from_a_thread.send(b"from a thread"))
+                .join()
+                .unwrap();
+            writer.send(b"from the loop");
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            assert!(
+                sink.bytes.lock().unwrap().is_empty(),
+                "written during the hold"
+            );
+            drop(hold);
+            assert_eq!(*sink.writes.lock().unwrap(), 1);
+            writer.finish().await.unwrap();
+        });
+        assert_eq!(
+            &*sink.bytes.lock().unwrap(),
+            b"from a task\nfrom a thread\nfrom the loop\n"
+        );
     }
 
     #[test]
@@ -414,11 +388,7 @@ mod tests {
             for task in tasks {
                 task.await.unwrap();
             }
-            let finisher = Arc::clone(&writer);
-            tokio::task::spawn_blocking(move || finisher.finish())
-                .await
-                .unwrap()
-                .unwrap();
+            writer.finish().await.unwrap();
         });
         let text = String::from_utf8(sink.bytes.lock().unwrap().clone()).unwrap();
         assert_eq!(text.lines().count(), 100);
@@ -443,7 +413,7 @@ mod tests {
         let writer = SharedWriter::new(Broken);
         writer.send(b"one");
         writer.send(b"two");
-        let error = writer.finish().unwrap_err();
+        let error = finish(&writer).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
     }
 }
