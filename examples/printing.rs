@@ -40,5 +40,7 @@ async fn wait(
 fn main() -> Result<(), mcp_runtime::Error> {
     mcp_runtime::server!()
         .max_message_size(64 * 1024)
+        // Short, for the tests: a request still running 2 s after stdin ends is cancelled.
+        .shutdown_grace(Duration::from_secs(2))
         .run_stdio()
 }

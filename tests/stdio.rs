@@ -137,6 +137,29 @@ fn end_of_input_stops_the_server_after_replies_in_flight_are_written() {
     assert_eq!(replies[0]["result"]["content"][0]["text"], "waited 300 ms");
 }
 
+/// The printing example's grace period is 2 s: a request that would run for a minute is
+/// cancelled (no reply) and the server exits soon after stdin ends.
+#[test]
+fn at_the_end_of_input_a_request_that_outlasts_the_grace_period_is_cancelled() {
+    let mut server = Running::start("printing", &[]);
+    server.initialize();
+    server.send(&call(8, "wait", json!({"ms": 60_000})));
+    server.send(&call(9, "wait", json!({"ms": 100})));
+    let started = std::time::Instant::now();
+    let (rest, stderr, success) = server.finish();
+    let took = started.elapsed();
+    assert!(success, "{stderr}");
+    assert!(
+        took >= Duration::from_millis(1500) && took < Duration::from_secs(10),
+        "the server took {took:?} to exit"
+    );
+    let ids: Vec<Value> = rest
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].clone())
+        .collect();
+    assert_eq!(ids, [json!(9)], "{rest:?}");
+}
+
 #[test]
 fn an_oversized_message_is_refused_and_the_server_goes_on() {
     let mut server = Running::start("printing", &[]);

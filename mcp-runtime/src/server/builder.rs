@@ -20,6 +20,8 @@ const DEFAULT_PAGE_SIZE: usize = 100;
 const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// The default time the server waits for the client to answer one of its requests.
 const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default time requests in flight may run on once stdin has ended.
+const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// Configures a [`Server`]. Start from [`server!`](crate::server!) (every registered tool,
 /// named after your crate) or [`Server::builder`] (nothing registered yet).
@@ -36,6 +38,7 @@ pub struct ServerBuilder {
     trace: bool,
     max_message_bytes: usize,
     request_timeout: Duration,
+    shutdown_grace: Duration,
 }
 
 /// A built server: immutable, cheap to clone, able to serve any number of connections.
@@ -57,6 +60,7 @@ pub(crate) struct ServerCore {
     pub(crate) trace: bool,
     pub(crate) max_message_bytes: usize,
     pub(crate) request_timeout: Duration,
+    pub(crate) shutdown_grace: Duration,
 }
 
 impl Server {
@@ -74,6 +78,7 @@ impl Server {
             trace: std::env::var_os("MCP_TRACE").is_some_and(|v| !v.is_empty() && v != "0"),
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
         }
     }
 
@@ -246,6 +251,14 @@ impl ServerBuilder {
         self
     }
 
+    /// Sets how long requests in flight may run on once stdin has ended (10 s by default):
+    /// their replies are still written, and when the time is up the requests left are
+    /// cancelled and serving over stdio returns.
+    pub fn shutdown_grace(mut self, grace: Duration) -> ServerBuilder {
+        self.shutdown_grace = grace;
+        self
+    }
+
     /// Checks the configuration and freezes it.
     pub fn build(mut self) -> Result<Server, BuildError> {
         if !self.errors.is_empty() {
@@ -300,6 +313,7 @@ impl ServerBuilder {
                 trace: self.trace,
                 max_message_bytes: self.max_message_bytes,
                 request_timeout: self.request_timeout,
+                shutdown_grace: self.shutdown_grace,
             }),
         })
     }

@@ -212,6 +212,14 @@ impl Session {
         }
     }
 
+    /// Cancels every request in flight: none of them is answered.
+    pub(crate) fn cancel_all(&self) {
+        let inflight = std::mem::take(&mut *self.inflight.lock().expect("lock poisoned"));
+        for request in inflight.into_values() {
+            request.cancel();
+        }
+    }
+
     /// Waits until every request in flight has been answered (or cancelled).
     pub(crate) async fn wait_idle(&self) {
         loop {

@@ -13,12 +13,15 @@
 //!
 //! A request that waits runs on as a task of its own, and replies and notifications leave in
 //! the order they are ready (see [`SharedWriter`]). At the end of stdin the server stops
-//! reading, lets every request in flight finish, writes its reply, and returns.
+//! reading and gives the requests in flight a grace period
+//! ([`ServerBuilder::shutdown_grace`](crate::ServerBuilder::shutdown_grace)) to finish and be
+//! answered; then it cancels the rest, writes what is pending, and returns.
 
 use std::io::{self, IsTerminal, Read};
 use std::sync::Arc;
+use std::time::Duration;
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::lines::{Frame, Framer, ReadBuffer};
 use super::stdout_guard::take_stdout_for_protocol;
@@ -39,7 +42,7 @@ impl Server {
         let session = self.stdio_session(&writer);
         let read_outcome = serve(input, max, &session, &writer).await;
         session.close();
-        session.wait_idle().await;
+        wind_down(&session, self.core.shutdown_grace).await;
         drop(session);
         let write_outcome = writer.finish().await;
         stdio_outcome(read_outcome, write_outcome)
@@ -78,6 +81,31 @@ impl Server {
              Set MCP_TRACE=1 to see every message in and out on stderr. Press Ctrl-D to quit.",
             info.name, info.version
         );
+    }
+}
+
+/// After the end of stdin: the requests in flight finish within `grace`, or are cancelled.
+async fn wind_down(session: &Session, grace: Duration) {
+    // Timed on a thread of its own: the runtime may have no time driver.
+    let (expired, grace_over) = oneshot::channel();
+    let timer = std::thread::Builder::new()
+        .name("mcp-shutdown-grace".to_owned())
+        .spawn(move || {
+            std::thread::sleep(grace);
+            let _ = expired.send(());
+        });
+    if timer.is_err() {
+        // No thread for the timer: the requests finish in their own time.
+        session.wait_idle().await;
+        return;
+    }
+    tokio::select! {
+        () = session.wait_idle() => {}
+        _ = grace_over => {
+            // A cancelled handler is dropped at its next `.await`; one that blocks its thread
+            // is not waited for.
+            session.cancel_all();
+        }
     }
 }
 
