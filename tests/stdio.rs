@@ -465,3 +465,38 @@ fn a_file_for_stdin_is_served_by_the_reader_thread() {
     ids.sort_unstable();
     assert_eq!(ids, [0, 1, 2], "{lines:?}");
 }
+
+/// A client that closes the server's stdout (and keeps stdin open) ends the server, even with
+/// a request in flight.
+#[test]
+fn a_closed_stdout_ends_the_server() {
+    let mut child = Command::new(example("printing"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "{INITIALIZE}").unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.contains("protocolVersion"), "{line}");
+    writeln!(stdin, "{}", call(1, "wait", json!({"ms": 60_000}))).unwrap();
+    drop(stdout);
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("the server went on for 10 s with its stdout closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -102,6 +102,18 @@ impl NonBlocking {
             .await
     }
 
+    /// Completes when the descriptor reports an error: for the write end of a pipe, that its
+    /// reader has closed it.
+    pub(crate) async fn errored(&self) {
+        loop {
+            match self.fd.ready(Interest::ERROR).await {
+                Ok(ready) if ready.ready().is_error() => return,
+                Ok(mut ready) => ready.clear_ready(),
+                Err(_) => return,
+            }
+        }
+    }
+
     /// Runs `io` once the descriptor is ready for `interest`, again after each `WouldBlock`.
     async fn when_ready(
         &self,

@@ -42,7 +42,11 @@ impl Server {
         let session = self.stdio_session(&writer);
         let read_outcome = serve(input, max, &session, &writer).await;
         session.close();
-        wind_down(&session, self.core.shutdown_grace).await;
+        match read_outcome {
+            Ok(Ended::Input) => wind_down(&session, self.core.shutdown_grace).await,
+            // No reply can reach the client any more.
+            Ok(Ended::Output) | Err(_) => session.cancel_all(),
+        }
         drop(session);
         let write_outcome = writer.finish().await;
         stdio_outcome(read_outcome, write_outcome)
@@ -110,7 +114,7 @@ async fn wind_down(session: &Session, grace: Duration) {
 }
 
 /// How serving went, from how reading and writing ended.
-fn stdio_outcome(read: io::Result<()>, write: io::Result<()>) -> Result<(), Error> {
+fn stdio_outcome(read: io::Result<Ended>, write: io::Result<()>) -> Result<(), Error> {
     read?;
     match write {
         // The client closing its end of the pipe is how stdio sessions usually end.
@@ -183,37 +187,64 @@ fn open_stdio(protocol_out: std::fs::File) -> io::Result<(Input, Arc<SharedWrite
     Ok((Input::Thread(receiver), SharedWriter::new(protocol_out)))
 }
 
+/// Why the serving loop ended.
+enum Ended {
+    /// Stdin ended.
+    Input,
+    /// Stdout is gone: the client closed it.
+    Output,
+}
+
 /// The serving loop: reads stdin to its end, handling each chunk's messages before the next
-/// read, with the writer held so that their ready replies leave together.
+/// read, with the writer held so that their ready replies leave together; stops early when
+/// stdout is gone.
 async fn serve(
     mut input: Input,
     max: usize,
     session: &Arc<Session>,
     writer: &Arc<SharedWriter>,
-) -> io::Result<()> {
+) -> io::Result<Ended> {
     let mut framer = Framer::new(max);
     let mut chunk = ReadBuffer::new();
+    let mut received = Vec::new();
     let mut deliver = |frame: Frame<'_>| on_frame(session, max, frame);
+    let output_closed = writer.closed();
+    tokio::pin!(output_closed);
     loop {
-        let received: Vec<u8>;
-        let data: &[u8] = match &mut input {
-            #[cfg(unix)]
-            Input::NonBlocking(stdin) => match stdin.read(chunk.space()).await? {
-                0 => break,
-                read => chunk.filled(read),
-            },
-            Input::Thread(chunks) => match chunks.recv().await {
-                Some(read) => {
-                    received = read?;
-                    &received
-                }
-                None => break,
-            },
+        let data = tokio::select! {
+            biased;
+            data = input.next(&mut chunk, &mut received) => data?,
+            () = &mut output_closed => return Ok(Ended::Output),
         };
+        let Some(data) = data else { break };
         let _hold = writer.hold();
         framer.push(data, &mut deliver);
     }
     let _hold = writer.hold();
     framer.end(&mut deliver);
-    Ok(())
+    Ok(Ended::Input)
+}
+
+impl Input {
+    /// The next bytes stdin brings (in `chunk` or `received`); `None` at its end.
+    async fn next<'a>(
+        &mut self,
+        chunk: &'a mut ReadBuffer,
+        received: &'a mut Vec<u8>,
+    ) -> io::Result<Option<&'a [u8]>> {
+        match self {
+            #[cfg(unix)]
+            Input::NonBlocking(stdin) => match stdin.read(chunk.space()).await? {
+                0 => Ok(None),
+                read => Ok(Some(chunk.filled(read))),
+            },
+            Input::Thread(chunks) => match chunks.recv().await {
+                Some(read) => {
+                    *received = read?;
+                    Ok(Some(received))
+                }
+                None => Ok(None),
+            },
+        }
+    }
 }

@@ -239,6 +239,30 @@ impl SharedWriter {
         }
     }
 
+    /// Completes once the output is known to be gone: a write failed, or the client closed its
+    /// end of a non-blocking output.
+    pub(crate) async fn closed(&self) {
+        #[cfg(unix)]
+        if let Output::NonBlocking(output, _) = &self.output {
+            tokio::select! {
+                () = output.errored() => {}
+                () = self.write_failed() => {}
+            }
+            return;
+        }
+        self.write_failed().await;
+    }
+
+    async fn write_failed(&self) {
+        loop {
+            let idle = self.idle.notified();
+            if self.lock_queue().failed.is_some() {
+                return;
+            }
+            idle.await;
+        }
+    }
+
     /// Waits until everything queued is written; the first write error, if any.
     pub(crate) async fn finish(self: &Arc<Self>) -> io::Result<()> {
         loop {
