@@ -500,3 +500,46 @@ fn a_closed_stdout_ends_the_server() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// The printing example lets 256 KiB of output wait: a client that sends requests and reads
+/// nothing finds the server no longer reading once that much is unread, and everything
+/// arrives once it reads.
+#[test]
+fn a_client_that_does_not_read_is_not_read_past_the_output_backlog() {
+    let mut child = Command::new(example("printing"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the example starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    const REQUESTS: usize = 200;
+    // Each error reply repeats the 60 KB method name: 12 MB of replies in all.
+    let method = "x".repeat(60_000);
+    let (written, done) = mpsc::channel();
+    std::thread::spawn(move || {
+        writeln!(stdin, "{INITIALIZE}").unwrap();
+        for id in 1..=REQUESTS {
+            writeln!(
+                stdin,
+                "{}",
+                json!({"jsonrpc": "2.0", "id": id, "method": method})
+            )
+            .unwrap();
+        }
+        stdin.flush().unwrap();
+        written.send(stdin).unwrap();
+    });
+    assert!(
+        done.recv_timeout(Duration::from_secs(2)).is_err(),
+        "the server read every request although none of its replies was read"
+    );
+    let replies = BufReader::new(stdout).lines().take(REQUESTS + 1).count();
+    assert_eq!(replies, REQUESTS + 1);
+    let stdin = done
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the server read the rest once its replies were read");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}

@@ -22,6 +22,8 @@ const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// The default time requests in flight may run on once stdin has ended.
 const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// The default output backlog above which stdio stops reading.
+const DEFAULT_MAX_OUTPUT_BACKLOG: usize = 16 * 1024 * 1024;
 
 /// Configures a [`Server`]. Start from [`server!`](crate::server!) (every registered tool,
 /// named after your crate) or [`Server::builder`] (nothing registered yet).
@@ -39,6 +41,7 @@ pub struct ServerBuilder {
     max_message_bytes: usize,
     request_timeout: Duration,
     shutdown_grace: Duration,
+    max_output_backlog: usize,
 }
 
 /// A built server: immutable, cheap to clone, able to serve any number of connections.
@@ -61,6 +64,7 @@ pub(crate) struct ServerCore {
     pub(crate) max_message_bytes: usize,
     pub(crate) request_timeout: Duration,
     pub(crate) shutdown_grace: Duration,
+    pub(crate) max_output_backlog: usize,
 }
 
 impl Server {
@@ -79,6 +83,7 @@ impl Server {
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
+            max_output_backlog: DEFAULT_MAX_OUTPUT_BACKLOG,
         }
     }
 
@@ -259,6 +264,15 @@ impl ServerBuilder {
         self
     }
 
+    /// Sets how many bytes of output may wait for a stdio client to read them (16 MiB by
+    /// default). Above that the server stops reading stdin until the client has read enough:
+    /// a client that stops reading is not read either, and the backlog grows past the limit
+    /// only by what requests already in flight send.
+    pub fn max_output_backlog(mut self, bytes: usize) -> ServerBuilder {
+        self.max_output_backlog = bytes;
+        self
+    }
+
     /// Checks the configuration and freezes it.
     pub fn build(mut self) -> Result<Server, BuildError> {
         if !self.errors.is_empty() {
@@ -314,6 +328,7 @@ impl ServerBuilder {
                 max_message_bytes: self.max_message_bytes,
                 request_timeout: self.request_timeout,
                 shutdown_grace: self.shutdown_grace,
+                max_output_backlog: self.max_output_backlog,
             }),
         })
     }

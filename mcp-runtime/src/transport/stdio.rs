@@ -38,7 +38,7 @@ impl Server {
             self.introduce_on_terminal();
         }
         let max = self.core.max_message_bytes;
-        let (input, writer) = open_stdio(protocol_out)?;
+        let (input, writer) = open_stdio(protocol_out, self.core.max_output_backlog)?;
         let session = self.stdio_session(&writer);
         let read_outcome = serve(input, max, &session, &writer).await;
         session.close();
@@ -147,7 +147,10 @@ enum Input {
 
 /// Stdin and a writer on the protocol's stdout: both non-blocking when both can be, else a
 /// reader thread and blocking writes.
-fn open_stdio(protocol_out: std::fs::File) -> io::Result<(Input, Arc<SharedWriter>)> {
+fn open_stdio(
+    protocol_out: std::fs::File,
+    max_backlog: usize,
+) -> io::Result<(Input, Arc<SharedWriter>)> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
@@ -159,7 +162,7 @@ fn open_stdio(protocol_out: std::fs::File) -> io::Result<(Input, Arc<SharedWrite
         {
             return Ok((
                 Input::NonBlocking(input),
-                SharedWriter::non_blocking(output),
+                SharedWriter::non_blocking(output, max_backlog),
             ));
         }
     }
@@ -184,7 +187,10 @@ fn open_stdio(protocol_out: std::fs::File) -> io::Result<(Input, Arc<SharedWrite
                 }
             }
         })?;
-    Ok((Input::Thread(receiver), SharedWriter::new(protocol_out)))
+    Ok((
+        Input::Thread(receiver),
+        SharedWriter::new(protocol_out, max_backlog),
+    ))
 }
 
 /// Why the serving loop ended.
@@ -196,8 +202,8 @@ enum Ended {
 }
 
 /// The serving loop: reads stdin to its end, handling each chunk's messages before the next
-/// read, with the writer held so that their ready replies leave together; stops early when
-/// stdout is gone.
+/// read, with the writer held so that their ready replies leave together; reads only while
+/// the output backlog is within its limit; stops early when stdout is gone.
 async fn serve(
     mut input: Input,
     max: usize,
@@ -213,7 +219,10 @@ async fn serve(
     loop {
         let data = tokio::select! {
             biased;
-            data = input.next(&mut chunk, &mut received) => data?,
+            data = async {
+                writer.room().await;
+                input.next(&mut chunk, &mut received).await
+            } => data?,
             () = &mut output_closed => return Ok(Ended::Output),
         };
         let Some(data) = data else { break };

@@ -11,6 +11,12 @@
 //! gathers in the buffer and leaves in one `write` when the hold ends, on the same thread, with
 //! no task scheduled. A non-blocking output that is full never blocks anyone: the rest waits
 //! for room on a task of its own.
+//!
+//! What waits to be written is bounded by backpressure: above the backlog limit
+//! ([`ServerBuilder::max_output_backlog`](crate::ServerBuilder::max_output_backlog)) the
+//! serving loop waits for [`room`](SharedWriter::room) before it reads stdin again, so a client
+//! that stops reading the server's output is not read either. Past the limit, the backlog grows
+//! only by what the requests already in flight send.
 
 use std::io::{self, Write};
 use std::mem;
@@ -64,12 +70,16 @@ pub(crate) struct SharedWriter {
     /// Signalled whenever `writing` or `scheduled` is cleared.
     idle: tokio::sync::Notify,
     output: Output,
+    /// The backlog above which [`room`](Self::room) waits.
+    max_backlog: usize,
 }
 
 #[derive(Default)]
 struct Queue {
     /// Messages waiting to be written, each followed by a newline.
     pending: Vec<u8>,
+    /// Bytes taken from `pending` by a write that has not finished.
+    in_flight: usize,
     /// A written buffer kept for its capacity.
     spare: Vec<u8>,
     /// Whether someone is writing (and will write `pending` before it stops).
@@ -84,19 +94,23 @@ struct Queue {
 
 impl SharedWriter {
     /// A writer on a blocking output.
-    pub(crate) fn new(output: impl Write + Send + 'static) -> Arc<SharedWriter> {
-        Self::with_output(Output::Blocking(Mutex::new(Box::new(output))))
+    pub(crate) fn new(
+        output: impl Write + Send + 'static,
+        max_backlog: usize,
+    ) -> Arc<SharedWriter> {
+        Self::with_output(Output::Blocking(Mutex::new(Box::new(output))), max_backlog)
     }
 
     /// A writer on a non-blocking output, opened within the current runtime.
     #[cfg(unix)]
-    pub(crate) fn non_blocking(output: NonBlocking) -> Arc<SharedWriter> {
+    pub(crate) fn non_blocking(output: NonBlocking, max_backlog: usize) -> Arc<SharedWriter> {
         let runtime = tokio::runtime::Handle::current();
-        Self::with_output(Output::NonBlocking(output, runtime))
+        Self::with_output(Output::NonBlocking(output, runtime), max_backlog)
     }
 
-    fn with_output(output: Output) -> Arc<SharedWriter> {
+    fn with_output(output: Output, max_backlog: usize) -> Arc<SharedWriter> {
         Arc::new(SharedWriter {
+            max_backlog,
             queue: Mutex::new(Queue::default()),
             idle: tokio::sync::Notify::new(),
             output,
@@ -172,6 +186,7 @@ impl SharedWriter {
         loop {
             let spare = mem::take(&mut queue.spare);
             let chunk = mem::replace(&mut queue.pending, spare);
+            queue.in_flight = chunk.len();
             drop(queue);
             let written = self.output.write_now(&chunk);
             queue = self.lock_queue();
@@ -197,6 +212,7 @@ impl SharedWriter {
     /// Takes stock after a write of `chunk`: keeps the buffer, records an error, or puts back
     /// what was not written. True if something was left (the output is full).
     fn settle(&self, queue: &mut Queue, mut chunk: Vec<u8>, written: io::Result<usize>) -> bool {
+        queue.in_flight = 0;
         match written {
             Err(error) => {
                 queue.failed = Some(error);
@@ -226,16 +242,39 @@ impl SharedWriter {
             unreachable!("only a non-blocking output is ever full");
         };
         loop {
-            let chunk = mem::take(&mut self.lock_queue().pending);
+            let chunk = {
+                let mut queue = self.lock_queue();
+                queue.in_flight = queue.pending.len();
+                mem::take(&mut queue.pending)
+            };
             let written = output.write(&chunk).await;
             let mut queue = self.lock_queue();
             self.settle(&mut queue, chunk, written);
-            if queue.pending.is_empty() || queue.failed.is_some() {
-                queue.writing = false;
-                drop(queue);
-                self.signal_idle();
+            let done = queue.pending.is_empty() || queue.failed.is_some();
+            queue.writing = !done;
+            drop(queue);
+            // Also wakes the serving loop waiting for room.
+            self.signal_idle();
+            if done {
                 return;
             }
+        }
+    }
+
+    /// Completes when the backlog (what waits to be written) is within the limit, or the
+    /// output has failed.
+    pub(crate) async fn room(&self) {
+        loop {
+            let progress = self.idle.notified();
+            {
+                let queue = self.lock_queue();
+                if queue.pending.len() + queue.in_flight <= self.max_backlog
+                    || queue.failed.is_some()
+                {
+                    return;
+                }
+            }
+            progress.await;
         }
     }
 
@@ -326,7 +365,7 @@ mod tests {
     #[test]
     fn messages_from_many_threads_arrive_whole_and_in_each_thread_s_order() {
         let sink = Sink::default();
-        let writer = SharedWriter::new(sink.clone());
+        let writer = SharedWriter::new(sink.clone(), usize::MAX);
         let threads: Vec<_> = (0..4)
             .map(|t| {
                 let writer = Arc::clone(&writer);
@@ -363,7 +402,7 @@ mod tests {
     #[test]
     fn messages_sent_during_a_hold_leave_together_when_it_ends() {
         let sink = Sink::default();
-        let writer = SharedWriter::new(sink.clone());
+        let writer = SharedWriter::new(sink.clone(), usize::MAX);
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_time()
@@ -398,7 +437,7 @@ mod tests {
     #[test]
     fn replies_ready_together_on_a_runtime_share_one_write() {
         let sink = Sink::default();
-        let writer = SharedWriter::new(sink.clone());
+        let writer = SharedWriter::new(sink.clone(), usize::MAX);
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
@@ -434,7 +473,7 @@ mod tests {
                 Ok(())
             }
         }
-        let writer = SharedWriter::new(Broken);
+        let writer = SharedWriter::new(Broken, usize::MAX);
         writer.send(b"one");
         writer.send(b"two");
         let error = finish(&writer).unwrap_err();
