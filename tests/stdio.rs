@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -343,28 +343,15 @@ fn a_socket_pair_for_stdin_and_stdout_works_as_pipes_do() {
 /// while its output is full, holding the replies until the client reads them.
 #[test]
 fn a_client_that_writes_everything_before_reading_is_not_deadlocked() {
-    let mut child = Command::new(example("gifts"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the example starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
+    let (mut child, stdin, stdout) = spawn_piped("gifts");
     const REQUESTS: u64 = 400;
     // Each request carries 2 KiB of padding: 800 KiB in, far more than a pipe holds, and the
     // replies (the tool list) are larger still.
     let padding = "x".repeat(2048);
-    let (written, done) = mpsc::channel();
-    std::thread::spawn(move || {
-        writeln!(stdin, r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"t","version":"0"}}}}}}"#).unwrap();
-        for id in 1..=REQUESTS {
-            let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": {"padding": padding}}});
-            writeln!(stdin, "{request}").unwrap();
-        }
-        stdin.flush().unwrap();
-        written.send(stdin).unwrap();
+    let requests = (1..=REQUESTS).map(|id| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": {"padding": padding}}}).to_string()
     });
+    let done = write_in_background(stdin, requests.collect());
     let stdin = done
         .recv_timeout(Duration::from_secs(30))
         .expect("the server kept reading while its replies waited to be read");
@@ -506,31 +493,13 @@ fn a_closed_stdout_ends_the_server() {
 /// arrives once it reads.
 #[test]
 fn a_client_that_does_not_read_is_not_read_past_the_output_backlog() {
-    let mut child = Command::new(example("printing"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the example starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
+    let (mut child, stdin, stdout) = spawn_piped("printing");
     const REQUESTS: usize = 200;
     // Each error reply repeats the 60 KB method name: 12 MB of replies in all.
     let method = "x".repeat(60_000);
-    let (written, done) = mpsc::channel();
-    std::thread::spawn(move || {
-        writeln!(stdin, "{INITIALIZE}").unwrap();
-        for id in 1..=REQUESTS {
-            writeln!(
-                stdin,
-                "{}",
-                json!({"jsonrpc": "2.0", "id": id, "method": method})
-            )
-            .unwrap();
-        }
-        stdin.flush().unwrap();
-        written.send(stdin).unwrap();
-    });
+    let requests =
+        (1..=REQUESTS).map(|id| json!({"jsonrpc": "2.0", "id": id, "method": method}).to_string());
+    let done = write_in_background(stdin, requests.collect());
     assert!(
         done.recv_timeout(Duration::from_secs(2)).is_err(),
         "the server read every request although none of its replies was read"
@@ -542,4 +511,31 @@ fn a_client_that_does_not_read_is_not_read_past_the_output_backlog() {
         .expect("the server read the rest once its replies were read");
     drop(stdin);
     assert!(child.wait().unwrap().success());
+}
+
+/// Starts example `name` with piped stdin and stdout (stderr dropped).
+fn spawn_piped(name: &str) -> (Child, ChildStdin, ChildStdout) {
+    let mut child = Command::new(example(name))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the example starts");
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    (child, stdin, stdout)
+}
+
+/// Writes `initialize` and then `requests` on a thread; stdin comes back once all is written.
+fn write_in_background(mut stdin: ChildStdin, requests: Vec<String>) -> mpsc::Receiver<ChildStdin> {
+    let (written, done) = mpsc::channel();
+    std::thread::spawn(move || {
+        writeln!(stdin, "{INITIALIZE}").unwrap();
+        for request in requests {
+            writeln!(stdin, "{request}").unwrap();
+        }
+        stdin.flush().unwrap();
+        written.send(stdin).unwrap();
+    });
+    done
 }
