@@ -217,7 +217,7 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
         Kind::Request {
             initialize: true, ..
         } => {
-            let session = HttpSession::new(&state.server, state.options.replay_events);
+            let session = HttpSession::new(&state.server, state.options.stream_limits());
             let id = state
                 .sessions
                 .insert(Arc::clone(&session), state.options.session_idle);
@@ -321,7 +321,7 @@ fn open_stream(
 ) -> Arc<Hub> {
     let request = request.cloned();
     let Some(http_session) = http_session else {
-        let hub = Hub::for_request(1, state.options.replay_events);
+        let hub = Hub::for_request(1, state.options.stream_limits());
         let session = Arc::downgrade(session);
         hub.set_on_abandoned(move || {
             if let (Some(session), Some(id)) = (session.upgrade(), &request) {

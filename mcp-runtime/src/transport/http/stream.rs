@@ -12,6 +12,15 @@ use axum::body::Bytes;
 use futures_util::Stream;
 use tokio::sync::mpsc;
 
+/// What one SSE stream holds.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct StreamLimits {
+    /// Events kept for a client that resumes the stream.
+    pub(super) replay_events: usize,
+    /// Events waiting for the subscriber; a subscriber further behind is disconnected.
+    pub(super) queue: usize,
+}
+
 /// What a stream's subscriber receives.
 pub(super) enum Frame {
     /// A message, with its event id; `last`: the reply that ends the stream.
@@ -36,7 +45,8 @@ struct HubInner {
     events: VecDeque<(u64, Arc<[u8]>, bool)>,
     next_seq: u64,
     max_events: usize,
-    subscriber: Option<mpsc::UnboundedSender<Frame>>,
+    queue: usize,
+    subscriber: Option<mpsc::Sender<Frame>>,
     /// The last event handed to a live subscriber.
     delivered: u64,
     finished: bool,
@@ -46,23 +56,24 @@ struct HubInner {
 
 impl Hub {
     /// The session's standalone stream (GET without `Last-Event-ID`), stream 0.
-    pub(super) fn standalone(max_events: usize) -> Arc<Hub> {
-        Hub::new(0, false, max_events)
+    pub(super) fn standalone(limits: StreamLimits) -> Arc<Hub> {
+        Hub::new(0, false, limits)
     }
 
     /// The stream `stream` answering one request.
-    pub(super) fn for_request(stream: u64, max_events: usize) -> Arc<Hub> {
-        Hub::new(stream, true, max_events)
+    pub(super) fn for_request(stream: u64, limits: StreamLimits) -> Arc<Hub> {
+        Hub::new(stream, true, limits)
     }
 
-    fn new(stream: u64, for_request: bool, max_events: usize) -> Arc<Hub> {
+    fn new(stream: u64, for_request: bool, limits: StreamLimits) -> Arc<Hub> {
         Arc::new(Hub {
             stream,
             for_request,
             inner: Mutex::new(HubInner {
                 events: VecDeque::new(),
                 next_seq: 1,
-                max_events: max_events.max(1),
+                max_events: limits.replay_events.max(1),
+                queue: limits.queue.max(1),
                 subscriber: None,
                 delivered: 0,
                 finished: false,
@@ -91,10 +102,21 @@ impl Hub {
             inner.finished = true;
         }
         let id = self.event_id(seq);
-        if let Some(subscriber) = &inner.subscriber
-            && subscriber.send(Frame::Event { id, data, last }).is_ok()
-        {
-            inner.delivered = seq;
+        let Some(subscriber) = &inner.subscriber else {
+            return;
+        };
+        match subscriber.try_send(Frame::Event { id, data, last }) {
+            Ok(()) => inner.delivered = seq,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                // A slow reader: its stream ends once it has read what waits, and it resumes
+                // from the events kept.
+                eprintln!(
+                    "mcp: the reader of SSE stream {} fell {} events behind (HttpOptions::stream_queue): its stream is ended, to be resumed with Last-Event-ID",
+                    self.stream, inner.queue
+                );
+                inner.subscriber = None;
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
     }
 
@@ -111,15 +133,16 @@ impl Hub {
     /// `after` and then the live ones. Without `after`, a request's stream replays all it kept
     /// and the standalone stream what no subscriber has received yet.
     pub(super) fn subscribe(self: &Arc<Self>, after: Option<u64>) -> Subscription {
-        let (sender, receiver) = mpsc::unbounded_channel();
         let mut inner = self.inner.lock().expect("lock poisoned");
+        // Room for the replay and a close, besides the queue.
+        let (sender, receiver) = mpsc::channel(inner.queue + inner.events.len() + 1);
         let after = after.or((!self.for_request).then_some(inner.delivered));
         if let Some((last, _, _)) = inner.events.back() {
             inner.delivered = inner.delivered.max(*last);
         }
         for (seq, data, last) in &inner.events {
             if after.is_none_or(|after| *seq > after) {
-                let _ = sender.send(Frame::Event {
+                let _ = sender.try_send(Frame::Event {
                     id: self.event_id(*seq),
                     data: Arc::clone(data),
                     last: *last,
@@ -127,7 +150,8 @@ impl Hub {
             }
         }
         if let Some(old) = inner.subscriber.replace(sender) {
-            let _ = old.send(Frame::Close);
+            // When its queue is full, dropping it ends the stream as well.
+            let _ = old.try_send(Frame::Close);
         }
         Subscription {
             hub: Arc::downgrade(self),
@@ -138,7 +162,7 @@ impl Hub {
     /// Ends the current subscriber's stream; the events go on being kept for a resume.
     pub(super) fn close_subscriber(&self) {
         if let Some(subscriber) = self.inner.lock().expect("lock poisoned").subscriber.take() {
-            let _ = subscriber.send(Frame::Close);
+            let _ = subscriber.try_send(Frame::Close);
         }
     }
 
@@ -169,7 +193,7 @@ impl Hub {
 /// A subscriber's end of a hub.
 pub(super) struct Subscription {
     hub: Weak<Hub>,
-    pub(super) receiver: mpsc::UnboundedReceiver<Frame>,
+    pub(super) receiver: mpsc::Receiver<Frame>,
 }
 
 impl Drop for Subscription {
@@ -260,5 +284,46 @@ impl Stream for SseBody {
             return Poll::Ready(Some(Ok(Bytes::from_static(b": keep-alive\n\n"))));
         }
         Poll::Pending
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(subscription: &mut Subscription) -> (Vec<String>, bool) {
+        let mut ids = Vec::new();
+        loop {
+            match subscription.receiver.try_recv() {
+                Ok(Frame::Event { id, .. }) => ids.push(id),
+                Ok(Frame::Close) | Err(mpsc::error::TryRecvError::Disconnected) => {
+                    return (ids, true);
+                }
+                Err(mpsc::error::TryRecvError::Empty) => return (ids, false),
+            }
+        }
+    }
+
+    #[test]
+    fn a_reader_that_falls_a_queue_behind_is_disconnected_and_resumes_from_the_replay() {
+        let limits = StreamLimits {
+            replay_events: 100,
+            queue: 4,
+        };
+        let hub = Hub::for_request(3, limits);
+        let mut slow = hub.subscribe(None);
+        for n in 0..10 {
+            hub.push(format!("{n}").into_bytes(), false);
+        }
+        let (read, ended) = events(&mut slow);
+        // The queue, and the room always kept for a close.
+        assert_eq!(read, ["3-1", "3-2", "3-3", "3-4", "3-5"]);
+        assert!(ended, "the slow reader's stream goes on");
+        assert!(!hub.has_subscriber());
+        let mut resumed = hub.subscribe(Some(5));
+        hub.push(b"reply".to_vec(), true);
+        let (read, _) = events(&mut resumed);
+        let expected: Vec<String> = (6..=11).map(|n| format!("3-{n}")).collect();
+        assert_eq!(read, expected);
     }
 }
