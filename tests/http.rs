@@ -428,6 +428,39 @@ async fn a_client_that_disconnects_cancels_its_request() {
 }
 
 #[tokio::test]
+async fn deleting_a_session_cancels_its_requests() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-06-18", json!({})).await;
+    let headers = |id: &str| {
+        [
+            ACCEPT,
+            ("mcp-session-id", id),
+            ("mcp-protocol-version", "2025-06-18"),
+        ]
+        .map(|(name, value)| (name.to_owned(), value.to_owned()))
+    };
+    fn as_refs(headers: &[(String, String)]) -> Vec<(&str, &str)> {
+        headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect()
+    }
+    let body = call(21, "wait", json!({"tag": "deleted", "progress": false}));
+    let post_headers = headers(&id);
+    let waiting = tokio::spawn(async move {
+        request(port, "POST", &as_refs(&post_headers), &body)
+            .await
+            .status
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let deleted = request(port, "DELETE", &as_refs(&headers(&id)), "").await;
+    assert_eq!(deleted.status, 204);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(was_cancelled("deleted"), "the handler was not cancelled");
+    assert_eq!(waiting.await.unwrap(), 200);
+}
+
+#[tokio::test]
 async fn stateless_mode_needs_no_session() {
     let port = start(HttpOptions::new().stateless(true)).await;
     let response = request(

@@ -511,6 +511,8 @@ pub(super) async fn delete(State(state): Shared, headers: HeaderMap) -> Response
     };
     match state.sessions.remove(id) {
         Some(session) => {
+            // Ending the session ends what runs in it: nothing could receive its replies.
+            session.session.cancel_all();
             session.session.close();
             session.standalone.close_subscriber();
             StatusCode::NO_CONTENT.into_response()
