@@ -333,7 +333,7 @@ impl ServerBuilder {
         })
     }
 
-    /// Builds the server and serves it over stdin/stdout until stdin closes.
+    /// Builds the server and serves it over stdin/stdout (see [`Server::serve_stdio`]).
     pub async fn serve_stdio(self) -> Result<(), Error> {
         self.build()?.serve_stdio().await
     }

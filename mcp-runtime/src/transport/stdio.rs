@@ -31,7 +31,9 @@ use crate::jsonrpc::RpcError;
 use crate::server::{Outbound, Server, Session};
 
 impl Server {
-    /// Serves over stdin/stdout until stdin closes. Call within a Tokio runtime.
+    /// Serves over stdin/stdout until stdin ends (then requests in flight have
+    /// [`shutdown_grace`](crate::ServerBuilder::shutdown_grace) to finish) or the client closes
+    /// stdout. Call within a Tokio runtime.
     pub async fn serve_stdio(&self) -> Result<(), Error> {
         let protocol_out = take_stdout_for_protocol()?;
         if io::stdin().is_terminal() {
@@ -43,9 +45,9 @@ impl Server {
         let read_outcome = serve(input, max, &session, &writer).await;
         session.close();
         match read_outcome {
-            Ok(Ended::Input) => wind_down(&session, self.core.shutdown_grace).await,
             // No reply can reach the client any more.
-            Ok(Ended::Output) | Err(_) => session.cancel_all(),
+            Ok(Ended::Output) => session.cancel_all(),
+            Ok(Ended::Input) | Err(_) => wind_down(&session, self.core.shutdown_grace).await,
         }
         drop(session);
         let write_outcome = writer.finish().await;

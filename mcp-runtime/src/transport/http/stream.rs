@@ -1,5 +1,10 @@
 //! SSE streams with event ids: what was sent on each stream is kept for a while, so a client
 //! that lost a stream can resume it (GET with `Last-Event-ID`) without losing messages.
+//!
+//! What waits for a stream's reader is bounded ([`StreamLimits::queue`]): a reader that falls
+//! further behind is disconnected (its response ends once it has read what waits) and resumes
+//! from the events kept, so a client that never reads costs a bounded queue, not memory
+//! without end.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
