@@ -115,11 +115,13 @@ impl Hub {
             Err(mpsc::error::TrySendError::Full(_)) => {
                 // A slow reader: its stream ends once it has read what waits, and it resumes
                 // from the events kept.
-                eprintln!(
-                    "mcp: the reader of SSE stream {} fell {} events behind (HttpOptions::stream_queue): its stream is ended, to be resumed with Last-Event-ID",
-                    self.stream, inner.queue
-                );
                 inner.subscriber = None;
+                let queue = inner.queue;
+                drop(inner);
+                eprintln!(
+                    "mcp: the reader of SSE stream {} fell {queue} events behind (HttpOptions::stream_queue): its stream is ended, to be resumed with Last-Event-ID",
+                    self.stream
+                );
             }
             Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
