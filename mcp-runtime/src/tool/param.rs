@@ -134,21 +134,3 @@ impl<T: FromContext> SuppliedParam for T {
         T::from_context(ctx)
     }
 }
-
-/// Describes parameter `name` of type `T` (generated code calls this once per parameter).
-pub fn describe_param<T: ToolParam<M>, M>(
-    schema: &mut InputSchema,
-    name: &str,
-    description: Option<&str>,
-) {
-    T::describe(schema, name, description);
-}
-
-/// Obtains parameter `name` of type `T` for one call.
-pub fn extract_param<T: ToolParam<M>, M>(
-    args: &mut Arguments,
-    name: &str,
-    ctx: &Context,
-) -> Result<T, String> {
-    T::extract(args, name, ctx)
-}
