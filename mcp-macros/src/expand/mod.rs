@@ -542,4 +542,31 @@ mod tests {
         assert!(!out.contains("Converted"));
         assert!(out.contains("unreachable"));
     }
+
+    #[test]
+    fn the_impl_sits_in_the_handle_so_a_function_in_an_impl_block_gives_one_error() {
+        let out = tool(
+            quote!(),
+            quote!(
+                /// Says hello.
+                fn hello() -> String {
+                    String::new()
+                }
+            ),
+        );
+        let file: syn::File = syn::parse2(out).unwrap();
+        // The function, the handle, and the name guard, which is a named constant and so
+        // also valid in an `impl` block: the handle is the one item that is not.
+        let kinds: Vec<&str> = file
+            .items
+            .iter()
+            .map(|item| match item {
+                syn::Item::Fn(_) => "fn",
+                syn::Item::Struct(_) => "struct",
+                syn::Item::Const(item) if item.ident != "_" => "named const",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(kinds, ["fn", "struct", "named const"]);
+    }
 }
