@@ -37,13 +37,15 @@ pub(crate) struct Kind {
     pub(crate) trait_name: Runtime,
     /// The trait's constant: `const NAME: &'static str = "add";`.
     pub(crate) constant: TokenStream,
-    /// What `definition` fills in (`__mcp_specs`) and what it returns.
+    /// What `definition` fills in (as `__mcp_specs`).
     pub(crate) specs: Runtime,
+    /// What `definition` returns.
     pub(crate) definition: Runtime,
-    /// The method a request calls, its inputs after the context (each one bound to a
-    /// variable), and the output of the future it returns.
+    /// The method a request calls.
     pub(crate) method: &'static str,
+    /// The method's inputs after the context (`__mcp_ctx`): each variable's name and type.
     pub(crate) inputs: Vec<(&'static str, TokenStream)>,
+    /// The output of the future the method returns.
     pub(crate) output: TokenStream,
     /// Items beside the handle, in the user's module (a tool's name guard).
     pub(crate) beside: TokenStream,
