@@ -174,3 +174,62 @@ pub(crate) const RESOURCE_OUTPUT_KINDS: &[&str] = &[
     "ViaJsonResult",
     "ViaUnsupported",
 ];
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    /// Every runtime path of an expansion under `crate = my::rt`.
+    fn runtime_paths(expansion: proc_macro2::TokenStream) -> Vec<String> {
+        let text = expansion.to_string();
+        assert!(!text.contains("mcp_runtime"), "{text}");
+        text.match_indices("my :: rt :: ")
+            .map(|(at, _)| text[at..].split_whitespace().take(6).collect())
+            .collect()
+    }
+
+    #[test]
+    fn generated_code_reaches_the_runtime_only_through_private() {
+        let expansions = [
+            crate::expand::tool(
+                quote!(crate = my::rt),
+                quote!(
+                    /// Adds.
+                    async fn add(a: i64, ctx: Context) -> i64 {
+                        a
+                    }
+                ),
+            ),
+            crate::expand::resource(
+                quote!(
+                    uri = "x://{a}",
+                    crate = my::rt,
+                    audience = "user",
+                    priority = 1
+                ),
+                quote!(
+                    /// A.
+                    fn a(#[complete(names)] a: String, ctx: Context) -> String {
+                        a
+                    }
+                ),
+            ),
+            crate::expand::prompt(
+                quote!(crate = my::rt),
+                quote!(
+                    /// Says hello.
+                    fn hello(#[complete(names)] name: String, ctx: Context) -> String {
+                        name
+                    }
+                ),
+            ),
+        ];
+        for expansion in expansions {
+            let paths = runtime_paths(expansion);
+            assert!(!paths.is_empty());
+            for path in paths {
+                assert!(path.starts_with("my::rt::__private::"), "{path}");
+            }
+        }
+    }
+}
