@@ -208,7 +208,7 @@ fn hint_value(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
         }) => Ok(value.value),
         other => Err(syn::Error::new_spanned(
             other,
-            format!("`{key}` is a hint, `true` when given alone: `{key}` or `{key} = false`"),
+            format!("`{key}` takes `true` or `false`: `{key}` alone means `true`, `{key} = false`"),
         )),
     }
 }
