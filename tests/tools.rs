@@ -151,8 +151,8 @@ async fn tools_are_listed_in_name_order_with_their_schemas() {
         json!({
             "type": "object",
             "properties": {
-                "a": {"type": "integer", "format": "int64", "description": "The first addend."},
-                "b": {"type": "integer", "format": "int64", "description": "The second addend."},
+                "a": {"type": "integer", "description": "The first addend."},
+                "b": {"type": "integer", "description": "The second addend."},
             },
             "required": ["a", "b"],
         })

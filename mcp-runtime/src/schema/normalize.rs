@@ -6,7 +6,7 @@
 //! union, an `enum` or an `anyOf`/`oneOf` (see [`strip_null`]), no `null` default, tuples as
 //! plain arrays (`prefixItems` and `items: [...]` mean different things in different drafts),
 //! and only the `format`s the JSON Schema specification defines (schemars' `uint32`, `double`,
-//! `ip`... make a strict ajv refuse the schema).
+//! `ip`... make a strict ajv refuse the schema). [`clean_output`] only drops those `format`s.
 
 use serde_json::{Map, Value};
 
@@ -31,7 +31,7 @@ const SCHEMA_KEYWORDS: [&str; 10] = [
 /// The keywords whose value is a list of schemas.
 const SCHEMA_LIST_KEYWORDS: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
 
-/// The keywords whose value maps names to schemas.
+/// The keywords whose value maps names to schemas (`$defs` aside).
 const SCHEMA_MAP_KEYWORDS: [&str; 3] = ["properties", "patternProperties", "dependentSchemas"];
 
 /// The `format`s defined by JSON Schema 2020-12 (and known to ajv-formats and Python
@@ -90,42 +90,63 @@ fn clean(schema: &mut Value, definitions: &Map<String, Value>, path: &mut Vec<St
             }
         }
     }
+    map.remove("$defs");
     if let Some(name) = &entered {
         path.push(name.clone());
     }
-    for key in SCHEMA_KEYWORDS {
-        if let Some(sub) = map.get_mut(key) {
-            clean(sub, definitions, path);
-        }
-    }
-    for key in SCHEMA_LIST_KEYWORDS {
-        if let Some(Value::Array(list)) = map.get_mut(key) {
-            list.iter_mut()
-                .for_each(|sub| clean(sub, definitions, path));
-        }
-    }
-    for key in SCHEMA_MAP_KEYWORDS {
-        if let Some(Value::Object(subs)) = map.get_mut(key) {
-            subs.values_mut()
-                .for_each(|sub| clean(sub, definitions, path));
-        }
+    for sub in subschemas(map) {
+        clean(sub, definitions, path);
     }
     if entered.is_some() {
         path.pop();
     }
-    map.remove("$defs");
     strip_null(map);
     if map.get("default").is_some_and(Value::is_null) {
         map.remove("default");
     }
     tuple_as_array(map);
-    if map
+    drop_unknown_format(map);
+}
+
+/// Cleans an `outputSchema` without changing what it accepts: only the `format`s JSON Schema
+/// does not define go (validators ignore them, and ajv warns about each one).
+pub(crate) fn clean_output(schema: &mut Value) {
+    if let Value::Object(map) = schema {
+        subschemas(map).into_iter().for_each(clean_output);
+        drop_unknown_format(map);
+    }
+}
+
+fn drop_unknown_format(schema: &mut Map<String, Value>) {
+    if schema
         .get("format")
         .and_then(Value::as_str)
         .is_some_and(|f| !STANDARD_FORMATS.contains(&f))
     {
-        map.remove("format");
+        schema.remove("format");
     }
+}
+
+/// The schemas directly inside `schema` (under its keywords, and in `$defs`), never the data
+/// of `enum`, `const` or `default`, nor a property's name.
+fn subschemas(schema: &mut Map<String, Value>) -> Vec<&mut Value> {
+    let mut found = Vec::new();
+    for (key, value) in schema.iter_mut() {
+        let key = key.as_str();
+        if SCHEMA_KEYWORDS.contains(&key) {
+            found.push(value);
+        } else if SCHEMA_LIST_KEYWORDS.contains(&key) {
+            found.extend(value.as_array_mut().into_iter().flatten());
+        } else if SCHEMA_MAP_KEYWORDS.contains(&key) || key == "$defs" {
+            found.extend(
+                value
+                    .as_object_mut()
+                    .into_iter()
+                    .flat_map(|m| m.values_mut()),
+            );
+        }
+    }
+    found
 }
 
 /// What stands for a recursive type past [`RECURSION_DEPTH`]: its JSON type, so a deeper value

@@ -1,8 +1,10 @@
-//! The `outputSchema` of a tool, and whether its values are wrapped as `{"result": ...}`.
+//! The `outputSchema` of a tool, and whether its values are wrapped as `{"result": ...}`. It
+//! describes exactly what is serialized, `null` included; only non-standard `format`s are dropped.
 
 use schemars::JsonSchema;
 use serde_json::{Map, Value, json};
 
+use super::normalize::clean_output;
 use super::output_generator;
 
 /// How a tool's structured result is laid out, decided once from its type's schema.
@@ -17,8 +19,10 @@ pub struct OutputShape {
 /// The output shape for `T`.
 pub(crate) fn output_schema_for<T: JsonSchema + ?Sized>() -> OutputShape {
     let mut generator = output_generator();
-    let schema = generator.subschema_for::<T>().to_value();
-    let definitions = generator.take_definitions(true);
+    let mut schema = generator.subschema_for::<T>().to_value();
+    let mut definitions = generator.take_definitions(true);
+    clean_output(&mut schema);
+    definitions.values_mut().for_each(clean_output);
     let (mut schema, wrapped) = match schema {
         Value::Object(mut map) if is_object_schema(&map) => {
             map.insert("type".to_owned(), Value::from("object"));
