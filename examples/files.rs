@@ -76,10 +76,17 @@ fn paths(_prefix: &str) -> Vec<String> {
 }
 
 fn main() -> Result<(), mcp_runtime::Error> {
-    let folder = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with("--") && a.parse::<std::net::SocketAddr>().is_err())
-        .unwrap_or_else(|| ".".to_owned());
+    // The first argument that is neither an option nor `--http`'s address; `run` reads those.
+    let mut args = std::env::args().skip(1);
+    let mut folder = None;
+    while let Some(arg) = args.next() {
+        if arg == "--http" {
+            args.next();
+        } else if !arg.starts_with('-') {
+            folder.get_or_insert(arg);
+        }
+    }
+    let folder = folder.unwrap_or_else(|| ".".to_owned());
     let folder = PathBuf::from(folder).canonicalize()?;
     eprintln!("serving the files of {}", folder.display());
     ROOT.set(folder).expect("set once");

@@ -357,3 +357,74 @@ fn a_client_that_writes_everything_before_reading_is_not_deadlocked() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+/// `run()`'s command line (the gift server calls it): `--help` prints the usage on stdout and
+/// exits 0 without speaking the protocol.
+#[test]
+fn run_prints_the_usage_for_help() {
+    for help in ["--help", "-h"] {
+        let output = Command::new(example("gifts"))
+            .arg(help)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the example starts");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{help}: {output:?}");
+        assert!(
+            stdout.starts_with("An MCP (Model Context Protocol) server.")
+                && stdout.contains("Usage: gifts [--http ADDRESS]"),
+            "{help}: {stdout}"
+        );
+    }
+}
+
+/// `run()` refuses an option it does not know, by name, with a non-zero exit, instead of
+/// serving stdio.
+#[test]
+fn run_refuses_an_unknown_option_by_name() {
+    let output = Command::new(example("gifts"))
+        .args(["--htp", "127.0.0.1:8000"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the example starts");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{output:?}");
+    assert!(
+        stderr.contains("unknown option `--htp`; did you mean `--http`?"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty(), "{output:?}");
+}
+
+/// `run()` resolves a host name given to `--http` (`localhost` serves on 127.0.0.1).
+#[test]
+fn run_serves_http_at_a_host_name() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut server = Command::new(example("gifts"))
+        .args(["--http", &format!("localhost:{port}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example starts");
+    let started = std::time::Instant::now();
+    let listening = loop {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            break true;
+        }
+        if started.elapsed() > Duration::from_secs(10) || server.try_wait().unwrap().is_some() {
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let _ = server.kill();
+    let output = server.wait_with_output().unwrap();
+    assert!(
+        listening,
+        "--http localhost:{port} did not listen on 127.0.0.1:{port}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
