@@ -431,6 +431,20 @@ fn adding_the_same_tool_twice_is_harmless() {
     assert_eq!(server.tool_names(), ["add"]);
 }
 
+/// `.state(Arc::new(value))` serves a `State<T>` parameter, sharing that `Arc`.
+#[tokio::test]
+async fn state_given_as_an_arc_serves_state_of_its_target() {
+    let greeting = std::sync::Arc::new(Greeting("Hi".to_owned()));
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<greet>()
+        .state(std::sync::Arc::clone(&greeting))
+        .build()
+        .expect("an Arc<Greeting> meets State<Greeting>");
+    let client = Checked::connect(&server, "2025-11-25").await;
+    let reply = client.call("greet", json!({"name": "Ana"})).await;
+    assert_eq!(first_text(&reply), "Hi, Ana!", "{reply}");
+}
+
 #[test]
 fn a_tool_reading_missing_state_does_not_build() {
     let error = Server::builder(mcp_runtime::server_info!())

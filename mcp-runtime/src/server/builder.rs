@@ -259,9 +259,12 @@ impl ServerBuilder {
                     .iter()
                     .map(move |n| (format!("prompt `{}`", p.name()), n))
             }));
-        for (handler, (type_id, type_name)) in needs {
-            if !self.state.contains(*type_id) {
-                return Err(BuildError::MissingState { handler, type_name });
+        for (handler, need) in needs {
+            if !need.is_met(&self.state) {
+                return Err(BuildError::MissingState {
+                    handler,
+                    type_name: need.type_name,
+                });
             }
         }
         Ok(Server {
