@@ -35,10 +35,16 @@ struct Query {
     limit: Option<u32>,
     /// A narrower query.
     inner: Option<Page>,
+    /// Anything else, as JSON.
+    extra: Option<serde_json::Value>,
+    /// The page, flattened into the query.
+    #[serde(flatten)]
+    page: Option<Page>,
 }
 
 /// A page of results.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 struct Page {
     /// The page number.
     number: u16,
@@ -62,7 +68,17 @@ enum Shape {
 enum Event {
     Click { x: i32, y: i32 },
     Key { key: String, order: Option<Order> },
+    Scroll(Scroll),
     Idle,
+}
+
+/// A struct inside an internally tagged variant.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+struct Scroll {
+    /// How far.
+    by: i32,
+    /// Which way, if not down.
+    up: Option<bool>,
 }
 
 /// Adjacently tagged.
