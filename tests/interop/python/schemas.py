@@ -105,18 +105,30 @@ async def run(command, args):
                     check(not result.isError, f"{tool.name}: the server takes {json.dumps(sample)} {'' if not result.isError else result.content}")
 
 
+def first_check_failed(error):
+    """The first `CheckFailed` in `error` or, for an exception group, among its leaves."""
+    if isinstance(error, CheckFailed):
+        return error
+    for inner in getattr(error, "exceptions", ()):
+        found = first_check_failed(inner)
+        if found is not None:
+            return found
+    return None
+
+
 async def main(argv):
     if len(argv) < 2:
         print("usage: schemas.py SERVER_COMMAND [ARG...]", file=sys.stderr)
         return 2
     try:
         await asyncio.wait_for(run(argv[1], argv[2:]), 30)
-    except CheckFailed as failure:
+    except BaseException as error:  # the client's task group wraps what is raised in a group
+        failure = first_check_failed(error)
+        if failure is None:
+            print(f"FAILED - the client raised {type(error).__name__}: {error}", flush=True)
+            raise
         print(f"FAILED - {failure}", flush=True)
         return 1
-    except BaseException as error:  # an exception group from the client's task group
-        print(f"FAILED - the client raised {type(error).__name__}: {error}", flush=True)
-        raise
     print("all checks passed", flush=True)
     return 0
 
