@@ -69,3 +69,64 @@ impl InputSchema {
         schema
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    enum Order {
+        Newest,
+        Oldest,
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Query {
+        order: Option<Order>,
+        tags: Option<Vec<Option<String>>>,
+        pair: Option<(String, u64)>,
+        replies: Vec<Query>,
+    }
+
+    /// Every `null` and every `$ref` in `schema`, as paths (enum values are data, not schemas,
+    /// but `Order`'s hold none).
+    fn unclean(schema: &Value, at: &str, found: &mut Vec<String>) {
+        match schema {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    if key == "$ref" || key == "$defs" {
+                        found.push(format!("{at}/{key}"));
+                    }
+                    unclean(value, &format!("{at}/{key}"), found);
+                }
+            }
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .for_each(|(i, item)| unclean(item, &format!("{at}/{i}"), found)),
+            Value::String(s) if s == "null" => found.push(at.to_owned()),
+            Value::Null => found.push(at.to_owned()),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn nested_options_and_recursion_leave_no_null_and_no_reference() {
+        let mut schema = InputSchema::new();
+        schema.add::<Query>("query", Some("The query."));
+        schema.add::<Option<Query>>("other", None);
+        let schema = Value::Object(schema.finish());
+        let mut found = Vec::new();
+        unclean(&schema, "#", &mut found);
+        assert!(found.is_empty(), "{found:?} in {schema}");
+        assert_eq!(schema["required"], serde_json::json!(["query"]));
+        let order = &schema["properties"]["query"]["properties"]["order"];
+        assert_eq!(
+            order["enum"],
+            serde_json::json!(["Newest", "Oldest"]),
+            "{order}"
+        );
+    }
+}

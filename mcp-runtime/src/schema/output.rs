@@ -63,3 +63,29 @@ fn is_object_schema(schema: &Map<String, Value>) -> bool {
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A struct with an optional field and a recursive one.
+    #[derive(schemars::JsonSchema, serde::Serialize)]
+    #[allow(dead_code)]
+    struct Node {
+        size: Option<u32>,
+        children: Vec<Node>,
+    }
+
+    #[test]
+    fn output_schemas_keep_null_and_references_and_drop_unknown_formats() {
+        let shape = output_schema_for::<Node>();
+        let text = Value::Object(shape.schema.clone()).to_string();
+        assert!(!shape.wrapped);
+        assert!(text.contains(r#""null""#), "{text}");
+        assert!(
+            text.contains("$ref") && shape.schema.contains_key("$defs"),
+            "{text}"
+        );
+        assert!(!text.contains("uint32"), "{text}");
+    }
+}
