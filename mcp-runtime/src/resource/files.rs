@@ -84,6 +84,14 @@ pub fn read_file(root: &Path, requested: &str) -> Result<Vec<u8>, HandlerError> 
 /// left out, and folders are entered only as themselves, so every walk ends. FIFOs, sockets
 /// and devices are left out. At most `max_entries` entries are looked at, so a huge folder
 /// gives a partial list rather than a stalled server.
+///
+/// ```
+/// # let root = std::env::temp_dir().join(format!("mcp-list-files-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(root.join("notes")).unwrap();
+/// std::fs::write(root.join("notes/today.md"), "# Today").unwrap();
+/// assert_eq!(mcp_runtime::resource::list_files(&root, 10_000), ["notes/today.md"]);
+/// # std::fs::remove_dir_all(&root).ok();
+/// ```
 pub fn list_files(root: &Path, max_entries: usize) -> Vec<String> {
     let Ok(root) = root.canonicalize() else {
         return Vec::new();

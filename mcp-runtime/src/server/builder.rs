@@ -194,7 +194,8 @@ impl ServerBuilder {
         self
     }
 
-    /// Gives the server a value that handlers read with `State<T>` or [`Context::state`].
+    /// Gives the server a value that handlers read with `State<T>` or [`Context::state`]. A
+    /// `T` given as an `Arc<T>` serves `State<T>` too, sharing that `Arc`.
     ///
     /// [`Context::state`]: crate::Context::state
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> ServerBuilder {
