@@ -30,7 +30,7 @@ fn file(
     #[complete(paths)]
     path: String,
 ) -> Result<ResourceContents, HandlerError> {
-    let bytes = read_file(root(), &path)?;
+    let bytes = read_file(root(), &path, MAX_FILE_BYTES)?;
     let uri = format!("files:///{path}");
     Ok(match String::from_utf8(bytes) {
         Ok(text) => ResourceContents::Text {
@@ -54,6 +54,9 @@ fn mime_type(path: &Path) -> &'static str {
         _ => "text/plain",
     }
 }
+
+/// The largest file served, in bytes (a larger one is refused rather than held in memory).
+const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// How many entries completion looks at, at most, in a large folder.
 const MAX_LISTED_ENTRIES: usize = 10_000;

@@ -45,18 +45,20 @@ pub fn safe_join(root: &Path, requested: &str) -> Result<PathBuf, HandlerError> 
 }
 
 /// The contents of the regular file `requested` inside `root`, checked as [`safe_join`] does;
-/// anything else (a folder, a FIFO, a socket, a device) is refused without being waited on.
+/// anything else (a folder, a FIFO, a socket, a device) is refused without being waited on,
+/// and so is a file of more than `max_bytes`.
 ///
 /// The file is opened without blocking and checked through the open handle, so a FIFO swapped
-/// in after the check cannot stall the read either.
+/// in after the check cannot stall the read either, and no more than `max_bytes` are read from
+/// a file that grows meanwhile.
 ///
 /// ```
 /// # let root = std::env::temp_dir();
 /// use mcp_runtime::resource::read_file;
-/// assert!(read_file(&root, "../etc/passwd").is_err());
-/// assert!(read_file(&root, ".").is_err()); // a folder
+/// assert!(read_file(&root, "../etc/passwd", 1 << 20).is_err());
+/// assert!(read_file(&root, ".", 1 << 20).is_err()); // a folder
 /// ```
-pub fn read_file(root: &Path, requested: &str) -> Result<Vec<u8>, HandlerError> {
+pub fn read_file(root: &Path, requested: &str, max_bytes: u64) -> Result<Vec<u8>, HandlerError> {
     let path = safe_join(root, requested)?;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -66,15 +68,27 @@ pub fn read_file(root: &Path, requested: &str) -> Result<Vec<u8>, HandlerError> 
         &mut options,
         rustix::fs::OFlags::NONBLOCK.bits().cast_signed(),
     );
-    let mut file = options.open(&path)?;
+    let file = options.open(&path)?;
     let metadata = file.metadata()?;
     if !metadata.is_file() {
         return Err(HandlerError::invalid_params(format!(
             "`{requested}` is not a regular file"
         )));
     }
+    let too_big = || {
+        HandlerError::invalid_params(format!(
+            "`{requested}` is larger than the {max_bytes} bytes this server reads"
+        ))
+    };
+    if metadata.len() > max_bytes {
+        return Err(too_big());
+    }
     let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes)?;
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_big());
+    }
     Ok(bytes)
 }
 
@@ -171,9 +185,15 @@ mod tests {
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         assert!(made.is_ok_and(|s| s.success()), "mkfifo (coreutils) runs");
         std::os::unix::fs::symlink(&fifo, root.join("to-pipe")).unwrap();
-        assert_eq!(read_file(&root, "docs/a.txt").unwrap(), b"a");
+        assert_eq!(read_file(&root, "docs/a.txt", 1).unwrap(), b"a");
+        let too_big = read_file(&root, "docs/a.txt", 0).unwrap_err();
+        let too_big = too_big.rpc_error();
+        assert!(
+            too_big.message.contains("larger than the 0 bytes"),
+            "{too_big:?}"
+        );
         for special in ["pipe", "to-pipe", "docs"] {
-            let error = read_file(&root, special).unwrap_err();
+            let error = read_file(&root, special, 1 << 20).unwrap_err();
             assert_eq!(error.rpc_error().code, -32602, "{special}");
         }
         std::fs::remove_dir_all(&root).ok();
