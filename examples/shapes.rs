@@ -153,6 +153,25 @@ struct Maps {
     by_number: HashMap<u32, String>,
 }
 
+/// Scalars whose schemas carry formats and bounds.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+struct Scalars {
+    /// One character.
+    letter: char,
+    /// A large count.
+    big: u128,
+    /// A ratio.
+    ratio: f32,
+    /// Never zero.
+    step: std::num::NonZeroU32,
+    /// An address.
+    ip: std::net::IpAddr,
+    /// Distinct words.
+    words: std::collections::BTreeSet<String>,
+    /// A name and maybe a number, boxed.
+    boxed: Box<(String, Option<i8>)>,
+}
+
 /// Searches with a nested query.
 #[mcp_tool]
 fn search(
@@ -250,6 +269,15 @@ fn maps(
     maps: Maps,
 ) -> Maps {
     maps
+}
+
+/// Takes scalars with formats and bounds.
+#[mcp_tool]
+fn scalars(
+    /// The scalars.
+    scalars: Scalars,
+) -> Scalars {
+    scalars
 }
 
 fn main() -> Result<(), mcp_runtime::Error> {
