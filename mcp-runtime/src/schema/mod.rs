@@ -3,8 +3,8 @@
 //! The shapes are chosen for what MCP clients accept, not for what is shortest:
 //!
 //! * **Self-contained.** An `inputSchema` holds no `$ref` at any depth: subschemas are inlined,
-//!   and a recursive type is written out three levels deep, then described by its JSON type
-//!   alone (`normalize::RECURSION_DEPTH`). An `outputSchema` keeps `$defs` for recursive types.
+//!   and a recursive type is written out three levels deep (fewer if that would inline too
+//!   many copies), then described by its JSON type alone (`normalize::RECURSION_DEPTH`). An `outputSchema` keeps `$defs` for recursive types.
 //! * **No `null` in argument schemas, at any depth.** An `Option<T>` (argument, field, item,
 //!   map value) is described by `T`'s schema and an optional argument or field is left out of
 //!   `required`; `["string", "null"]` type unions and `anyOf: [T, null]` are rejected by some

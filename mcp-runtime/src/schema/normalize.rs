@@ -2,7 +2,8 @@
 //!
 //! [`clean_input`] turns what schemars writes for an argument into the shape strict clients
 //! accept, at every depth: no `$ref` (references inlined; a recursive type written out
-//! [`RECURSION_DEPTH`] levels deep, then described by its JSON type alone), no `null` in a type
+//! [`RECURSION_DEPTH`] levels deep, fewer if that would inline more than [`MAX_INLINED`]
+//! references, then described by its JSON type alone), no `null` in a type
 //! union, an `enum` or an `anyOf`/`oneOf` (see [`strip_null`]), no `null` default, tuples as
 //! plain arrays (`prefixItems` and `items: [...]` mean different things in different drafts),
 //! and only the `format`s the JSON Schema specification defines (schemars' `uint32`, `double`,
@@ -13,6 +14,11 @@ use serde_json::{Map, Value};
 /// How many times a recursive type is written out along one path of an `inputSchema` before
 /// the next level is described by its JSON type alone (`{"type": "object"}`).
 pub(crate) const RECURSION_DEPTH: usize = 3;
+
+/// How many references one argument's schema may inline in all; past that, recursive types are
+/// written out fewer levels deep (down to one), so a type that refers to itself many times (an
+/// expression tree) does not make a schema of megabytes.
+const MAX_INLINED: usize = 64;
 
 /// The keywords whose value is one schema.
 const SCHEMA_KEYWORDS: [&str; 10] = [
@@ -61,10 +67,41 @@ const STANDARD_FORMATS: [&str; 19] = [
 /// Cleans one argument's schema for an `inputSchema`, `definitions` being the `$defs` schemars
 /// collected (referenced as `#/$defs/Name`).
 pub(crate) fn clean_input(schema: &mut Value, definitions: &Map<String, Value>) {
-    clean(schema, definitions, &mut Vec::new());
+    for depth in (2..=RECURSION_DEPTH).rev() {
+        let mut attempt = schema.clone();
+        let mut walk = Walk {
+            definitions,
+            depth,
+            path: Vec::new(),
+            inlined: 0,
+        };
+        clean(&mut attempt, &mut walk);
+        if walk.inlined <= MAX_INLINED {
+            *schema = attempt;
+            return;
+        }
+    }
+    let mut walk = Walk {
+        definitions,
+        depth: 1,
+        path: Vec::new(),
+        inlined: 0,
+    };
+    clean(schema, &mut walk);
 }
 
-fn clean(schema: &mut Value, definitions: &Map<String, Value>, path: &mut Vec<String>) {
+/// Where [`clean`] is in an argument's schema.
+struct Walk<'a> {
+    definitions: &'a Map<String, Value>,
+    /// How many times a type may be written out along one path.
+    depth: usize,
+    /// The types being written out, outermost first.
+    path: Vec<String>,
+    /// How many references were inlined so far.
+    inlined: usize,
+}
+
+fn clean(schema: &mut Value, walk: &mut Walk<'_>) {
     let Value::Object(map) = schema else {
         return;
     };
@@ -76,8 +113,13 @@ fn clean(schema: &mut Value, definitions: &Map<String, Value>, path: &mut Vec<St
         .map(str::to_owned)
     {
         map.remove("$ref");
-        let definition = definitions.get(&name).cloned().unwrap_or(Value::Bool(true));
-        let definition = if path.iter().filter(|n| **n == name).count() < RECURSION_DEPTH {
+        let definition = walk
+            .definitions
+            .get(&name)
+            .cloned()
+            .unwrap_or(Value::Bool(true));
+        let definition = if walk.path.iter().filter(|n| **n == name).count() < walk.depth {
+            walk.inlined += 1;
             entered = Some(name);
             definition
         } else {
@@ -92,13 +134,13 @@ fn clean(schema: &mut Value, definitions: &Map<String, Value>, path: &mut Vec<St
     }
     map.remove("$defs");
     if let Some(name) = &entered {
-        path.push(name.clone());
+        walk.path.push(name.clone());
     }
     for sub in subschemas(map) {
-        clean(sub, definitions, path);
+        clean(sub, walk);
     }
     if entered.is_some() {
-        path.pop();
+        walk.path.pop();
     }
     strip_null(map);
     if map.get("default").is_some_and(Value::is_null) {
@@ -339,6 +381,27 @@ mod tests {
                 "enum": [{"type": ["a", "null"]}],
                 "format": "date-time"
             })
+        );
+    }
+
+    #[test]
+    fn a_type_that_refers_to_itself_often_is_written_out_less_deep() {
+        let branches: Vec<Value> = (0..10)
+            .map(|i| json!({"type": "object", "properties": {format!("op{i}"): {"$ref": "#/$defs/Expr"}}}))
+            .collect();
+        let definitions = json!({"Expr": {"oneOf": branches}});
+        let mut schema = json!({"$ref": "#/$defs/Expr"});
+        clean_input(&mut schema, definitions.as_object().unwrap());
+        let text = schema.to_string();
+        assert!(!text.contains("$ref"), "{text}");
+        // Ten references per level: three levels would inline 1 + 10 + 100 copies (more than
+        // MAX_INLINED), two levels 1 + 10.
+        assert!(text.len() < 10_000, "{} bytes", text.len());
+        let second = &schema["oneOf"][0]["properties"]["op0"];
+        assert_eq!(
+            second["oneOf"][0]["properties"]["op0"],
+            json!({"type": "object"}),
+            "{text}"
         );
     }
 }
