@@ -43,7 +43,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<CommandLin
             }
             _ => continue,
         };
-        let Some(value) = value else {
+        let Some(value) = value.filter(|v| !v.is_empty()) else {
             return Err(Error::Usage(
                 "`--http` needs an address, such as `--http 127.0.0.1:8000`".to_owned(),
             ));
@@ -150,8 +150,10 @@ mod tests {
 
     #[test]
     fn a_bad_address_says_what_is_wrong() {
-        let error = parsed(&["--http"]).unwrap_err();
-        assert!(error.contains("needs an address"), "{error}");
+        for missing in [&["--http"][..], &["--http="], &["--http", ""]] {
+            let error = parsed(missing).unwrap_err();
+            assert!(error.contains("needs an address"), "{missing:?}: {error}");
+        }
         let error = parsed(&["--http", "localhost"]).unwrap_err();
         assert!(error.contains("has no port"), "{error}");
         let error = parsed(&["--http", "localhost:http"]).unwrap_err();
