@@ -19,14 +19,13 @@ use crate::schema::InputSchema;
 /// What a handler's supplied parameters need from the server, checked when it is built.
 #[derive(Debug, Default)]
 pub struct Requirements {
-    pub(crate) states: Vec<(std::any::TypeId, &'static str)>,
+    pub(crate) states: Vec<crate::context::StateNeed>,
 }
 
 impl Requirements {
     /// The handler reads state of type `T` (given with `ServerBuilder::state`).
     pub fn state<T: 'static>(&mut self) {
-        self.states
-            .push((std::any::TypeId::of::<T>(), std::any::type_name::<T>()));
+        self.states.push(crate::context::StateNeed::of::<T>());
     }
 }
 
