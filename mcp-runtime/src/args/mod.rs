@@ -8,5 +8,5 @@
 mod param;
 mod specs;
 
-pub use param::{StringParam, describe_string_param, extract_string_param};
+pub use param::StringParam;
 pub use specs::{ArgumentSpec, ArgumentSpecs, StringArgs};

@@ -63,22 +63,3 @@ impl<T: FromContext> StringParam<FromRequestContext> for T {
         T::from_context(ctx)
     }
 }
-
-/// Describes string parameter `name` of type `T` (generated code).
-pub fn describe_string_param<T: StringParam<M>, M>(
-    specs: &mut ArgumentSpecs,
-    name: &str,
-    description: Option<&str>,
-    completer: Option<Completer>,
-) {
-    T::describe(specs, name, description, completer);
-}
-
-/// Obtains string parameter `name` of type `T` for one request (generated code).
-pub fn extract_string_param<T: StringParam<M>, M>(
-    args: &mut StringArgs,
-    name: &str,
-    ctx: &Context,
-) -> Result<T, String> {
-    T::extract(args, name, ctx)
-}

@@ -25,7 +25,7 @@ pub use logging::LoggingLevel;
 pub(crate) use logging::send_log;
 pub(crate) use request_state::RequestState;
 pub use state::State;
-pub(crate) use state::StateMap;
+pub(crate) use state::{StateMap, StateNeed};
 
 use crate::jsonrpc::{RequestId, RpcError};
 use crate::protocol::{ClientInfo, Revision};

@@ -9,7 +9,7 @@ mod uri_template;
 use std::future::Future;
 
 pub use contents::{IntoResourceContents, ResourceOutput, ResourceProbe, kinds};
-pub use files::safe_join;
+pub use files::{list_files, read_file, safe_join};
 pub use registry::ResourceRegistration;
 pub(crate) use registry::{ResourceCatalog, ResourceEntry, registered};
 pub use uri_template::{TemplateError, UriTemplate};

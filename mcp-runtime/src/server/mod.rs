@@ -2,6 +2,7 @@
 //! and the routing of each method to the code that answers it.
 
 mod builder;
+mod command_line;
 mod completion;
 mod direct;
 mod dispatch;

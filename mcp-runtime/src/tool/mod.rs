@@ -15,7 +15,6 @@ pub use dynamic::DynamicTool;
 pub use output::{IntoToolResult, OutputCache, OutputKind, OutputProbe, kinds};
 pub use param::{
     FromArguments, FromContext, FromRequestContext, Requirements, SuppliedParam, ToolParam,
-    describe_param, extract_param,
 };
 pub(crate) use registry::ToolEntry;
 pub use registry::ToolRegistration;

@@ -19,14 +19,13 @@ use crate::schema::InputSchema;
 /// What a handler's supplied parameters need from the server, checked when it is built.
 #[derive(Debug, Default)]
 pub struct Requirements {
-    pub(crate) states: Vec<(std::any::TypeId, &'static str)>,
+    pub(crate) states: Vec<crate::context::StateNeed>,
 }
 
 impl Requirements {
     /// The handler reads state of type `T` (given with `ServerBuilder::state`).
     pub fn state<T: 'static>(&mut self) {
-        self.states
-            .push((std::any::TypeId::of::<T>(), std::any::type_name::<T>()));
+        self.states.push(crate::context::StateNeed::of::<T>());
     }
 }
 
@@ -133,22 +132,4 @@ impl<T: FromContext> SuppliedParam for T {
     fn supply(ctx: &Context) -> Result<Self, String> {
         T::from_context(ctx)
     }
-}
-
-/// Describes parameter `name` of type `T` (generated code calls this once per parameter).
-pub fn describe_param<T: ToolParam<M>, M>(
-    schema: &mut InputSchema,
-    name: &str,
-    description: Option<&str>,
-) {
-    T::describe(schema, name, description);
-}
-
-/// Obtains parameter `name` of type `T` for one call.
-pub fn extract_param<T: ToolParam<M>, M>(
-    args: &mut Arguments,
-    name: &str,
-    ctx: &Context,
-) -> Result<T, String> {
-    T::extract(args, name, ctx)
 }

@@ -1,7 +1,6 @@
 //! The tools a server exposes: registered by `#[mcp_tool]` anywhere in the program, or chosen
 //! one by one, then frozen in name order when the server is built.
 
-use std::any::TypeId;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -49,7 +48,7 @@ pub(crate) struct ToolEntry {
     pub(crate) definition: ToolDefinition,
     /// Where it was defined, to name both places when two tools share a name.
     pub(crate) location: &'static str,
-    pub(crate) needs_state: Vec<(TypeId, &'static str)>,
+    pub(crate) needs_state: Vec<crate::context::StateNeed>,
     call: CallFn,
     wire: WireCache,
 }
