@@ -7,9 +7,10 @@
 //! once. Outside a Tokio runtime (a notification sent from a plain thread) the sender writes.
 //!
 //! The serving loop [holds](SharedWriter::hold) the writer while it handles what one read
-//! brought: every message sent meanwhile (the replies its requests produce at once, above all)
-//! gathers in the buffer and leaves in one `write` when the hold ends, on the same thread, with
-//! no task scheduled. A non-blocking output that is full never blocks anyone: the rest waits
+//! brought: what it sends meanwhile on its own thread (the replies its requests produce at
+//! once, above all) gathers in the buffer and leaves in one `write` when the hold ends, on the
+//! same thread, with no task scheduled. Messages from other threads go on as usual, so a
+//! handler that keeps the loop busy delays no one else's. A non-blocking output that is full never blocks anyone: the rest waits
 //! for room on a task of its own.
 //!
 //! What waits to be written is bounded by backpressure: above the backlog limit
@@ -86,8 +87,9 @@ struct Queue {
     writing: bool,
     /// Whether a flush task is on its way (and will write `pending` unless someone else does).
     scheduled: bool,
-    /// Whether the serving loop holds the writer (and will write `pending` when it lets go).
-    held: bool,
+    /// The thread of the serving loop while it holds the writer (it will write `pending`
+    /// when it lets go, so what it sends itself need not be scheduled).
+    holder: Option<std::thread::ThreadId>,
     /// The first write error; once set, messages are dropped.
     failed: Option<io::Error>,
 }
@@ -126,7 +128,11 @@ impl SharedWriter {
         queue.pending.reserve(message.len() + 1);
         queue.pending.extend_from_slice(message);
         queue.pending.push(b'\n');
-        if queue.writing || queue.held {
+        if queue.writing
+            || queue
+                .holder
+                .is_some_and(|h| h == std::thread::current().id())
+        {
             return;
         }
         if queue.scheduled && queue.pending.len() < WRITE_NOW {
@@ -148,17 +154,17 @@ impl SharedWriter {
         self.drain(queue);
     }
 
-    /// Until the returned hold is dropped, every message waits in the buffer; then what is
-    /// pending is written at once, on the dropping thread. For the serving loop, around what
-    /// one read brought.
+    /// Until the returned hold is dropped, the messages this thread sends wait in the buffer;
+    /// then what is pending is written at once, on this thread. For the serving loop, around
+    /// what one read brought.
     pub(crate) fn hold(self: &Arc<Self>) -> Hold {
-        self.lock_queue().held = true;
+        self.lock_queue().holder = Some(std::thread::current().id());
         Hold(Arc::clone(self))
     }
 
     fn release(self: &Arc<Self>) {
         let mut queue = self.lock_queue();
-        queue.held = false;
+        queue.holder = None;
         if queue.writing || queue.pending.is_empty() || queue.failed.is_some() {
             return;
         }
@@ -166,12 +172,11 @@ impl SharedWriter {
         self.drain(queue);
     }
 
-    /// The scheduled flush: writes what is pending unless another thread already is, or the
-    /// serving loop will when its hold ends.
+    /// The scheduled flush: writes what is pending unless another thread already is.
     fn flush(self: &Arc<Self>) {
         let mut queue = self.lock_queue();
         queue.scheduled = false;
-        if queue.writing || queue.held || queue.pending.is_empty() {
+        if queue.writing || queue.pending.is_empty() {
             drop(queue);
             self.signal_idle();
             return;
@@ -400,37 +405,31 @@ mod tests {
     }
 
     #[test]
-    fn messages_sent_during_a_hold_leave_together_when_it_ends() {
+    fn what_the_holding_thread_sends_leaves_together_when_the_hold_ends() {
         let sink = Sink::default();
         let writer = SharedWriter::new(sink.clone(), usize::MAX);
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_time()
-            .build()
+        let hold = writer.hold();
+        writer.send(b"one");
+        writer.send(b"two");
+        assert!(
+            sink.bytes.lock().unwrap().is_empty(),
+            "written during the hold"
+        );
+        // Another thread's message is not held back (outside a runtime, it writes at once,
+        // taking what waits along).
+        let other = Arc::clone(&writer);
+        std::thread::spawn(move || other.send(b"three"))
+            .join()
             .unwrap();
-        runtime.block_on(async {
-            let hold = writer.hold();
-            let from_a_task = Arc::clone(&writer);
-            tokio::spawn(async move { from_a_task.send(b"from a task") })
-                .await
-                .unwrap();
-            let from_a_thread = Arc::clone(&writer);
-            std::thread::spawn(move || from_a_thread.send(b"from a thread"))
-                .join()
-                .unwrap();
-            writer.send(b"from the loop");
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-            assert!(
-                sink.bytes.lock().unwrap().is_empty(),
-                "written during the hold"
-            );
-            drop(hold);
-            assert_eq!(*sink.writes.lock().unwrap(), 1);
-            writer.finish().await.unwrap();
-        });
+        assert_eq!(&*sink.bytes.lock().unwrap(), b"one\ntwo\nthree\n");
+        writer.send(b"four");
+        writer.send(b"five");
+        drop(hold);
+        assert_eq!(*sink.writes.lock().unwrap(), 2);
+        finish(&writer).unwrap();
         assert_eq!(
             &*sink.bytes.lock().unwrap(),
-            b"from a task\nfrom a thread\nfrom the loop\n"
+            b"one\ntwo\nthree\nfour\nfive\n"
         );
     }
 
