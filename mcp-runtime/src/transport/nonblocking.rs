@@ -29,6 +29,10 @@ use tokio::io::unix::AsyncFd;
 pub(crate) struct NonBlocking {
     fd: AsyncFd<File>,
     socket: bool,
+    /// Whether the end of input always raises readiness of its own (see `read`): true for
+    /// sockets and anonymous pipes; not for a named FIFO opened after its writer had gone,
+    /// which the kernel never reports as hung up.
+    end_is_announced: bool,
 }
 
 impl NonBlocking {
@@ -47,9 +51,12 @@ impl NonBlocking {
         tokio::runtime::Handle::try_current().ok()?;
         let own = File::from(fd.try_clone_to_owned().ok()?);
         let kind = own.metadata().ok()?.file_type();
-        let (file, socket) = if kind.is_socket() {
-            (own, true)
+        let (file, socket, end_is_announced) = if kind.is_socket() {
+            (own, true, true)
         } else if kind.is_fifo() {
+            // An anonymous pipe's descriptor links to `pipe:[inode]`; a named FIFO's to a path.
+            let anonymous = std::fs::read_link(format!("/proc/self/fd/{}", own.as_raw_fd()))
+                .is_ok_and(|target| target.as_os_str().as_encoded_bytes().starts_with(b"pipe:"));
             let path = format!("/proc/self/fd/{}", own.as_raw_fd());
             // Non-blocking from the open on: a FIFO's open otherwise waits for its other end.
             // (Opening one for writing with no reader fails, and stdio falls back.)
@@ -57,6 +64,7 @@ impl NonBlocking {
             (
                 File::from(rustix::fs::open(path, flags, Mode::empty()).ok()?),
                 false,
+                anonymous,
             )
         } else {
             return None;
@@ -64,6 +72,7 @@ impl NonBlocking {
         Some(NonBlocking {
             fd: register(file, interest)?,
             socket,
+            end_is_announced,
         })
     }
 
@@ -92,8 +101,31 @@ impl NonBlocking {
 
     /// Reads what has arrived, waiting for something if nothing has; 0 at the end of input.
     pub(crate) async fn read(&self, buffer: &mut [u8]) -> io::Result<usize> {
-        self.when_ready(Interest::READABLE, || self.try_read(buffer))
-            .await
+        let capacity = buffer.len();
+        loop {
+            let mut ready = self.fd.ready(Interest::READABLE).await?;
+            match ready.try_io(|_| self.try_read(buffer)) {
+                Ok(Err(error)) if error.kind() == io::ErrorKind::Interrupted => {}
+                Ok(Ok(read)) => {
+                    // A read that did not fill the buffer took all there was: the next one
+                    // would only say `WouldBlock`. Waiting for the descriptor's next readiness
+                    // instead saves that call: data that arrives meanwhile, and the writer's
+                    // going, each raise readiness anew, so nothing is missed. Not when the end
+                    // was already announced (readiness raised once, for good), nor where it is
+                    // never announced: there only a read finds it.
+                    if read > 0
+                        && read < capacity
+                        && self.end_is_announced
+                        && !ready.ready().is_read_closed()
+                    {
+                        ready.clear_ready();
+                    }
+                    return Ok(read);
+                }
+                Ok(Err(error)) => return Err(error),
+                Err(_would_block) => {}
+            }
+        }
     }
 
     /// Writes some of `bytes`, waiting for room if there is none.

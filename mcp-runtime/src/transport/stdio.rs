@@ -216,7 +216,18 @@ async fn serve(
     let mut chunk = ReadBuffer::new();
     let mut received = Vec::new();
     let mut deliver = |frame: Frame<'_>| on_frame(session, max, frame);
-    let output_closed = writer.closed();
+    // Stdout's closing is watched by a task of its own: a future of the serving loop that
+    // waits on stdout's readiness would wake the loop, and with it the I/O driver, once more
+    // for every message.
+    let closed = Arc::new(tokio::sync::Notify::new());
+    let _watcher = AbortOnDrop(tokio::spawn({
+        let (writer, closed) = (Arc::clone(writer), Arc::clone(&closed));
+        async move {
+            writer.closed().await;
+            closed.notify_one();
+        }
+    }));
+    let output_closed = closed.notified();
     tokio::pin!(output_closed);
     loop {
         let data = tokio::select! {
@@ -257,5 +268,14 @@ impl Input {
                 None => Ok(None),
             },
         }
+    }
+}
+
+/// Aborts a task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }

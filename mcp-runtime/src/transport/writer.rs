@@ -70,6 +70,9 @@ pub(crate) struct SharedWriter {
     queue: Mutex<Queue>,
     /// Signalled whenever `writing` or `scheduled` is cleared.
     idle: tokio::sync::Notify,
+    /// Signalled when a write fails (`failed` is set): apart from `idle`, so that what waits
+    /// for the output's end is not woken by every write.
+    gone: tokio::sync::Notify,
     output: Output,
     /// The backlog above which [`room`](Self::room) waits.
     max_backlog: usize,
@@ -115,6 +118,7 @@ impl SharedWriter {
             max_backlog,
             queue: Mutex::new(Queue::default()),
             idle: tokio::sync::Notify::new(),
+            gone: tokio::sync::Notify::new(),
             output,
         })
     }
@@ -221,6 +225,7 @@ impl SharedWriter {
         match written {
             Err(error) => {
                 queue.failed = Some(error);
+                self.gone.notify_waiters();
                 queue.pending = Vec::new();
                 false
             }
@@ -298,13 +303,11 @@ impl SharedWriter {
     }
 
     async fn write_failed(&self) {
-        loop {
-            let idle = self.idle.notified();
-            if self.lock_queue().failed.is_some() {
-                return;
-            }
-            idle.await;
+        let gone = self.gone.notified();
+        if self.lock_queue().failed.is_some() {
+            return;
         }
+        gone.await;
     }
 
     /// Waits until everything queued is written; the first write error, if any.
