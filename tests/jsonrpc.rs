@@ -41,7 +41,6 @@ async fn ids_come_back_exactly_as_sent() {
         "9007199254740993",
         "123456789012345678901234567890",
         "\"\"",
-        "1.5",
     ] {
         client
             .client
@@ -57,6 +56,51 @@ async fn ids_come_back_exactly_as_sent() {
             "id {id} came back as {text}"
         );
     }
+}
+
+/// MCP: "Requests **MUST** include a string or integer ID" (specification 2025-11-25, Base
+/// Protocol > Messages > Requests); JSON-RPC 2.0, section 4: numbers "SHOULD NOT contain
+/// fractional parts". Such an id is not an id: the reply is -32600 and cannot name it (left
+/// out from 2025-11-25 on, `null` before), as for any id that could not be read.
+#[tokio::test]
+async fn fractional_and_exponent_ids_are_refused_as_invalid_requests() {
+    for (revision, ids) in [("2025-11-25", None), ("2025-06-18", Some(Value::Null))] {
+        let client = Checked::connect(&server(), revision).await;
+        for id in ["1.5", "1e3", "1E3", "2.0", "-0.5"] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+            let reply = raw_reply(&client, &line).await;
+            assert_eq!(reply["error"]["code"], -32600, "{line} -> {reply}");
+            assert_eq!(reply.get("id").cloned(), ids, "{line} -> {reply}");
+            let message = reply["error"]["message"].as_str().unwrap();
+            assert!(message.contains("string or an integer"), "{message}");
+        }
+        client.assert_valid();
+    }
+}
+
+/// MCP names every parameter: "params?: { [key: string]: unknown }" (specification
+/// 2025-11-25, Base Protocol > Messages). JSON-RPC 2.0 allows params by position (an
+/// array), so such a request is valid JSON-RPC with params no MCP method takes: -32602 with
+/// its id, and the tool never runs.
+#[tokio::test]
+async fn positional_params_are_refused_with_invalid_params() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    let reply = raw_reply(
+        &client,
+        r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":["echo",{"text":"ran"}]}"#,
+    )
+    .await;
+    assert_eq!(reply["id"], 8, "{reply}");
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    assert!(reply.get("result").is_none(), "the tool ran: {reply}");
+    let reply = raw_reply(
+        &client,
+        r#"{"jsonrpc":"2.0","id":9,"method":"ping","params":[]}"#,
+    )
+    .await;
+    assert_eq!(reply["id"], 9, "{reply}");
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    client.assert_valid();
 }
 
 #[tokio::test]

@@ -1,26 +1,36 @@
 //! Request ids, kept as the exact JSON text the client sent.
 //!
-//! Ids are strings or numbers and must come back byte for byte: `1` and `"1"` are different
+//! Ids are strings or integers and must come back byte for byte: `1` and `"1"` are different
 //! ids, and an integer beyond 2^53 must not pass through a float. Keeping the raw JSON text
 //! gives both for free.
+//!
+//! A number with a fraction or an exponent (`1.5`, `1e3`, `1.0`) is not an id. MCP: "Requests
+//! **MUST** include a string or integer ID" (specification 2025-11-25, Base Protocol >
+//! Messages > Requests; the same in 2025-03-26 and 2025-06-18); JSON-RPC 2.0 (section 4,
+//! Request object): numbers "SHOULD NOT contain fractional parts". An exponent writes one
+//! integer several ways (`1e3`, `1000`), which an id compared by its text cannot allow.
 
 use std::fmt;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-/// A JSON-RPC request id: a string or a number, exactly as it was written on the wire.
+/// A JSON-RPC request id: a string or an integer, exactly as it was written on the wire.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct RequestId(Arc<str>);
 
 impl RequestId {
-    /// Accepts the raw JSON of an id; `None` unless it is a string or a number.
+    /// Accepts the raw JSON of an id; `None` unless it is a string or an integer written
+    /// without fraction or exponent.
     pub(crate) fn from_raw(raw: &RawValue) -> Option<RequestId> {
         let text = raw.get();
-        match text.as_bytes().first()? {
-            b'"' | b'-' | b'0'..=b'9' => Some(RequestId(Arc::from(text))),
-            _ => None,
-        }
+        let id = match text.as_bytes().first()? {
+            b'"' => true,
+            // Valid JSON already: a number is an integer when it has no `.`, `e` or `E`.
+            b'-' | b'0'..=b'9' => !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')),
+            _ => false,
+        };
+        id.then(|| RequestId(Arc::from(text)))
     }
 
     /// An id the server mints for its own requests to the client.
@@ -77,5 +87,14 @@ mod tests {
         for text in ["null", "true", "{}", "[1]"] {
             assert!(id(text).is_none(), "{text} accepted as an id");
         }
+    }
+
+    #[test]
+    fn numbers_with_a_fraction_or_an_exponent_are_not_ids() {
+        for text in ["1.5", "1e3", "1E3", "1.0", "-2.5e-3", "0.0"] {
+            assert!(id(text).is_none(), "{text} accepted as an id");
+        }
+        // A string holding the same text is a string id like any other.
+        assert_eq!(id("\"1.5\"").unwrap().as_json(), "\"1.5\"");
     }
 }

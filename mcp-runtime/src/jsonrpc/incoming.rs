@@ -121,7 +121,7 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
             None => {
                 return invalid(
                     None,
-                    format!("`id` must be a string or a number, not {}", raw.get()),
+                    format!("`id` must be a string or an integer, not {}", raw.get()),
                 );
             }
         },
@@ -129,10 +129,23 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
     if envelope.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
         return invalid(id, "`jsonrpc` must be exactly \"2.0\"");
     }
-    if let Some(params) = envelope.params
-        && !matches!(params.get().as_bytes().first(), Some(b'{' | b'['))
+    match envelope
+        .params
+        .and_then(|p| p.get().as_bytes().first().copied())
     {
-        return invalid(id, "`params` must be an object");
+        None | Some(b'{') => {}
+        // JSON-RPC allows params by position; MCP names them all: "params?: { [key: string]:
+        // unknown }" for requests and notifications alike (specification 2025-11-25, Base
+        // Protocol > Messages). Valid JSON-RPC, invalid for every MCP method: -32602.
+        Some(b'[') if envelope.method.is_some() => {
+            return Incoming::Invalid {
+                id,
+                error: RpcError::invalid_params(
+                    "`params` must be an object: MCP passes parameters by name, never by position (a JSON array)",
+                ),
+            };
+        }
+        Some(_) => return invalid(id, "`params` must be an object"),
     }
     let params = envelope.params.map(RawValue::to_owned);
     match (envelope.method, id) {
@@ -211,6 +224,42 @@ mod tests {
             code(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":3}"#),
             -32600
         );
+    }
+
+    #[test]
+    fn fractional_and_exponent_ids_are_invalid_requests_without_an_id() {
+        for text in [
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1e3,"method":"ping"}"#,
+        ] {
+            match classify_text(text) {
+                Incoming::Invalid { id: None, error } => {
+                    assert_eq!(error.code, -32600);
+                    assert!(error.message.contains("string or an integer"), "{error}");
+                }
+                other => panic!("{text} was classified as {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn positional_params_are_invalid_params_with_the_id() {
+        match classify_text(
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":["echo",{}]}"#,
+        ) {
+            Incoming::Invalid {
+                id: Some(id),
+                error,
+            } => {
+                assert_eq!(id.as_json(), "4");
+                assert_eq!(error.code, -32602);
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(matches!(
+            classify_text(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":[4]}"#),
+            Incoming::Invalid { id: None, error } if error.code == -32602
+        ));
     }
 
     #[test]

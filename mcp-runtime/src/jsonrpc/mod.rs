@@ -30,7 +30,7 @@ pub mod __bench {
         matches!(super::parse_message(bytes), Incoming::Request(_))
     }
 
-    /// A request id from its JSON text (`7`, `"a"`); `None` unless a string or a number.
+    /// A request id from its JSON text (`7`, `"a"`); `None` unless a string or an integer.
     pub fn request_id(json: &str) -> Option<RequestId> {
         let raw: &RawValue = serde_json::from_str(json).ok()?;
         RequestId::from_raw(raw)
