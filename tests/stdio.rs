@@ -171,10 +171,48 @@ fn an_oversized_message_is_refused_and_the_server_goes_on() {
     assert_eq!(refusal["error"]["code"], -32600, "{refusal}");
     let message = refusal["error"]["message"].as_str().unwrap();
     assert!(message.contains("65536 bytes"), "{message}");
+    // Its id comes first, in the part the server kept: the refusal names the request.
+    assert_eq!(refusal["id"], 8, "{refusal}");
     assert_eq!(
         server.next(),
         json!({"jsonrpc": "2.0", "id": 9, "result": {}})
     );
+    let (_, stderr, success) = server.finish();
+    assert!(success, "{stderr}");
+}
+
+/// The id of an oversized message is read from the part the server keeps, and only used when
+/// it certainly names a request: a `method` and one complete id before the cut. Otherwise the
+/// refusal names no request, as for any message whose id could not be read (2025-11-25:
+/// "except in error cases where the ID could not be read due a malformed request", Base
+/// Protocol > Messages > Error Responses).
+#[test]
+fn an_oversized_message_is_refused_with_its_id_only_when_certain() {
+    let mut server = Running::start("printing", &[]);
+    server.initialize();
+    let padding = "x".repeat(200_000);
+    let uncertain = [
+        // The id comes after the cut.
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"shout","arguments":{{"text":"{padding}"}}}},"id":10}}"#
+        ),
+        // No method: it could be the answer to a request of the server's.
+        format!(r#"{{"jsonrpc":"2.0","id":11,"result":{{"text":"{padding}"}}}}"#),
+        // An id that is not one.
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{{"text":"{padding}"}}}}"#
+        ),
+    ];
+    for message in &uncertain {
+        server.send(message);
+        let refusal = server.next();
+        assert_eq!(refusal["error"]["code"], -32600, "{refusal}");
+        assert!(refusal.get("id").is_none(), "{refusal}");
+    }
+    server.send(&format!(
+        r#"{{"id":"s-12","method":"tools/call","jsonrpc":"2.0","params":{{"text":"{padding}"}}}}"#
+    ));
+    assert_eq!(server.next()["id"], "s-12");
     let (_, stderr, success) = server.finish();
     assert!(success, "{stderr}");
 }

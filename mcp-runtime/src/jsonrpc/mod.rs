@@ -3,11 +3,13 @@
 //! Nothing here knows about MCP methods. Incoming bytes become an `Incoming` message (a
 //! request, a notification, a response to one of the server's own requests, or a batch), and
 //! replies are encoded straight to bytes with the id spliced in exactly as the client wrote it.
+//! A message too long to read whole still has its request's id read from its beginning.
 
 mod encode;
 mod error;
 mod id;
 mod incoming;
+mod prefix;
 
 pub(crate) use encode::{
     encode_error, encode_error_without_id, encode_notification, encode_request, encode_result,
@@ -15,6 +17,7 @@ pub(crate) use encode::{
 pub use error::{ErrorCode, RpcError};
 pub use id::RequestId;
 pub(crate) use incoming::{Incoming, IncomingRequest, IncomingResponse, parse_message};
+pub(crate) use prefix::request_id_in_prefix;
 
 /// The framing steps on their own, for the micro-benchmarks in `bench/micro`. Not a public
 /// API: it changes without notice.

@@ -4,8 +4,9 @@
 pub(crate) enum Frame<'a> {
     /// One complete message (without its newline).
     Message(&'a [u8]),
-    /// A message longer than the limit was skipped, up to its newline.
-    Oversized,
+    /// A message longer than the limit was skipped, up to its newline; `kept` is its first
+    /// `max` bytes, where its id usually is.
+    Oversized { kept: &'a [u8] },
 }
 
 /// Splits a byte stream into lines as it arrives, chunk by chunk. Blank lines are skipped; a
@@ -43,7 +44,9 @@ impl Framer {
         if !self.skipping && !data.is_empty() {
             self.partial.extend_from_slice(data);
             if self.partial.len() > self.max {
-                on_frame(Frame::Oversized);
+                on_frame(Frame::Oversized {
+                    kept: &self.partial[..self.max],
+                });
                 self.partial = Vec::new();
                 self.skipping = true;
             }
@@ -61,7 +64,7 @@ impl Framer {
 
 fn deliver(max: usize, line: &[u8], on_frame: &mut dyn FnMut(Frame<'_>)) {
     if line.len() > max {
-        on_frame(Frame::Oversized);
+        on_frame(Frame::Oversized { kept: &line[..max] });
     } else if line.iter().any(|b| !b.is_ascii_whitespace()) {
         on_frame(Frame::Message(line));
     }
@@ -106,7 +109,9 @@ mod tests {
         let mut on_frame = |frame: Frame<'_>| {
             out.push(match frame {
                 Frame::Message(line) => String::from_utf8_lossy(line).into_owned(),
-                Frame::Oversized => "<oversized>".to_owned(),
+                Frame::Oversized { kept } => {
+                    format!("<oversized: {}>", String::from_utf8_lossy(kept))
+                }
             });
         };
         // In chunks of 7 bytes, as reads may cut lines anywhere.
@@ -126,11 +131,15 @@ mod tests {
     fn an_oversized_line_is_skipped_to_its_newline_and_reading_goes_on() {
         let mut input = vec![b'x'; 200_000];
         input.extend_from_slice(b"\nok\n");
-        assert_eq!(frames(&input, 1000), ["<oversized>", "ok"]);
+        let kept = format!("<oversized: {}>", "x".repeat(1000));
+        assert_eq!(frames(&input, 1000), [kept.as_str(), "ok"]);
     }
 
     #[test]
     fn a_line_over_the_limit_within_one_chunk_is_oversized_too() {
-        assert_eq!(frames(b"0123456789\nabc\n", 5), ["<oversized>", "abc"]);
+        assert_eq!(
+            frames(b"0123456789\nabc\n", 5),
+            ["<oversized: 01234>", "abc"]
+        );
     }
 }

@@ -27,7 +27,7 @@ use super::lines::{Frame, Framer, ReadBuffer};
 use super::stdout_guard::take_stdout_for_protocol;
 use super::writer::SharedWriter;
 use crate::error::Error;
-use crate::jsonrpc::RpcError;
+use crate::jsonrpc::{RpcError, request_id_in_prefix};
 use crate::server::{Outbound, Server, Session};
 
 impl Server {
@@ -125,12 +125,13 @@ fn stdio_outcome(read: io::Result<Ended>, write: io::Result<()>) -> Result<(), E
     }
 }
 
-/// Hands one framed message to the session.
+/// Hands one framed message to the session. An oversized one is refused, naming its request
+/// when its beginning shows one for certain.
 fn on_frame(session: &Arc<Session>, max: usize, frame: Frame<'_>) {
     match frame {
         Frame::Message(message) => session.receive(message),
-        Frame::Oversized => session.send_error(
-            None,
+        Frame::Oversized { kept } => session.send_error(
+            request_id_in_prefix(kept).as_ref(),
             &RpcError::invalid_request(format!(
                 "message discarded: it is longer than the server's limit of {max} bytes (ServerBuilder::max_message_size)"
             )),
