@@ -32,8 +32,9 @@ async fn each_supported_revision_is_echoed() {
 
 #[tokio::test]
 async fn an_unknown_revision_is_answered_with_the_latest() {
-    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
     for asked in ["2024-11-05", "1999-01-01", "2026-07-28"] {
+        // One session each: a session is initialized once.
+        let client = Checked::connect_uninitialized(&server(), "2025-11-25");
         let result = client
             .request(
                 "initialize",
@@ -43,6 +44,40 @@ async fn an_unknown_revision_is_answered_with_the_latest() {
             .unwrap();
         assert_eq!(result["protocolVersion"], "2025-11-25", "asked for {asked}");
     }
+}
+
+/// "The initialization phase MUST be the first interaction", and in operation "Both parties
+/// MUST respect the negotiated protocol version" (specification 2025-11-25, Lifecycle): a
+/// second `initialize` is refused with -32600, and the revision the first one settled stays.
+#[tokio::test]
+async fn a_second_initialize_is_refused_and_the_revision_stays() {
+    let client = Checked::connect(&server(), "2025-03-26").await;
+    for asked in ["2025-11-25", "2025-03-26"] {
+        let error = client
+            .request(
+                "initialize",
+                json!({"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "again", "version": "2"}}),
+            )
+            .await
+            .expect_err("a second initialize is refused");
+        assert_eq!(error.code, -32600, "{error}");
+        assert!(
+            error
+                .message
+                .contains("already initialized (protocol revision 2025-03-26)"),
+            "{error}"
+        );
+    }
+    // Still 2025-03-26, the one revision with batches.
+    client
+        .client
+        .send_raw(r#"[{"jsonrpc":"2.0","id":"b","method":"ping"}]"#);
+    let reply = client
+        .client
+        .next_message(std::time::Duration::from_secs(5))
+        .await
+        .expect("the batch's reply");
+    assert_eq!(reply, json!([{"jsonrpc": "2.0", "id": "b", "result": {}}]));
 }
 
 #[tokio::test]

@@ -1,4 +1,4 @@
-//! `initialize`: version negotiation and capabilities.
+//! `initialize`: version negotiation and capabilities, once per session.
 
 use std::sync::Arc;
 
@@ -22,7 +22,10 @@ impl Session {
         let params: InitializeParams = parse_params("initialize", params)?;
         // Echo a revision we speak; otherwise offer the latest and let the client decide.
         let revision = Revision::parse(&params.protocol_version).unwrap_or(Revision::LATEST);
-        self.set_negotiated(Negotiated {
+        // "The initialization phase MUST be the first interaction" and then "Both parties MUST
+        // respect the negotiated protocol version" (specification 2025-11-25, Lifecycle): a
+        // second `initialize` is refused, and what the first settled stays.
+        let settled = self.negotiate_once(Negotiated {
             revision,
             client: Arc::new(ClientInfo {
                 name: params.client_info.name,
@@ -30,6 +33,11 @@ impl Session {
                 capabilities: params.capabilities,
             }),
         });
+        if let Err(settled) = settled {
+            return Err(RpcError::invalid_request(format!(
+                "this session is already initialized (protocol revision {settled}): `initialize` comes once, first; start a new session to negotiate again"
+            )));
+        }
         let server = self.server();
         let (tools, resources, prompts) = (
             server.tools.load(),

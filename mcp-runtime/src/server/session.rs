@@ -156,8 +156,15 @@ impl Session {
         self.negotiated.read().expect("lock poisoned").clone()
     }
 
-    pub(crate) fn set_negotiated(&self, negotiated: Negotiated) {
-        *self.negotiated.write().expect("lock poisoned") = Some(Arc::new(negotiated));
+    /// Settles what `initialize` negotiated, once: `Err` with the revision already settled if
+    /// the session was initialized before.
+    pub(crate) fn negotiate_once(&self, negotiated: Negotiated) -> Result<(), Revision> {
+        let mut settled = self.negotiated.write().expect("lock poisoned");
+        if let Some(earlier) = &*settled {
+            return Err(earlier.revision);
+        }
+        *settled = Some(Arc::new(negotiated));
+        Ok(())
     }
 
     /// Handles one raw message. Must be called within a Tokio runtime.
