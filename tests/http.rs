@@ -152,6 +152,13 @@ async fn session(port: u16, version: &str, capabilities: Value) -> String {
     id
 }
 
+/// Whether an error reply's message contains `words`.
+fn error_says(reply: &Value, words: &str) -> bool {
+    reply["error"]["message"]
+        .as_str()
+        .is_some_and(|message| message.contains(words))
+}
+
 fn call(id: u64, tool: &str, arguments: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments, "_meta": {"progressToken": format!("p{id}")}}}).to_string()
 }
@@ -617,13 +624,7 @@ async fn stateless_requests_are_answered_as_json_or_on_their_own_stream() {
     assert_eq!(batch.header("content-type"), Some("application/json"));
     let error = batch.json().await;
     assert!(error.get("id").is_none(), "{error}");
-    assert!(
-        error["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("batches"),
-        "{error}"
-    );
+    assert!(error_says(&error, "batches"), "{error}");
 }
 
 #[tokio::test]
@@ -882,4 +883,185 @@ async fn the_403_for_a_foreign_host_names_the_option_that_allows_it() {
             && message.contains("HttpOptions::hosts(HostPolicy::only([...]))"),
         "{message}"
     );
+}
+
+/// "The client **MUST** include an `Accept` header, listing both `application/json` and
+/// `text/event-stream` as supported content types" (Streamable HTTP > Sending Messages to the
+/// Server, the same in 2025-03-26, 2025-06-18 and 2025-11-25). A client that takes JSON only is
+/// still served (it gets the reply alone, see above); one that takes no JSON, or says nothing,
+/// gets 406. A body declared as anything but JSON gets 415 (a browser's cross-site "simple"
+/// POST is `text/plain` or a form).
+#[tokio::test]
+async fn a_post_must_be_json_and_take_a_json_answer() {
+    let port = start(HttpOptions::new().stateless(true)).await;
+    let body = call(1, "echo", json!({"text": "hi"}));
+    for content_type in [
+        "text/plain",
+        "text/plain;charset=UTF-8",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+    ] {
+        let response = request(
+            port,
+            "POST",
+            &[ACCEPT, ("content-type", content_type)],
+            &body,
+        )
+        .await;
+        assert_eq!(response.status, 415, "{content_type}");
+        let error = response.json().await;
+        assert!(error.get("id").is_none(), "{error}");
+        assert!(
+            error_says(&error, "Content-Type: application/json"),
+            "{error}"
+        );
+    }
+    for accept in [
+        None,
+        Some("text/html"),
+        Some("text/event-stream"),
+        Some("application/json;q=0, text/event-stream"),
+    ] {
+        let headers: Vec<(&str, &str)> = accept.map(|a| ("accept", a)).into_iter().collect();
+        let response = request(port, "POST", &headers, &body).await;
+        assert_eq!(response.status, 406, "{accept:?}");
+        let error = response.json().await;
+        let advice = "Accept: application/json, text/event-stream";
+        assert!(error_says(&error, advice), "{error}");
+    }
+    for headers in [
+        vec![ACCEPT, ("content-type", "application/json")],
+        vec![ACCEPT, ("content-type", "application/json; charset=utf-8")],
+        vec![("accept", "*/*")],
+        vec![("accept", "application/*, text/*")],
+    ] {
+        let response = request(port, "POST", &headers, &body).await;
+        assert_eq!(response.status, 200, "{headers:?}");
+        assert_eq!(response.json().await["result"]["content"][0]["text"], "hi");
+    }
+}
+
+/// A batch's elements are requests, notifications or responses (JSON-RPC 2.0, section 6), so
+/// `[[1]]` is a batch of one invalid element: answered with its error, never a silent 202. A
+/// batch of notifications is taken with 202 only where batches are (2025-03-26); elsewhere the
+/// server "cannot accept the input" and "**MUST** return an HTTP error status code (e.g., 400
+/// Bad Request)" (Streamable HTTP > Sending Messages to the Server).
+#[tokio::test]
+async fn a_nested_batch_gets_an_error_instead_of_a_silent_202() {
+    let port = start(HttpOptions::new()).await;
+    let old = session(port, "2025-03-26", json!({})).await;
+    let new = session(port, "2025-11-25", json!({})).await;
+    let post = |id: String, version: &'static str, body: &'static str| async move {
+        request(
+            port,
+            "POST",
+            &[
+                ACCEPT,
+                ("mcp-session-id", &id),
+                ("mcp-protocol-version", version),
+            ],
+            body,
+        )
+        .await
+    };
+
+    let nested = post(old.clone(), "2025-03-26", "[[1]]").await;
+    assert_eq!(nested.status, 200);
+    let replies = nested.json().await;
+    assert_eq!(replies[0]["error"]["code"], -32600, "{replies}");
+    assert!(error_says(&replies[0], "nested"), "{replies}");
+    let nested = post(new.clone(), "2025-11-25", "[[1]]").await;
+    assert_ne!(nested.status, 202);
+    let error = nested.json().await;
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+
+    let notes = r#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#;
+    let taken = post(old, "2025-03-26", notes).await;
+    assert_eq!(taken.status, 202);
+    let refused = post(new, "2025-11-25", notes).await;
+    assert_eq!(refused.status, 400);
+    let error = refused.json().await;
+    assert!(error.get("id").is_none(), "{error}");
+    assert!(error_says(&error, "batches"), "{error}");
+}
+
+/// Three forms no browser sends, each written on the socket as a hostile client would (no
+/// client library sends them):
+/// - two `Host` headers: "A server **MUST** respond with a 400 (Bad Request) status code to any
+///   HTTP/1.1 request message that ... contains more than one Host header field line" (RFC
+///   9112, section 3.2);
+/// - an absolute-form target: "the origin server **MUST** ignore the received Host header
+///   field (if any) and instead use the host information of the request-target" (RFC 9112,
+///   section 3.2.2), so the target's host is checked, and a `Host` that disagrees is refused;
+/// - userinfo in an `Origin`, which a serialized origin never has (RFC 6454, section 6.2):
+///   `http://localhost:PORT@evil.example` is evil.example.
+#[tokio::test]
+async fn host_and_origin_forms_no_browser_sends_are_refused() {
+    let port = start(HttpOptions::new()).await;
+    let body = initialize("2025-11-25", json!({}));
+    let local = format!("127.0.0.1:{port}");
+    for hosts in [
+        [("host", local.as_str()), ("host", "evil.example")],
+        [("host", "evil.example"), ("host", local.as_str())],
+        [("host", local.as_str()), ("host", local.as_str())],
+    ] {
+        let headers = [ACCEPT, hosts[0], hosts[1]];
+        let response = request(port, "POST", &headers, &body).await;
+        assert_eq!(response.status, 400, "{hosts:?}");
+        let message = response.json().await["error"]["message"].to_string();
+        assert!(message.contains("more than one Host header"), "{message}");
+    }
+
+    let evil_target = "http://evil.example/mcp";
+    let response = request_at(port, "POST", evil_target, &[ACCEPT], &body).await;
+    assert_eq!(
+        response.status, 400,
+        "a target naming another host than Host"
+    );
+    let headers = [ACCEPT, ("host", "evil.example")];
+    let response = request_at(port, "POST", evil_target, &headers, &body).await;
+    assert_eq!(response.status, 403, "a foreign host named by the target");
+    let own_target = format!("http://{local}/mcp");
+    let response = request_at(port, "POST", &own_target, &[ACCEPT], &body).await;
+    assert_eq!(
+        response.status, 200,
+        "the absolute form of the server's own address"
+    );
+
+    for origin in [
+        format!("http://localhost:{port}@evil.example"),
+        format!("http://127.0.0.1:{port}@evil.example"),
+        format!("http://evil.example#@localhost:{port}"),
+        format!("http://localhost:{port}/path"),
+    ] {
+        let response = request(port, "POST", &[ACCEPT, ("origin", &origin)], &body).await;
+        assert_eq!(response.status, 403, "{origin}");
+    }
+    for method in ["GET", "DELETE"] {
+        let origin = format!("http://localhost:{port}@evil.example");
+        let response = request(port, method, &[ACCEPT, ("origin", &origin)], "").await;
+        assert_eq!(response.status, 403, "{method}");
+    }
+}
+
+/// "The initialization phase **MUST** be the first interaction", and "Both parties **MUST**
+/// respect the negotiated protocol version" (Lifecycle): an `initialize` sent within a session
+/// is that session's second, refused there; it neither renegotiates nor opens a new session.
+#[tokio::test]
+async fn an_initialize_within_a_session_is_refused() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-03-26", json!({})).await;
+    let again = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &initialize("2025-11-25", json!({})),
+    )
+    .await;
+    assert!(again.header("mcp-session-id").is_none());
+    let error = again.json().await;
+    assert_eq!(error["id"], 1, "{error}");
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    let refusal = "already initialized (protocol revision 2025-03-26)";
+    assert!(error_says(&error, refusal), "{error}");
 }

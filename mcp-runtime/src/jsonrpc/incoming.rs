@@ -35,8 +35,9 @@ pub(crate) enum Incoming {
         params: Option<Box<RawValue>>,
     },
     Response(IncomingResponse),
-    /// A JSON array: the elements, each to be classified in turn.
-    Batch(Vec<Box<RawValue>>),
+    /// A JSON array: its elements, each classified (an array inside is invalid: batches do
+    /// not nest).
+    Batch(Vec<Incoming>),
     /// Not a valid message; the error is the reply.
     Invalid {
         id: Option<RequestId>,
@@ -73,15 +74,24 @@ pub(crate) fn parse_message(bytes: &[u8]) -> Incoming {
             Ok(envelope) => classify(envelope),
             Err(error) => not_an_envelope(bytes, &error),
         },
-        Some(b'[') => match serde_json::from_slice::<Vec<Box<RawValue>>>(bytes) {
+        Some(b'[') => match serde_json::from_slice::<Vec<&RawValue>>(bytes) {
             Ok(items) if items.is_empty() => invalid(None, "an empty JSON array is not a batch"),
-            Ok(items) => Incoming::Batch(items),
+            Ok(items) => Incoming::Batch(items.into_iter().map(batch_item).collect()),
             Err(error) => parse_error(&error),
         },
         _ => match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
             Ok(_) => invalid(None, "a JSON-RPC message must be a JSON object"),
             Err(error) => parse_error(&error),
         },
+    }
+}
+
+/// One element of a batch: a message, or an error if it is an array itself (JSON-RPC 2.0,
+/// section 6: the elements are Request objects).
+fn batch_item(item: &RawValue) -> Incoming {
+    match item.get().as_bytes().first() {
+        Some(b'[') => invalid(None, "batches cannot be nested"),
+        _ => parse_message(item.get().as_bytes()),
     }
 }
 
@@ -200,7 +210,7 @@ mod tests {
         ));
         assert!(matches!(
             classify_text(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#),
-            Incoming::Batch(ref items) if items.len() == 1
+            Incoming::Batch(ref items) if matches!(items[..], [Incoming::Request(_)])
         ));
     }
 
@@ -260,6 +270,22 @@ mod tests {
             classify_text(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":[4]}"#),
             Incoming::Invalid { id: None, error } if error.code == -32602
         ));
+    }
+
+    #[test]
+    fn a_nested_batch_is_an_invalid_element() {
+        match classify_text("[[1],[]]") {
+            Incoming::Batch(items) => {
+                assert_eq!(items.len(), 2);
+                for item in items {
+                    assert!(
+                        matches!(&item, Incoming::Invalid { id: None, error } if error.code == -32600 && error.message.contains("nested")),
+                        "{item:?}"
+                    );
+                }
+            }
+            other => panic!("unexpected {other:?}"),
+        }
     }
 
     #[test]

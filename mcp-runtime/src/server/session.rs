@@ -358,9 +358,16 @@ impl Session {
         }
     }
 
-    fn on_batch(self: &Arc<Self>, items: Vec<Box<RawValue>>, sink: &Outbound) {
-        let revision = self.negotiated().map(|n| n.revision);
-        if !revision.is_some_and(Revision::allows_batches) {
+    /// Whether a batch is taken now: only once `initialize` negotiated a revision that allows
+    /// them.
+    pub(crate) fn takes_batches(&self) -> bool {
+        self.negotiated()
+            .is_some_and(|n| n.revision.allows_batches())
+    }
+
+    fn on_batch(self: &Arc<Self>, items: Vec<Incoming>, sink: &Outbound) {
+        if !self.takes_batches() {
+            let revision = self.negotiated().map(|n| n.revision);
             let why = match revision {
                 Some(revision) => format!("protocol revision {revision} does not allow them"),
                 None => "they are only allowed after `initialize` negotiated revision 2025-03-26"
@@ -377,7 +384,7 @@ impl Session {
             replies: Mutex::new(Vec::new()),
         });
         for item in items {
-            match parse_message(item.get().as_bytes()) {
+            match item {
                 Incoming::Request(request) => {
                     self.start_request(request, ReplyTo::Batch(Arc::clone(&batch)));
                 }

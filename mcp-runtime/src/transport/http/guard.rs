@@ -1,7 +1,15 @@
-//! Host and Origin checks against DNS rebinding: a web page must not reach a local server by
-//! pointing a domain of its own at 127.0.0.1.
+//! The checks a request passes before it reaches a session.
+//!
+//! Host and Origin, against DNS rebinding: a web page must not reach a local server by pointing
+//! a domain of its own at 127.0.0.1. The host is read as HTTP defines it (RFC 9112, section
+//! 3.2): from an absolute-form request target when there is one, else from the one `Host`
+//! header; an Origin must be a serialized origin (RFC 6454, section 6.2: scheme, host and
+//! port, nothing else). Forms no browser sends (two `Host` headers, a target naming another
+//! host than `Host`, userinfo or a path in an Origin) are refused rather than interpreted.
+//!
+//! Media types, for a POST: the body must be JSON, and the client must take a JSON answer.
 
-use axum::http::{HeaderMap, header};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
 
 /// Which `Host` (and `Origin` host) values the endpoint accepts.
 #[derive(Clone, Debug)]
@@ -11,6 +19,22 @@ pub struct HostPolicy {
     hosts: Option<Vec<String>>,
     /// The port the server listens on, when known: a host naming another port is refused.
     port: Option<u16>,
+}
+
+/// Why a request was refused, and with which status.
+#[derive(Debug)]
+pub(super) struct Refused {
+    pub(super) status: StatusCode,
+    pub(super) reason: String,
+}
+
+impl Refused {
+    fn new(status: StatusCode, reason: impl Into<String>) -> Refused {
+        Refused {
+            status,
+            reason: reason.into(),
+        }
+    }
 }
 
 impl HostPolicy {
@@ -47,7 +71,9 @@ impl HostPolicy {
         let Some(hosts) = &self.hosts else {
             return true;
         };
-        let (host, port) = split_port(host_and_port);
+        let Some((host, port)) = split_authority(host_and_port) else {
+            return false;
+        };
         let port_ok = match (self.port, port) {
             (Some(expected), Some(port)) => port == expected,
             _ => true,
@@ -55,42 +81,203 @@ impl HostPolicy {
         port_ok && hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
     }
 
-    /// `Err(reason)` when the request's Host or Origin is not allowed.
-    pub(crate) fn check(&self, headers: &HeaderMap) -> Result<(), String> {
-        if let Some(host) = headers.get(header::HOST) {
-            let host = host.to_str().unwrap_or("");
-            if !self.accepts(host) {
-                return Err(format!(
-                    "the Host `{host}` is not allowed: list it in `HttpOptions::hosts(HostPolicy::only([...]))` to accept it"
+    /// `Err` when the request's host or Origin is not allowed (403), or is written in a form
+    /// HTTP forbids or no browser sends (400).
+    pub(super) fn check(&self, uri: &Uri, headers: &HeaderMap) -> Result<(), Refused> {
+        let mut hosts = headers.get_all(header::HOST).iter();
+        let host_header = hosts.next();
+        if hosts.next().is_some() {
+            // RFC 9112, section 3.2: a server MUST answer 400 to "any request message that
+            // contains more than one Host header field line".
+            return Err(Refused::new(
+                StatusCode::BAD_REQUEST,
+                "the request has more than one Host header",
+            ));
+        }
+        let host_header = host_header.map(|v| v.to_str().unwrap_or(""));
+        // An absolute-form target (`POST http://host/mcp`) names the host itself, and then
+        // "the origin server MUST ignore the received Host header field" (RFC 9112, section
+        // 3.2.2). Over HTTP/2 every target carries its authority this way.
+        let host = match (uri.authority().map(|a| a.as_str()), host_header) {
+            (Some(target), Some(header)) if !target.eq_ignore_ascii_case(header) => {
+                return Err(Refused::new(
+                    StatusCode::BAD_REQUEST,
+                    format!(
+                        "the request target names the host `{target}` but its Host header `{header}`"
+                    ),
                 ));
             }
+            (Some(target), _) => Some(target),
+            (None, header) => header,
+        };
+        if let Some(host) = host
+            && !self.accepts(host)
+        {
+            return Err(Refused::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "the Host `{host}` is not allowed: list it in `HttpOptions::hosts(HostPolicy::only([...]))` to accept it"
+                ),
+            ));
         }
-        if let Some(origin) = headers.get(header::ORIGIN) {
+        let mut origins = headers.get_all(header::ORIGIN).iter();
+        let origin = origins.next();
+        if origins.next().is_some() {
+            return Err(Refused::new(
+                StatusCode::BAD_REQUEST,
+                "the request has more than one Origin header",
+            ));
+        }
+        if let Some(origin) = origin {
             let origin = origin.to_str().unwrap_or("");
-            let authority = origin
-                .split_once("://")
-                .map_or(origin, |(_, rest)| rest)
-                .trim_end_matches('/');
-            if origin != "null" && !self.accepts(authority)
-                || origin == "null" && self.hosts.is_some()
-            {
-                return Err(format!("the Origin `{origin}` is not allowed"));
+            let allowed = match origin {
+                // A sandboxed or opaque origin: no host to check.
+                "null" => self.hosts.is_none(),
+                _ => origin_authority(origin).is_some_and(|authority| self.accepts(authority)),
+            };
+            if !allowed {
+                return Err(Refused::new(
+                    StatusCode::FORBIDDEN,
+                    format!("the Origin `{origin}` is not allowed"),
+                ));
             }
         }
         Ok(())
     }
 }
 
-/// `("[::1]", Some(8080))` from `[::1]:8080`, `("localhost", None)` from `localhost`.
-fn split_port(value: &str) -> (&str, Option<u16>) {
-    if let Some(end) = value.find(']') {
-        let (host, rest) = value.split_at(end + 1);
-        return (host, rest.strip_prefix(':').and_then(|p| p.parse().ok()));
+/// The `host[:port]` of a serialized origin (`scheme://host[:port]`); `None` for anything
+/// else: userinfo (`http://localhost:3000@evil.example`), a path, a query.
+fn origin_authority(origin: &str) -> Option<&str> {
+    let (scheme, authority) = origin.split_once("://")?;
+    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    // Browsers send no trailing slash; one is tolerated, as before.
+    let authority = authority.strip_suffix('/').unwrap_or(authority);
+    (scheme_ok && split_authority(authority).is_some()).then_some(authority)
+}
+
+/// `("[::1]", Some(8080))` from `[::1]:8080`, `("localhost", None)` from `localhost`; `None`
+/// unless the text is a host and an optional numeric port, with nothing else (no userinfo, no
+/// path).
+fn split_authority(value: &str) -> Option<(&str, Option<u16>)> {
+    let (host, port) = match value.strip_prefix('[') {
+        Some(rest) => {
+            let end = rest.find(']')?;
+            let (host, rest) = value.split_at(end + 2);
+            match rest {
+                "" => (host, None),
+                _ => (host, Some(rest.strip_prefix(':')?)),
+            }
+        }
+        None => match value.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (value, None),
+        },
+    };
+    let host_ok = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~[]:%".contains(&b));
+    let port = match port {
+        None => None,
+        Some(port) if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => {
+            Some(port.parse().ok()?)
+        }
+        Some(_) => return None,
+    };
+    host_ok.then_some((host, port))
+}
+
+/// `Err` unless a POST's body is declared as JSON. No `Content-Type` at all is taken as JSON:
+/// the body is parsed as JSON either way (RFC 9110, section 8.3, lets the recipient examine
+/// the data), and MCP names no header rule for the request body.
+pub(super) fn check_content_type(headers: &HeaderMap) -> Result<(), Refused> {
+    let Some(value) = headers.get(header::CONTENT_TYPE) else {
+        return Ok(());
+    };
+    let text = value.to_str().unwrap_or("");
+    let essence = text.split(';').next().unwrap_or("").trim();
+    if essence.eq_ignore_ascii_case("application/json") {
+        return Ok(());
     }
-    match value.rsplit_once(':') {
-        Some((host, port)) => (host, port.parse().ok()),
-        None => (value, None),
+    Err(Refused::new(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        format!(
+            "the body is declared as `{text}`: MCP messages are JSON, send `Content-Type: application/json`"
+        ),
+    ))
+}
+
+/// Which of the two forms of an answer (`application/json`, `text/event-stream`) the
+/// request's `Accept` header admits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Accepts {
+    pub(super) json: bool,
+    pub(super) event_stream: bool,
+}
+
+impl Accepts {
+    /// Reads every `Accept` header; wildcards (`*/*`, `application/*`) count, a range with
+    /// `q=0` refuses its type (RFC 9110, section 12.5.1), the most specific range deciding.
+    pub(super) fn of(headers: &HeaderMap) -> Accepts {
+        let ranges: Vec<&str> = headers
+            .get_all(header::ACCEPT)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .collect();
+        Accepts {
+            json: admits(&ranges, "application", "json"),
+            event_stream: admits(&ranges, "text", "event-stream"),
+        }
     }
+
+    /// `Err` (406) unless a POST's answer can be sent. The specification asks the client to
+    /// list both types ("The client **MUST** include an `Accept` header, listing both
+    /// `application/json` and `text/event-stream`", Streamable HTTP > Sending Messages to the
+    /// Server, in each revision from 2025-03-26 on). The server always has a JSON answer, so a
+    /// client that takes JSON only is served (it gets the reply without what came before it);
+    /// one that does not take JSON, or sends no `Accept`, could be sent nothing it takes.
+    pub(super) fn check_post(self) -> Result<(), Refused> {
+        if self.json {
+            return Ok(());
+        }
+        Err(Refused::new(
+            StatusCode::NOT_ACCEPTABLE,
+            "the answer to a POST is `application/json` or `text/event-stream`: send `Accept: application/json, text/event-stream`",
+        ))
+    }
+}
+
+/// Whether `ranges` admit `kind/sub`: the most specific matching range decides, by its `q`.
+fn admits(ranges: &[&str], kind: &str, sub: &str) -> bool {
+    let mut best: Option<(u8, bool)> = None;
+    for range in ranges {
+        let mut parts = range.split(';');
+        let media = parts.next().unwrap_or("").trim();
+        let Some((range_kind, range_sub)) = media.split_once('/') else {
+            continue;
+        };
+        let specificity = match (range_kind, range_sub) {
+            ("*", "*") => 0,
+            (k, "*") if k.eq_ignore_ascii_case(kind) => 1,
+            (k, s) if k.eq_ignore_ascii_case(kind) && s.eq_ignore_ascii_case(sub) => 2,
+            _ => continue,
+        };
+        let refused = parts.any(|param| {
+            param.split_once('=').is_some_and(|(name, value)| {
+                name.trim().eq_ignore_ascii_case("q")
+                    && value.trim().parse::<f32>().is_ok_and(|q| q <= 0.0)
+            })
+        });
+        if best.is_none_or(|(seen, _)| specificity > seen) {
+            best = Some((specificity, !refused));
+        }
+    }
+    best.is_some_and(|(_, admitted)| admitted)
 }
 
 #[cfg(test)]
@@ -100,55 +287,162 @@ mod tests {
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
         let mut map = HeaderMap::new();
         for (k, v) in pairs {
-            map.insert(*k, v.parse().unwrap());
+            map.append(*k, v.parse().unwrap());
         }
         map
+    }
+
+    fn check(policy: &HostPolicy, pairs: &[(&'static str, &'static str)]) -> Result<(), Refused> {
+        policy.check(&Uri::from_static("/mcp"), &headers(pairs))
+    }
+
+    fn status(policy: &HostPolicy, pairs: &[(&'static str, &'static str)]) -> u16 {
+        check(policy, pairs)
+            .err()
+            .map_or(200, |r| r.status.as_u16())
     }
 
     #[test]
     fn local_hosts_pass_and_others_do_not() {
         let policy = HostPolicy::local().with_port(3000);
+        assert!(check(&policy, &[("host", "localhost:3000")]).is_ok());
+        assert!(check(&policy, &[("host", "127.0.0.1:3000")]).is_ok());
+        assert!(check(&policy, &[("host", "[::1]:3000")]).is_ok());
+        assert!(check(&policy, &[("host", "evil.example:3000")]).is_err());
+        assert!(check(&policy, &[("host", "localhost:4000")]).is_err());
         assert!(
-            policy
-                .check(&headers(&[("host", "localhost:3000")]))
-                .is_ok()
-        );
-        assert!(
-            policy
-                .check(&headers(&[("host", "127.0.0.1:3000")]))
-                .is_ok()
-        );
-        assert!(policy.check(&headers(&[("host", "[::1]:3000")])).is_ok());
-        assert!(
-            policy
-                .check(&headers(&[("host", "evil.example:3000")]))
-                .is_err()
-        );
-        assert!(
-            policy
-                .check(&headers(&[("host", "localhost:4000")]))
-                .is_err()
-        );
-        assert!(
-            policy
-                .check(&headers(&[
+            check(
+                &policy,
+                &[
                     ("host", "localhost:3000"),
                     ("origin", "http://evil.example")
-                ]))
-                .is_err()
+                ]
+            )
+            .is_err()
         );
         assert!(
-            policy
-                .check(&headers(&[
+            check(
+                &policy,
+                &[
                     ("host", "localhost:3000"),
                     ("origin", "http://localhost:3000")
-                ]))
-                .is_ok()
+                ]
+            )
+            .is_ok()
         );
-        assert!(
-            HostPolicy::any()
-                .check(&headers(&[("host", "evil.example")]))
-                .is_ok()
+        assert!(check(&HostPolicy::any(), &[("host", "evil.example")]).is_ok());
+    }
+
+    #[test]
+    fn forms_no_browser_sends_are_refused() {
+        let policy = HostPolicy::local().with_port(3000);
+        // Two Host headers, whichever comes first.
+        for pair in [
+            [("host", "localhost:3000"), ("host", "evil.example")],
+            [("host", "evil.example"), ("host", "localhost:3000")],
+        ] {
+            assert_eq!(status(&policy, &pair), 400, "{pair:?}");
+        }
+        assert_eq!(
+            status(&HostPolicy::any(), &[("host", "a"), ("host", "b")]),
+            400
         );
+        // Userinfo, a path or junk where a host and port belong.
+        for origin in [
+            "http://localhost:3000@evil.example",
+            "http://localhost@evil.example:3000",
+            "http://evil.example#@localhost:3000",
+            "http://localhost:3000/path",
+            "http://localhost:3000 evil",
+            "localhost:3000",
+            "http://localhost:30a0",
+        ] {
+            let pairs = [("host", "localhost:3000"), ("origin", origin)];
+            assert_eq!(status(&policy, &pairs), 403, "{origin}");
+        }
+        for host in ["localhost:3000@evil.example", "evil.example@localhost:3000"] {
+            assert_eq!(status(&policy, &[("host", host)]), 403, "{host}");
+        }
+        assert_eq!(
+            status(
+                &policy,
+                &[
+                    ("origin", "http://localhost:3000"),
+                    ("origin", "http://evil.example")
+                ]
+            ),
+            400
+        );
+    }
+
+    #[test]
+    fn an_absolute_form_target_names_the_host() {
+        let policy = HostPolicy::local().with_port(3000);
+        let local = headers(&[("host", "localhost:3000")]);
+        let evil = Uri::from_static("http://evil.example/mcp");
+        assert_eq!(policy.check(&evil, &local).unwrap_err().status, 400);
+        assert_eq!(
+            policy.check(&evil, &HeaderMap::new()).unwrap_err().status,
+            403
+        );
+        let same = Uri::from_static("http://localhost:3000/mcp");
+        assert!(policy.check(&same, &local).is_ok());
+    }
+
+    #[test]
+    fn accept_ranges_are_read_as_http_defines_them() {
+        let of = |value: &'static str| Accepts::of(&headers(&[("accept", value)]));
+        let both = Accepts {
+            json: true,
+            event_stream: true,
+        };
+        assert_eq!(of("application/json, text/event-stream"), both);
+        assert_eq!(of("*/*"), both);
+        assert_eq!(of("application/*, text/*"), both);
+        assert_eq!(
+            of("APPLICATION/JSON;charset=utf-8, text/event-stream;q=0.5"),
+            both
+        );
+        assert_eq!(
+            of("*/*, text/event-stream;q=0"),
+            Accepts {
+                json: true,
+                event_stream: false
+            }
+        );
+        assert_eq!(
+            of("text/event-stream"),
+            Accepts {
+                json: false,
+                event_stream: true
+            }
+        );
+        assert_eq!(of("text/html"), Accepts::default());
+        assert_eq!(Accepts::of(&HeaderMap::new()), Accepts::default());
+        assert!(of("application/json").check_post().is_ok());
+        assert_eq!(
+            of("text/event-stream").check_post().unwrap_err().status,
+            406
+        );
+    }
+
+    #[test]
+    fn only_json_bodies_are_taken() {
+        for ok in [
+            &[][..],
+            &[("content-type", "application/json")],
+            &[("content-type", "Application/JSON; charset=utf-8")],
+        ] {
+            assert!(check_content_type(&headers(ok)).is_ok(), "{ok:?}");
+        }
+        for refused in [
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+            "application/jsonx",
+        ] {
+            let refusal = check_content_type(&headers(&[("content-type", refused)])).unwrap_err();
+            assert_eq!(refusal.status, 415, "{refused}");
+        }
     }
 }

@@ -10,6 +10,7 @@ use serde_json::json;
 
 use super::HttpOptions;
 use super::exchange::{Exchange, First};
+use super::guard::{Accepts, Refused, check_content_type};
 use super::sessions::{HttpSession, SessionTable};
 use super::stream::{Hub, SseBody, Subscription, parse_event_id};
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
@@ -58,15 +59,20 @@ fn refuse(status: StatusCode, code: crate::ErrorCode, message: impl Into<String>
     json_response(status, body.to_string().into_bytes())
 }
 
-/// Host/Origin and `MCP-Protocol-Version` checks shared by every method.
-fn check_headers(state: &HttpState, headers: &HeaderMap) -> Result<(), Refusal> {
-    if let Err(why) = state.options.hosts.check(headers) {
-        return Err(Box::new(refuse(
-            StatusCode::FORBIDDEN,
-            crate::ErrorCode::InvalidRequest,
-            format!("{why} (the server accepts only its allowed hosts, against DNS rebinding)"),
-        )));
-    }
+/// A refusal of the checks in [`guard`](super::guard), as a response.
+fn refused(refusal: Refused) -> Response {
+    let reason = match refusal.status {
+        StatusCode::FORBIDDEN => format!(
+            "{} (the server accepts only its allowed hosts, against DNS rebinding)",
+            refusal.reason
+        ),
+        _ => refusal.reason,
+    };
+    refuse(refusal.status, crate::ErrorCode::InvalidRequest, reason)
+}
+
+/// The `MCP-Protocol-Version` check shared by every method.
+fn check_headers(headers: &HeaderMap) -> Result<(), Refusal> {
     if let Some(version) = headers.get(&VERSION_HEADER) {
         let version = version.to_str().unwrap_or("");
         if Revision::parse(version).is_none() {
@@ -81,14 +87,6 @@ fn check_headers(state: &HttpState, headers: &HeaderMap) -> Result<(), Refusal> 
         }
     }
     Ok(())
-}
-
-fn accepts_sse(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(header::ACCEPT)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .any(|v| v.contains("text/event-stream") || v.contains("*/*"))
 }
 
 fn session_id(headers: &HeaderMap) -> Option<&str> {
@@ -115,74 +113,59 @@ fn find_session(state: &HttpState, headers: &HeaderMap) -> Result<Arc<HttpSessio
 
 /// What a POSTed body holds, for routing.
 enum Kind {
-    /// A request (or a batch with requests): its id (`None` for a batch), and whether it is
-    /// `initialize`.
+    /// A request (or a batch with requests or invalid elements): its id (`None` for a
+    /// batch), and whether it is `initialize`.
     Request {
         id: Option<RequestId>,
         initialize: bool,
     },
     /// Notifications and responses only.
     NoReply,
-    /// Not a message at all.
+    /// Not a valid message: its error is the answer, with 400.
     Invalid,
 }
 
-/// How a POSTed message is answered. The session's own parse tells a request, a notification
-/// and a response apart; a batch, or a message that is not valid, is judged by its `id` and
-/// `method` alone (an invalid request still gets its error as a reply).
-fn classify(message: &Incoming, body: &[u8]) -> Kind {
+/// How a POSTed message is answered, from the session's own parse: a request is answered, a
+/// notification or a response is taken with 202, and a message that is not valid gets its
+/// error with 400 (for a notification, the spec's words: "If the server cannot accept the
+/// input, it **MUST** return an HTTP error status code (e.g., 400 Bad Request)"). A batch is
+/// answered when any element is a request or invalid (a nested batch, say).
+fn classify(message: &Incoming) -> Kind {
     match message {
         Incoming::Request(request) => Kind::Request {
             id: Some(request.id.clone()),
             initialize: request.method == "initialize",
         },
         Incoming::Notification { .. } | Incoming::Response(_) => Kind::NoReply,
-        Incoming::Batch(_) | Incoming::Invalid { .. } => peek(body),
-    }
-}
-
-fn peek(body: &[u8]) -> Kind {
-    #[derive(serde::Deserialize)]
-    struct Peek<'a> {
-        #[serde(borrow, default)]
-        id: Option<&'a serde_json::value::RawValue>,
-        #[serde(borrow, default)]
-        method: Option<std::borrow::Cow<'a, str>>,
-    }
-    let start = body.iter().position(|b| !b.is_ascii_whitespace());
-    if start.is_some_and(|i| body[i] == b'[') {
-        return match serde_json::from_slice::<Vec<Peek<'_>>>(body) {
-            Ok(items) if items.iter().any(|p| p.method.is_some() && p.id.is_some()) => {
+        Incoming::Batch(items) => {
+            let answered = items
+                .iter()
+                .any(|item| !matches!(item, Incoming::Notification { .. } | Incoming::Response(_)));
+            if answered {
                 Kind::Request {
                     id: None,
                     initialize: false,
                 }
+            } else {
+                Kind::NoReply
             }
-            Ok(items) if !items.is_empty() => Kind::NoReply,
-            _ => Kind::Invalid,
-        };
-    }
-    match serde_json::from_slice::<Peek<'_>>(body) {
-        Ok(Peek {
-            id: Some(id),
-            method: Some(method),
-        }) => Kind::Request {
-            id: RequestId::from_raw(id),
-            initialize: method == "initialize",
-        },
-        Ok(Peek {
-            method: Some(_), ..
-        })
-        | Ok(Peek { id: Some(_), .. }) => Kind::NoReply,
-        _ => Kind::Invalid,
+        }
+        Incoming::Invalid { .. } => Kind::Invalid,
     }
 }
 
 pub(super) async fn post(State(state): Shared, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     let headers = &parts.headers;
-    if let Err(refusal) = check_headers(&state, headers) {
+    if let Err(refusal) = check_headers(headers) {
         return *refusal;
+    }
+    if let Err(refusal) = check_content_type(headers) {
+        return refused(refusal);
+    }
+    let accepts = Accepts::of(headers);
+    if let Err(refusal) = accepts.check_post() {
+        return refused(refusal);
     }
     let limit = state.options.max_body_bytes;
     let too_large = || {
@@ -204,30 +187,36 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
     };
 
     let message = parse_message(&body);
-    let kind = classify(&message, &body);
+    let kind = classify(&message);
     let received = Received {
         body: &body,
         message,
         kind,
+        accepts,
     };
     if state.options.stateless {
-        return respond(&state, &state.unlisted_session(), None, headers, received).await;
+        return respond(&state, &state.unlisted_session(), None, received).await;
     }
+    let known = || session_id(headers).and_then(|id| state.sessions.get(id));
     let (session, new_id) = match &received.kind {
         Kind::Request {
             initialize: true, ..
-        } => {
-            let session = HttpSession::new(&state.server, state.options.stream_limits());
-            let id = state
-                .sessions
-                .insert(Arc::clone(&session), state.options.session_idle);
-            (session, Some(id))
-        }
+        } => match known() {
+            // The session's second `initialize`, which it refuses.
+            Some(session) => (session, None),
+            None => {
+                let session = HttpSession::new(&state.server, state.options.stream_limits());
+                let id = state
+                    .sessions
+                    .insert(Arc::clone(&session), state.options.session_idle);
+                (session, Some(id))
+            }
+        },
         Kind::Invalid => match find_session(&state, headers) {
             Ok(session) => (session, None),
             Err(_) => {
                 let session = state.unlisted_session();
-                return respond(&state, &session, None, headers, received).await;
+                return respond(&state, &session, None, received).await;
             }
         },
         _ => match find_session(&state, headers) {
@@ -235,7 +224,7 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
             Err(refusal) => return *refusal,
         },
     };
-    let mut response = respond(&state, &session.session, Some(&session), headers, received).await;
+    let mut response = respond(&state, &session.session, Some(&session), received).await;
     if let Some(id) = new_id
         && let Ok(value) = HeaderValue::from_str(&id)
     {
@@ -249,6 +238,7 @@ struct Received<'a> {
     body: &'a [u8],
     message: Incoming,
     kind: Kind,
+    accepts: Accepts,
 }
 
 /// Answers a POSTed message on `session`; `http_session` is the session it belongs to, if any
@@ -257,14 +247,21 @@ async fn respond(
     state: &HttpState,
     session: &Arc<Session>,
     http_session: Option<&Arc<HttpSession>>,
-    headers: &HeaderMap,
     received: Received<'_>,
 ) -> Response {
     let Received {
         body,
         message,
         kind,
+        accepts,
     } = received;
+    let kind = match kind {
+        // A batch the session refuses is answered with that refusal.
+        Kind::NoReply if matches!(message, Incoming::Batch(_)) && !session.takes_batches() => {
+            Kind::Invalid
+        }
+        kind => kind,
+    };
     let (request, status, sse) = match kind {
         Kind::NoReply => {
             session.receive_parsed(body, message, &state.discard);
@@ -272,7 +269,7 @@ async fn respond(
         }
         // Its error is the whole answer.
         Kind::Invalid => (None, StatusCode::BAD_REQUEST, false),
-        Kind::Request { id, .. } => (id, StatusCode::OK, accepts_sse(headers)),
+        Kind::Request { id, .. } => (id, StatusCode::OK, accepts.event_stream),
     };
     let (exchange, first) = Exchange::new(request, sse);
     // Ending a stream early asks the client to resume it, which only a session allows.
@@ -426,8 +423,12 @@ pub(super) async fn endpoint(state: Shared, request: Request) -> Response {
     route(state, request).await
 }
 
-/// The endpoint's three methods, wherever it is mounted.
+/// The endpoint's three methods, wherever it is mounted. Host and Origin are checked first,
+/// whatever the method.
 pub(super) async fn route(state: Shared, request: Request) -> Response {
+    if let Err(refusal) = state.options.hosts.check(request.uri(), request.headers()) {
+        return refused(refusal);
+    }
     match *request.method() {
         Method::POST => post(state, request).await,
         Method::GET => get(state, request.into_parts().0.headers).await,
@@ -443,7 +444,7 @@ pub(super) async fn route(state: Shared, request: Request) -> Response {
 }
 
 pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
-    if let Err(refusal) = check_headers(&state, &headers) {
+    if let Err(refusal) = check_headers(&headers) {
         return *refusal;
     }
     if state.options.stateless {
@@ -453,7 +454,7 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
             "this server is stateless: it has no stream of its own to GET",
         );
     }
-    if !accepts_sse(&headers) {
+    if !Accepts::of(&headers).event_stream {
         return refuse(
             StatusCode::NOT_ACCEPTABLE,
             crate::ErrorCode::InvalidRequest,
@@ -492,7 +493,7 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
 }
 
 pub(super) async fn delete(State(state): Shared, headers: HeaderMap) -> Response {
-    if let Err(refusal) = check_headers(&state, &headers) {
+    if let Err(refusal) = check_headers(&headers) {
         return *refusal;
     }
     if state.options.stateless {
