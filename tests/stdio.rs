@@ -705,3 +705,46 @@ fn the_files_example_follows_no_link_out_ends_on_loops_and_refuses_a_fifo() {
     assert!(success, "{stderr}");
     std::fs::remove_dir_all(&base).ok();
 }
+
+/// Logs never block the protocol. With `MCP_TRACE=1` every message is logged to stderr, here a
+/// pipe nobody reads: once its buffer is full, a plain write to it would wait for ever, and the
+/// server with it. The runtime's stderr lines go through a bounded backlog instead (1 MiB),
+/// written by a thread of its own; what does not fit is dropped and counted. Stray prints
+/// (the `shout` tool's, moved off stdout) take the same way. 2,000 traced requests of 1 KiB
+/// each log more than the pipe and the backlog hold, and every one is answered.
+#[test]
+fn a_stderr_nobody_reads_never_blocks_the_server() {
+    let mut server = Running::start("printing", &[("MCP_TRACE", "1")]);
+    server.initialize();
+    let mut stdin = server.child.stdin.take().unwrap();
+    let padding = "x".repeat(1000);
+    let count = 2000;
+    let writer = std::thread::spawn(move || {
+        for id in 0..count {
+            let request = if id % 100 == 0 {
+                call(id, "shout", json!({"text": padding}))
+            } else {
+                json!({"jsonrpc": "2.0", "id": id, "method": "ping", "params": {"_meta": {"pad": padding}}})
+                    .to_string()
+            };
+            if writeln!(stdin, "{request}").is_err() {
+                return;
+            }
+        }
+        // Closing stdin ends the server once it has answered.
+    });
+    let mut answered = 0;
+    while answered < count {
+        let line = server
+            .lines
+            .recv_timeout(Duration::from_secs(10))
+            .unwrap_or_else(|_| panic!("only {answered} of {count} answered: the server is stuck"));
+        let reply: Value = serde_json::from_str(&line).unwrap();
+        assert!(reply.get("result").is_some(), "{reply}");
+        answered += 1;
+    }
+    writer.join().unwrap();
+    let (_, stderr, success) = server.finish();
+    assert!(success, "{stderr}");
+    assert!(stderr.contains("bytes of log dropped"), "no drop reported");
+}

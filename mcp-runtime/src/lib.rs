@@ -78,6 +78,7 @@ pub mod protocol;
 pub mod resource;
 mod schema;
 mod server;
+mod stderr;
 pub mod testing;
 mod tool;
 mod transport;

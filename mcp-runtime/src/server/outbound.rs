@@ -80,7 +80,8 @@ impl Outbound {
     }
 }
 
-/// Writes one raw message to stderr with its direction, id and method (`MCP_TRACE=1`).
+/// Writes one raw message to stderr with its direction, id and method (`MCP_TRACE=1`), through
+/// the backlog that never blocks (see [`crate::stderr`]).
 pub(crate) fn trace(direction: &str, message: &[u8]) {
     let text = String::from_utf8_lossy(message);
     let parsed: Option<serde_json::Value> = serde_json::from_slice(message).ok();
@@ -94,5 +95,8 @@ pub(crate) fn trace(direction: &str, message: &[u8]) {
     let method = field("method")
         .map(|m| format!(" {}", m.trim_matches('"')))
         .unwrap_or_default();
-    eprintln!("[mcp {direction}] id={id}{method} {}", text.trim_end());
+    crate::stderr::line(format_args!(
+        "[mcp {direction}] id={id}{method} {}",
+        text.trim_end()
+    ));
 }

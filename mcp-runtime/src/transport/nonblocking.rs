@@ -185,8 +185,8 @@ fn register(file: File, interest: Interest) -> Option<AsyncFd<File>> {
     match registered {
         Ok(registered) => registered.ok(),
         Err(_no_io_driver) => {
-            eprintln!(
-                "mcp: the Tokio runtime has no I/O driver (`enable_io`): serving stdio with blocking reads on a thread instead"
+            crate::stderr::line(
+                "mcp: the Tokio runtime has no I/O driver (`enable_io`): serving stdio with blocking reads on a thread instead",
             );
             None
         }

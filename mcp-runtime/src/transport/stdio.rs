@@ -24,7 +24,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 use super::lines::{Frame, Framer, ReadBuffer};
-use super::stdout_guard::take_stdout_for_protocol;
+use super::stdout_guard::{release_stdout, take_stdout_for_protocol};
 use super::writer::SharedWriter;
 use crate::error::Error;
 use crate::jsonrpc::{RpcError, request_id_in_prefix};
@@ -36,6 +36,8 @@ impl Server {
     /// stdout. Call within a Tokio runtime.
     pub async fn serve_stdio(&self) -> Result<(), Error> {
         let protocol_out = take_stdout_for_protocol()?;
+        // Last, on every way out: stray prints and traces reach stderr before the process ends.
+        let _release = ReleaseStdout;
         if io::stdin().is_terminal() {
             self.introduce_on_terminal();
         }
@@ -78,7 +80,7 @@ impl Server {
 
     fn introduce_on_terminal(&self) {
         let info = &self.core.info;
-        eprintln!(
+        crate::stderr::line(format_args!(
             "{} {}: a Model Context Protocol server speaking JSON-RPC on stdin/stdout.\n\
              An MCP client (Claude Desktop, MCP Inspector, ...) normally starts it and does the talking.\n\
              To try it by hand, type one JSON message per line, for example:\n\
@@ -86,9 +88,12 @@ impl Server {
              {{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}}\n\
              Set MCP_TRACE=1 to see every message in and out on stderr. Press Ctrl-D to quit.",
             info.name, info.version
-        );
+        ));
     }
 }
+
+/// How long the end of serving waits for the log to reach stderr, which may not be read.
+const LOG_FLUSH: Duration = Duration::from_secs(1);
 
 /// After the end of stdin: the requests in flight finish within `grace`, or are cancelled.
 async fn wind_down(session: &Session, grace: Duration) {
@@ -269,6 +274,15 @@ impl Input {
                 None => Ok(None),
             },
         }
+    }
+}
+
+/// Gives stdout back to stderr when dropped, and lets the log reach it.
+struct ReleaseStdout;
+
+impl Drop for ReleaseStdout {
+    fn drop(&mut self) {
+        release_stdout(LOG_FLUSH);
     }
 }
 

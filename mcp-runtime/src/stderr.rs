@@ -1,0 +1,231 @@
+//! The runtime's own writing to stderr, which never blocks the code that writes.
+//!
+//! A stdio server's stderr is usually a pipe to its client, and a client need not read it: once
+//! the pipe's buffer is full, a plain write waits until someone reads, and a serving loop that
+//! waits answers nothing. So the runtime's own lines (`MCP_TRACE` traces, notices) and what the
+//! process prints to stdout in stdio mode (moved here, see `transport::stdout_guard`) go into a
+//! bounded backlog, which a thread of its own writes to the real stderr. What does not fit is
+//! dropped and counted, and once stderr takes data again a line says how many bytes were lost.
+//!
+//! Writes made straight to stderr (`eprintln!` in a handler, the panic message) do not pass
+//! here, and block as they always do when nobody reads stderr.
+
+use std::collections::VecDeque;
+use std::fmt::Display;
+use std::io::{self, Read, Write};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+/// How many bytes may wait for stderr (1 MiB); more is dropped.
+pub(crate) const BACKLOG_BYTES: usize = 1024 * 1024;
+
+/// The process's one stderr backlog.
+static STDERR: Backlog = Backlog::new(BACKLOG_BYTES);
+
+/// Queues one line (a newline is added) for stderr, or drops it if the backlog is full.
+pub(crate) fn line(text: impl Display) {
+    STDERR.push(format!("{text}\n").into_bytes(), io::stderr);
+}
+
+/// Copies what `source` yields into the backlog until it ends, on a thread of its own, so a
+/// writer to `source` (the stdout of a stdio server) never waits for stderr.
+pub(crate) fn forward(mut source: impl Read + Send + 'static) -> io::Result<()> {
+    STDERR.lock().forwarders += 1;
+    let spawned = std::thread::Builder::new()
+        .name("mcp-stdout-to-stderr".to_owned())
+        .spawn(move || {
+            let mut chunk = vec![0; 16 * 1024];
+            loop {
+                match source.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(read) => STDERR.push(chunk[..read].to_vec(), io::stderr),
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            STDERR.lock().forwarders -= 1;
+            STDERR.changed.notify_all();
+        });
+    if let Err(error) = spawned {
+        STDERR.lock().forwarders -= 1;
+        return Err(error);
+    }
+    Ok(())
+}
+
+/// Waits until everything queued (and everything forwarded, once its source ended) is written,
+/// for at most `limit`: the end of serving, before the process exits.
+pub(crate) fn flush(limit: Duration) {
+    STDERR.wait_written(limit);
+}
+
+/// A bounded queue of bytes for a writer that may block, with the thread that writes them.
+struct Backlog {
+    state: Mutex<State>,
+    /// Signalled when bytes are queued, written, or a forwarder ends.
+    changed: Condvar,
+    capacity: usize,
+}
+
+struct State {
+    queue: VecDeque<Vec<u8>>,
+    /// Bytes queued or being written: what the backlog holds.
+    held: usize,
+    /// Bytes dropped since the last report of drops.
+    dropped: usize,
+    writing: bool,
+    writer_started: bool,
+    forwarders: usize,
+}
+
+impl Backlog {
+    const fn new(capacity: usize) -> Backlog {
+        Backlog {
+            state: Mutex::new(State {
+                queue: VecDeque::new(),
+                held: 0,
+                dropped: 0,
+                writing: false,
+                writer_started: false,
+                forwarders: 0,
+            }),
+            changed: Condvar::new(),
+            capacity,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // Nothing panics while holding the lock; a poisoned one still holds consistent state.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues `bytes`, starting the writing thread (writing to `open()`) on first use; drops
+    /// them, counted, when they do not fit.
+    fn push<W: Write + 'static>(&'static self, bytes: Vec<u8>, open: fn() -> W) {
+        let mut state = self.lock();
+        if state.held + bytes.len() > self.capacity {
+            state.dropped += bytes.len();
+            return;
+        }
+        if !state.writer_started {
+            let spawned = std::thread::Builder::new()
+                .name("mcp-stderr".to_owned())
+                .spawn(move || self.write_forever(open()));
+            if spawned.is_err() {
+                // No thread to write with: the bytes are dropped rather than written here,
+                // where they could block.
+                state.dropped += bytes.len();
+                return;
+            }
+            state.writer_started = true;
+        }
+        state.held += bytes.len();
+        state.queue.push_back(bytes);
+        drop(state);
+        self.changed.notify_all();
+    }
+
+    fn write_forever(&self, mut out: impl Write) {
+        let mut state = self.lock();
+        loop {
+            while state.queue.is_empty() && state.dropped == 0 {
+                state = self
+                    .changed
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+            let batch = std::mem::take(&mut state.queue);
+            let dropped = std::mem::take(&mut state.dropped);
+            state.writing = true;
+            drop(state);
+            let mut written = 0;
+            for bytes in &batch {
+                // A stderr that fails (closed by the client) loses the log, nothing else.
+                let _ = out.write_all(bytes);
+                written += bytes.len();
+            }
+            if dropped > 0 {
+                let _ = writeln!(
+                    out,
+                    "mcp: {dropped} bytes of log dropped: stderr was not read as fast as it was written"
+                );
+            }
+            let _ = out.flush();
+            state = self.lock();
+            state.held -= written;
+            state.writing = false;
+            self.changed.notify_all();
+        }
+    }
+
+    fn wait_written(&self, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        let mut state = self.lock();
+        while !state.queue.is_empty() || state.writing || state.forwarders > 0 {
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                return;
+            };
+            state = self
+                .changed
+                .wait_timeout(state, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+
+    use super::*;
+
+    /// A writer that takes nothing until the test lets it, as a stderr nobody reads.
+    struct Stuck;
+
+    static RELEASE: Mutex<Option<mpsc::Receiver<()>>> = Mutex::new(None);
+    static WRITTEN: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
+    impl Write for Stuck {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            if let Some(release) = RELEASE.lock().unwrap().as_ref() {
+                let _ = release.recv();
+            }
+            WRITTEN.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_full_backlog_drops_without_waiting_and_says_so_later() {
+        static BACKLOG: Backlog = Backlog::new(100);
+        let (release, released) = mpsc::channel();
+        *RELEASE.lock().unwrap() = Some(released);
+
+        let started = Instant::now();
+        // The first line is taken by the writer, which then waits; 100 more bytes fit.
+        BACKLOG.push(b"first\n".to_vec(), || Stuck);
+        for _ in 0..1000 {
+            BACKLOG.push(vec![b'x'; 10], || Stuck);
+        }
+        assert!(started.elapsed() < Duration::from_secs(1), "pushing waited");
+        let held = BACKLOG.lock().held;
+        assert!(held <= 100, "{held} bytes held");
+
+        drop(release);
+        *RELEASE.lock().unwrap() = None;
+        BACKLOG.wait_written(Duration::from_secs(5));
+        BACKLOG.push(b"last\n".to_vec(), || Stuck);
+        BACKLOG.wait_written(Duration::from_secs(5));
+        let written = String::from_utf8(WRITTEN.lock().unwrap().clone()).unwrap();
+        assert!(written.starts_with("first\n"), "{written}");
+        assert!(written.contains("bytes of log dropped"), "{written}");
+        assert!(written.ends_with("last\n"), "{written}");
+        let kept = written.matches('x').count();
+        assert!((90..=100).contains(&kept), "{kept} bytes of x kept");
+    }
+}
