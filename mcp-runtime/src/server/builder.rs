@@ -215,6 +215,10 @@ impl ServerBuilder {
 
     /// Writes every raw message in and out to stderr, with its direction and id. Also turned
     /// on by the environment variable `MCP_TRACE=1`.
+    ///
+    /// Trace lines never make the server wait: they go through a bounded backlog (1 MiB)
+    /// that a thread of its own writes to stderr. When stderr is not read and the backlog is
+    /// full, lines are dropped, and a line says how many bytes were once stderr moves again.
     pub fn trace(mut self, on: bool) -> ServerBuilder {
         self.trace = on;
         self
