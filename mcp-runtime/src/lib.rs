@@ -69,6 +69,7 @@ mod catalog;
 pub mod completion;
 mod context;
 mod error;
+mod handler;
 mod handler_error;
 pub mod jsonrpc;
 #[cfg(feature = "tracing")]
@@ -82,13 +83,14 @@ pub mod testing;
 mod tool;
 mod transport;
 
-pub use args::{ArgumentSpec, ArgumentSpecs, StringArgs, StringParam};
+pub use args::{ArgumentSpec, ArgumentSpecs, StringArgs};
 pub use completion::{Completer, CompletionContext};
 pub use context::{
     ClientError, Context, Elicitation, LoggingLevel, Root, SamplingRequest, SamplingResponse,
     State, UrlElicitation,
 };
 pub use error::{BuildError, Error};
+pub use handler::{FromArguments, FromContext, FromRequestContext, Requirements};
 pub use handler_error::HandlerError;
 pub use jsonrpc::{ErrorCode, RequestId, RpcError};
 pub use mcp_macros::{mcp_prompt, mcp_resource, mcp_tool};
@@ -98,12 +100,9 @@ pub use protocol::{
     ResourceContents, Revision, Role, ToolAnnotations, ToolDefinition,
 };
 pub use resource::{IntoResourceContents, Resource};
-pub use schema::{InputSchema, OutputShape};
+pub use schema::OutputShape;
 pub use server::{Server, ServerBuilder, ServerHandle};
-pub use tool::{
-    Arguments, DynamicTool, FromArguments, FromContext, FromRequestContext, IntoToolResult,
-    Requirements, Tool, ToolParam,
-};
+pub use tool::{Arguments, DynamicTool, InputSchema, IntoToolResult, Tool};
 #[cfg(feature = "http")]
 pub use transport::http::{HostPolicy, HttpOptions};
 
@@ -148,21 +147,20 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
-    pub use crate::args::{ArgumentSpecs, StringArgs, describe_string_param, extract_string_param};
+    pub use crate::args::{ArgumentSpecs, StringArgs};
     pub use crate::completion::Completer;
     pub use crate::context::Context;
+    pub use crate::handler::{ArgumentSource, FromArguments, Param, Registration};
     pub use crate::handler_error::HandlerError;
-    pub use crate::prompt::{IntoPromptResult, Prompt, PromptRegistration};
+    pub use crate::prompt::{IntoPromptResult, Prompt};
     pub use crate::protocol::{
         Annotations, CallToolResult, GetPromptResult, PromptDefinition, ResourceContents,
         ResourceDefinition, Role, ToolAnnotations, ToolDefinition,
     };
     pub use crate::resource::{
-        Resource, ResourceOutput, ResourceProbe, ResourceRegistration, kinds as resource_kinds,
+        Resource, ResourceOutput, ResourceProbe, SuppliedParam, kinds as resource_kinds,
     };
-    pub use crate::schema::InputSchema;
     pub use crate::tool::{
-        ArgErrors, Arguments, OutputCache, OutputKind, OutputProbe, SuppliedParam, Tool,
-        ToolRegistration, describe_param, extract_param, kinds,
+        ArgErrors, Arguments, InputSchema, OutputCache, OutputKind, OutputProbe, Tool, kinds,
     };
 }

@@ -58,17 +58,17 @@ fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths
     let context = paths.private("Context");
     let result_ty = paths.private("GetPromptResult");
     let handler_error = paths.private("HandlerError");
-    let string_param = paths.root("StringParam");
-    let from_arguments = paths.root("FromArguments");
+    let param_trait = paths.private("Param");
+    let from_arguments = paths.private("FromArguments");
     let into_result = paths.private("IntoPromptResult");
-    let registration = paths.private("PromptRegistration");
+    let registration = paths.private("Registration");
     let inventory = paths.private("inventory");
 
     // A parameter with `#[complete(...)]` must be an argument, decoded from its string: a
     // value the runtime supplies has nothing to complete.
     let bound = |param: &crate::ast::Param| match param.completer {
-        Some(_) => quote!(#string_param<#from_arguments>),
-        None => quote!(#string_param<_>),
+        Some(_) => quote!(#param_trait<#string_args, #from_arguments>),
+        None => quote!(#param_trait<#string_args, _>),
     };
     let describe = handler.params.iter().map(|param| {
         let arg_name = check::default_name(&param.ident);
@@ -147,7 +147,7 @@ fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths
             }
 
             #inventory::submit! {
-                #registration::of::<#ident>()
+                #registration::prompt::<#ident>()
             }
         };
     }
@@ -169,13 +169,19 @@ mod tests {
         )
         .to_string();
         assert!(!out.contains("compile_error"), "{out}");
-        // `name` is bound to `StringParam<FromArguments>`, `ctx` to `StringParam<_>`.
+        // `name` is bound to `Param<StringArgs, FromArguments>`, `ctx` to `Param<StringArgs, _>`.
         assert_eq!(
-            out.matches("StringParam < :: mcp_runtime :: FromArguments >")
+            out.matches(
+                "Param < :: mcp_runtime :: __private :: StringArgs , :: mcp_runtime :: __private :: FromArguments >"
+            )
+            .count(),
+            2
+        );
+        assert_eq!(
+            out.matches("Param < :: mcp_runtime :: __private :: StringArgs , _ >")
                 .count(),
             2
         );
-        assert_eq!(out.matches("StringParam < _ >").count(), 2);
     }
 
     #[test]

@@ -175,21 +175,21 @@ fn resource_impl(
     let context = paths.private("Context");
     let contents = paths.private("ResourceContents");
     let handler_error = paths.private("HandlerError");
-    let string_param = paths.root("StringParam");
-    let from_arguments = paths.root("FromArguments");
+    let param_trait = paths.private("Param");
+    let from_arguments = paths.private("FromArguments");
     let supplied = paths.private("SuppliedParam");
     let probe = paths.private("ResourceProbe");
     let output = paths.private("ResourceOutput");
     let kinds = paths.private("resource_kinds");
-    let registration = paths.private("ResourceRegistration");
+    let registration = paths.private("Registration");
     let inventory = paths.private("inventory");
 
     let is_variable =
         |param: &crate::ast::Param| variables.contains(&check::default_name(&param.ident));
     // A variable's value comes from the URI, so its type is decoded from text
-    // (`StringParam<FromArguments>`, not a value the runtime supplies); any other parameter
+    // (`Param<StringArgs, FromArguments>`, not a value the runtime supplies); any other parameter
     // must be supplied, an error reported on `name: Type`.
-    let variable_bound = quote!(#string_param<#from_arguments>);
+    let variable_bound = quote!(#param_trait<#string_args, #from_arguments>);
     let describe = handler.params.iter().map(|param| {
         let arg_name = check::default_name(&param.ident);
         if is_variable(param) {
@@ -342,7 +342,7 @@ fn resource_impl(
             }
 
             #inventory::submit! {
-                #registration::of::<#ident>()
+                #registration::resource::<#ident>()
             }
         };
     }

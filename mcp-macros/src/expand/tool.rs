@@ -108,7 +108,7 @@ fn tool_impl(handler: &HandlerFn, attr: &ToolAttr, name: &str, paths: &Paths) ->
     let output_kind = paths.private("OutputKind");
     let output_probe = paths.private("OutputProbe");
     let kinds = paths.private("kinds");
-    let registration = paths.private("ToolRegistration");
+    let registration = paths.private("Registration");
     let inventory = paths.private("inventory");
 
     let describe = handler.params.iter().map(|param| {
@@ -120,7 +120,7 @@ fn tool_impl(handler: &HandlerFn, attr: &ToolAttr, name: &str, paths: &Paths) ->
         let (method, args) = param_call(
             param,
             quote!(describe),
-            quote!(__mcp_schema, #arg_name, #description),
+            quote!(__mcp_schema, #arg_name, #description, #option::None),
         );
         let path = param_path(param, paths, method);
         quote! {
@@ -272,30 +272,31 @@ fn tool_impl(handler: &HandlerFn, attr: &ToolAttr, name: &str, paths: &Paths) ->
             }
 
             #inventory::submit! {
-                #registration::of::<#ident>()
+                #registration::tool::<#ident>()
             }
         };
     }
 }
 
-/// The method `name` of the parameter's `ToolParam` impl and its arguments, spanned so that
+/// The method `name` of the parameter's `Param` impl and its arguments, spanned so that
 /// an unsatisfied bound underlines the parameter's whole type (see [`spans`]).
 fn param_call(param: &Param, method: TokenStream, args: TokenStream) -> (TokenStream, TokenStream) {
     let (_, last) = spans::first_last(&param.ty);
     (spans::respan(method, last), quote_spanned!(last=> (#args)))
 }
 
-/// `<Ty as ToolParam<_>>::method`, starting at the type's first token and ending at its last.
+/// `<Ty as Param<Arguments, _>>::method`, starting at the type's first token and ending at its last.
 ///
 /// `describe` and `extract` both name the bound this way, so a type that is not a parameter
 /// gives the same diagnostic twice, which rustc reports once.
 fn param_path(param: &Param, paths: &Paths, method: TokenStream) -> TokenStream {
     let ty = &param.ty;
     let (first, last) = spans::first_last(ty);
-    let tool_param = spans::respan(paths.root("ToolParam"), first);
+    let param_trait = spans::respan(paths.private("Param"), first);
+    let source = paths.private("Arguments");
     let open = quote_spanned!(first=> <);
     let close = quote_spanned!(last=> >::);
-    quote!(#open #ty as #tool_param<_> #close #method)
+    quote!(#open #ty as #param_trait<#source, _> #close #method)
 }
 
 /// After an error: a `Tool` impl that compiles without looking at the function, so uses of

@@ -30,7 +30,6 @@ pub(crate) use state::StateMap;
 use crate::jsonrpc::{RequestId, RpcError};
 use crate::protocol::{ClientInfo, Revision};
 use crate::server::{ServerHandle, Session};
-use crate::tool::FromContext;
 
 /// The request being served: passed to any handler that takes a `Context` parameter.
 ///
@@ -158,11 +157,5 @@ impl std::fmt::Debug for Context {
             .field("request_id", &self.inner.id)
             .field("revision", &self.inner.revision)
             .finish_non_exhaustive()
-    }
-}
-
-impl FromContext for Context {
-    fn from_context(ctx: &Context) -> Result<Self, String> {
-        Ok(ctx.clone())
     }
 }

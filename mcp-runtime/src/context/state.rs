@@ -5,9 +5,6 @@ use std::collections::HashMap;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use super::Context;
-use crate::tool::{FromContext, Requirements};
-
 /// Application state of type `T`, given to the server at start-up with
 /// `ServerBuilder::state(value)` and shared by every request.
 ///
@@ -43,21 +40,6 @@ impl<T> Deref for State<T> {
 impl<T> Clone for State<T> {
     fn clone(&self) -> Self {
         State(Arc::clone(&self.0))
-    }
-}
-
-impl<T: Send + Sync + 'static> FromContext for State<T> {
-    fn from_context(ctx: &Context) -> Result<Self, String> {
-        ctx.state::<T>().map(State).ok_or_else(|| {
-            format!(
-                "the server has no state of type `{}`",
-                std::any::type_name::<T>()
-            )
-        })
-    }
-
-    fn declare(requirements: &mut Requirements) {
-        requirements.state::<T>();
     }
 }
 

@@ -8,9 +8,9 @@ use super::{Resource, UriTemplate};
 use crate::args::{ArgumentSpecs, StringArgs};
 use crate::catalog::{Catalog, Entry, WireCache};
 use crate::context::Context;
+use crate::handler::{BoxFuture, Registration};
 use crate::handler_error::HandlerError;
 use crate::protocol::{ResourceContents, ResourceDefinition, Revision, WireResource};
-use crate::tool::registry::BoxFuture;
 
 type ReadFn = Arc<
     dyn Fn(Context, String, StringArgs) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>>
@@ -18,29 +18,21 @@ type ReadFn = Arc<
         + Sync,
 >;
 
-/// One `#[mcp_resource]` function, as collected from the whole program.
-pub struct ResourceRegistration {
-    pub(crate) entry: fn() -> ResourceEntry,
-}
-
-impl ResourceRegistration {
-    /// The registration of resource `R`.
-    pub const fn of<R: Resource>() -> ResourceRegistration {
-        ResourceRegistration {
-            entry: ResourceEntry::of::<R>,
-        }
+impl Registration<ResourceEntry> {
+    /// The registration of resource `R` (generated code submits one per `#[mcp_resource]`).
+    pub const fn resource<R: Resource>() -> Registration<ResourceEntry> {
+        Registration::new(ResourceEntry::of::<R>)
     }
 }
 
-inventory::collect!(ResourceRegistration);
-
-/// Every resource the program registered.
-pub(crate) fn registered() -> impl Iterator<Item = &'static ResourceRegistration> {
-    inventory::iter::<ResourceRegistration>.into_iter()
-}
+inventory::collect!(Registration<ResourceEntry>);
 
 /// A resource or template ready to be listed and read.
-pub(crate) struct ResourceEntry {
+///
+/// `pub` because generated code holds one inside a public `Registration`; no path outside the
+/// crate names it.
+#[doc(hidden)]
+pub struct ResourceEntry {
     pub(crate) definition: ResourceDefinition,
     pub(crate) template: Option<UriTemplate>,
     pub(crate) specs: ArgumentSpecs,

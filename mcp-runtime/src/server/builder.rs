@@ -8,11 +8,12 @@ use super::{ServerHandle, Sessions};
 use crate::catalog::Live;
 use crate::context::StateMap;
 use crate::error::{BuildError, Error};
-use crate::prompt::{self, Prompt, PromptCatalog, PromptEntry};
+use crate::handler::registered;
+use crate::prompt::{Prompt, PromptCatalog, PromptEntry};
 use crate::protocol::Implementation;
-use crate::resource::{self, Resource, ResourceCatalog, ResourceEntry};
+use crate::resource::{Resource, ResourceCatalog, ResourceEntry};
 use crate::tool::Tool;
-use crate::tool::registry::{self, ToolEntry, ToolRegistry};
+use crate::tool::{ToolEntry, ToolRegistry};
 
 /// The default number of items in one page of `tools/list`.
 const DEFAULT_PAGE_SIZE: usize = 100;
@@ -136,14 +137,14 @@ impl ServerBuilder {
     /// Adds every function annotated with `#[mcp_resource]` in the program.
     pub fn registered_resources(mut self) -> ServerBuilder {
         self.resources
-            .extend(resource::registered().map(|registration| (registration.entry)()));
+            .extend(registered().map(crate::handler::Registration::entry));
         self
     }
 
     /// Adds every function annotated with `#[mcp_prompt]` in the program.
     pub fn registered_prompts(mut self) -> ServerBuilder {
         self.prompts
-            .extend(prompt::registered().map(|registration| (registration.entry)()));
+            .extend(registered().map(crate::handler::Registration::entry));
         self
     }
 
@@ -162,7 +163,7 @@ impl ServerBuilder {
     /// Adds every function annotated with `#[mcp_tool]` in the program, in any crate.
     pub fn registered_tools(mut self) -> ServerBuilder {
         self.tools
-            .extend(registry::registered().map(|registration| (registration.entry)()));
+            .extend(registered().map(crate::handler::Registration::entry));
         self
     }
 

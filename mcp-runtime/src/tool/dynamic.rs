@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::registry::{BoxFuture, ToolEntry};
+use super::ToolEntry;
 use crate::BuildError;
 use crate::context::Context;
+use crate::handler::BoxFuture;
 use crate::protocol::{CallToolResult, ToolAnnotations, ToolDefinition};
 
 type Handler = Arc<dyn Fn(Context, Map<String, Value>) -> BoxFuture<CallToolResult> + Send + Sync>;

@@ -5,9 +5,8 @@ use schemars::generate::SchemaGenerator;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{input_generator, strip_null};
-use crate::tool::Requirements;
-use crate::tool::arguments::is_optional;
+use crate::handler::{Requirements, is_optional};
+use crate::schema::{input_generator, strip_null};
 
 /// Collects the properties of a tool's `inputSchema` while its parameters are described.
 pub struct InputSchema {
