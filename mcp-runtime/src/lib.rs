@@ -87,7 +87,7 @@ pub use args::{ArgumentSpec, ArgumentSpecs, StringArgs};
 pub use completion::{Completer, CompletionContext};
 pub use context::{
     ClientError, Context, Elicitation, LoggingLevel, Root, SamplingRequest, SamplingResponse,
-    State, UrlElicitation,
+    Shareable, State, UrlElicitation,
 };
 pub use error::{BuildError, Error};
 pub use handler::{FromArguments, FromContext, FromRequestContext, Requirements};
@@ -150,17 +150,16 @@ pub mod __private {
     pub use crate::args::{ArgumentSpecs, StringArgs};
     pub use crate::completion::Completer;
     pub use crate::context::Context;
-    pub use crate::handler::{ArgumentSource, FromArguments, Param, Registration};
+    pub use crate::handler::{
+        ArgumentSource, Convert, Direct, Failure, FromArguments, Param, Probe, Registration,
+        Returns, Serialized, kinds,
+    };
     pub use crate::handler_error::HandlerError;
     pub use crate::prompt::{IntoPromptResult, Prompt};
     pub use crate::protocol::{
         Annotations, CallToolResult, GetPromptResult, PromptDefinition, ResourceContents,
         ResourceDefinition, Role, ToolAnnotations, ToolDefinition,
     };
-    pub use crate::resource::{
-        Resource, ResourceOutput, ResourceProbe, SuppliedParam, kinds as resource_kinds,
-    };
-    pub use crate::tool::{
-        ArgErrors, Arguments, InputSchema, OutputCache, OutputKind, OutputProbe, Tool, kinds,
-    };
+    pub use crate::resource::{Resource, ResourceReturns, SuppliedParam};
+    pub use crate::tool::{ArgErrors, Arguments, InputSchema, OutputCache, Tool, ToolReturns};
 }

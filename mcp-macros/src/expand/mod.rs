@@ -18,6 +18,29 @@ use crate::errors::Errors;
 use crate::paths::Paths;
 use crate::spans;
 
+/// The return-value kind of `ret` for a handler whose rules are `returns`: the runtime's
+/// autoref probe, whose most specific level that fits `ret` is chosen (see the runtime's
+/// `handler::returns`).
+pub(crate) fn return_kind_probe(
+    paths: &Paths,
+    returns: &TokenStream,
+    ret: &impl ToTokens,
+) -> TokenStream {
+    let kinds = paths.private("kinds");
+    let probe = paths.private("Probe");
+    quote! {
+        {
+            #[allow(unused_imports)]
+            use #kinds::{
+                ViaDirect as _, ViaDirectResult as _, ViaDirectResultOfAnyError as _,
+                ViaSerialized as _, ViaSerializedResult as _, ViaSerializedResultOfAnyError as _,
+                ViaUnsupported as _,
+            };
+            (&&&&&&#probe::<#returns, #ret>::new()).__mcp_return_kind()
+        }
+    }
+}
+
 /// `<Ty as Trait>::method(args)`, spanned from the parameter type's first token to its last, so
 /// that an unsatisfied bound underlines the whole type (see [`spans`]), once even when the
 /// bound is named twice.

@@ -178,9 +178,8 @@ fn resource_impl(
     let param_trait = paths.private("Param");
     let from_arguments = paths.private("FromArguments");
     let supplied = paths.private("SuppliedParam");
-    let probe = paths.private("ResourceProbe");
-    let output = paths.private("ResourceOutput");
-    let kinds = paths.private("resource_kinds");
+    let convert = paths.private("Convert");
+    let returns = paths.private("ResourceReturns");
     let registration = paths.private("Registration");
     let inventory = paths.private("inventory");
 
@@ -273,28 +272,19 @@ fn resource_impl(
         quote!(#option::None)
     };
     let (ret_first, ret_last) = spans::first_last(&ret);
-    let probe = quote! {
-        {
-            #[allow(unused_imports)]
-            use #kinds::{
-                ViaExplicit as _, ViaExplicitResult as _, ViaJson as _, ViaJsonResult as _,
-                ViaUnsupported as _,
-            };
-            (&&&&#probe::<#ret>::new()).__mcp_resource_kind()
-        }
-    };
-    // `ResourceOutput::<Ret>::contents(&__mcp_kind, ..)`, its path and its first argument
-    // spanned from the return type's first token to its last: an unsupported return type is
-    // reported there, once, with `ResourceOutput`'s message.
+    let probe = super::return_kind_probe(paths, &returns, &ret);
+    // `Convert::<ResourceReturns, Ret>::convert(&__mcp_kind, ..)`, its path and its first
+    // argument spanned from the return type's first token to its last: an unsupported return
+    // type is reported there, once, with `IntoResourceContents`'s message.
     let contents_call = {
-        let open = spans::respan(output, ret_first);
-        let method = syn::Ident::new("contents", ret_last);
+        let open = spans::respan(convert, ret_first);
+        let method = syn::Ident::new("convert", ret_last);
         let close = quote_spanned!(ret_last=> >::#method);
         let amp = quote_spanned!(ret_first=> &);
         let kind = syn::Ident::new("__mcp_kind", ret_last);
         quote! {{
             let __mcp_kind = #probe;
-            #open::<#ret #close(#amp #kind, __mcp_value, &__mcp_uri, #mime)
+            #open::<#returns, #ret #close(#amp #kind, __mcp_value, (&__mcp_uri, #mime))
         }}
     };
 

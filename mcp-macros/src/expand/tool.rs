@@ -105,9 +105,8 @@ fn tool_impl(handler: &HandlerFn, attr: &ToolAttr, name: &str, paths: &Paths) ->
     let arg_errors = paths.private("ArgErrors");
     let call_result = paths.private("CallToolResult");
     let output_cache = paths.private("OutputCache");
-    let output_kind = paths.private("OutputKind");
-    let output_probe = paths.private("OutputProbe");
-    let kinds = paths.private("kinds");
+    let convert = paths.private("Convert");
+    let returns = paths.private("ToolReturns");
     let registration = paths.private("Registration");
     let inventory = paths.private("inventory");
 
@@ -164,21 +163,12 @@ fn tool_impl(handler: &HandlerFn, attr: &ToolAttr, name: &str, paths: &Paths) ->
         hint(attr.open_world),
     );
     let (first, last) = spans::first_last(&ret);
-    let probe = quote! {
-        {
-            #[allow(unused_imports)]
-            use #kinds::{
-                ViaExplicit as _, ViaExplicitResult as _, ViaStructured as _,
-                ViaStructuredResult as _, ViaUnsupported as _,
-            };
-            (&&&&#output_probe::<#ret>::new()).__mcp_output_kind()
-        }
-    };
+    let probe = super::return_kind_probe(paths, &returns, &ret);
     let kind_path = |method: &str| {
-        let open = spans::respan(output_kind.clone(), first);
+        let open = spans::respan(convert.clone(), first);
         let method = syn::Ident::new(method, last);
         let close = quote_spanned!(last=> >::#method);
-        quote!(#open::<#ret #close)
+        quote!(#open::<#returns, #ret #close)
     };
     // `&__mcp_kind`, from the type's first token to its last, is where an unsupported
     // return type is reported.
@@ -195,7 +185,7 @@ fn tool_impl(handler: &HandlerFn, attr: &ToolAttr, name: &str, paths: &Paths) ->
         }}
     };
     let into_result = {
-        let path = kind_path("into_result");
+        let path = kind_path("convert");
         quote! {{
             let __mcp_kind = #probe;
             #path(#kind_arg, __mcp_value, &__MCP_OUTPUT)

@@ -28,16 +28,28 @@ use std::sync::Arc;
 ///     .unwrap();
 /// # drop(server);
 /// ```
-pub struct State<T>(pub Arc<T>);
+pub struct State<T: Shareable>(pub Arc<T>);
 
-impl<T> Deref for State<T> {
+/// A type state can have: one value is read by every request, and requests run on several
+/// threads, so it is `Send + Sync + 'static`. Implemented for every such type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be server state: it is not `Send + Sync + 'static`",
+    label = "`State<T>` needs a `T` that every request, on any thread, can read",
+    note = "requests run on several threads and share one value: use `Arc` instead of `Rc`, and `Mutex`, `RwLock` or an atomic (`AtomicU32`, ...) instead of `Cell` or `RefCell`"
+)]
+pub trait Shareable: Send + Sync + 'static {}
+
+#[diagnostic::do_not_recommend]
+impl<T: Send + Sync + 'static> Shareable for T {}
+
+impl<T: Shareable> Deref for State<T> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.0
     }
 }
 
-impl<T> Clone for State<T> {
+impl<T: Shareable> Clone for State<T> {
     fn clone(&self) -> Self {
         State(Arc::clone(&self.0))
     }

@@ -2,12 +2,14 @@
 //! ([`Param`], generic over the [`ArgumentSource`]; [`FromContext`] for the values the
 //! runtime supplies; the marker types that tell an argument from a supplied value), what a handler needs from the server ([`Requirements`]),
 //! how an argument is decoded and its failure explained, and how a handler is registered
-//! ([`Registration`]). Nothing here knows which kind of handler it serves; each kind's module
+//! ([`Registration`]), and the one engine that turns a return value into the kind's answer
+//! ([`Convert`]). Nothing here knows which kind of handler it serves; each kind's module
 //! (`tool`, `resource`, `prompt`) builds on this one, never the other way round.
 
 mod decode;
 mod param;
 mod registration;
+mod returns;
 mod supply;
 
 use std::future::Future;
@@ -17,6 +19,7 @@ pub(crate) use decode::{Missing, describe_error, is_optional};
 pub use param::{ArgumentSource, Param};
 pub use registration::Registration;
 pub(crate) use registration::registered;
+pub use returns::{Convert, Direct, Failure, Probe, Returns, Serialized, kinds};
 pub use supply::{FromArguments, FromContext, FromRequestContext, Requirements};
 
 /// A boxed future, as stored for type-erased handlers.

@@ -8,7 +8,7 @@
 
 use std::any::TypeId;
 
-use crate::context::{Context, State};
+use crate::context::{Context, Shareable, State};
 
 /// What a handler's supplied parameters need from the server, checked when it is built.
 #[derive(Debug, Default)]
@@ -55,7 +55,7 @@ impl FromContext for Context {
     }
 }
 
-impl<T: Send + Sync + 'static> FromContext for State<T> {
+impl<T: Shareable> FromContext for State<T> {
     fn from_context(ctx: &Context) -> Result<Self, String> {
         ctx.state::<T>().map(State).ok_or_else(|| {
             format!(

@@ -9,7 +9,7 @@ mod uri_template;
 
 use std::future::Future;
 
-pub use contents::{IntoResourceContents, ResourceOutput, ResourceProbe, kinds};
+pub use contents::{IntoResourceContents, ResourceReturns};
 pub use files::safe_join;
 pub(crate) use registry::{ResourceCatalog, ResourceEntry};
 pub use supplied::SuppliedParam;

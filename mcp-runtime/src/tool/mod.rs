@@ -15,7 +15,7 @@ pub(crate) use arguments::RawFields;
 pub use arguments::{ArgErrors, Arguments};
 pub use dynamic::DynamicTool;
 pub use input_schema::InputSchema;
-pub use output::{IntoToolResult, OutputCache, OutputKind, OutputProbe, kinds};
+pub use output::{IntoToolResult, OutputCache, ToolReturns};
 pub(crate) use registry::{ToolEntry, ToolRegistry};
 
 /// Why `name` breaks the specification's rule for tool names (1 to 128 of `A-Za-z0-9_.-`).
