@@ -30,7 +30,7 @@ impl DirectSession {
     /// for anything but a request (notifications are handled, and need no reply).
     pub async fn handle(&self, message: &[u8]) -> Option<Vec<u8>> {
         match parse_message(message) {
-            Incoming::Request(request) => Some(self.session.dispatch(request).await),
+            Incoming::Request(request) => Some(super::methods::route(&self.session, request).await),
             _ => {
                 self.session.receive(message);
                 None
