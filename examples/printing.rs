@@ -38,7 +38,5 @@ async fn wait(
 }
 
 fn main() -> Result<(), mcp_runtime::Error> {
-    mcp_runtime::server!()
-        .max_message_size(64 * 1024)
-        .run_stdio()
+    mcp_runtime::server!().max_message_bytes(64 * 1024).run()
 }

@@ -17,11 +17,11 @@ impl Paths {
         }
     }
 
-    /// `<root>::completion::<name>`.
-    pub(crate) fn completion(&self, name: &str) -> TokenStream {
+    /// `<root>::<name>`: the runtime's public API.
+    pub(crate) fn root(&self, name: &str) -> TokenStream {
         let root = &self.root;
         let name = syn::Ident::new(name, proc_macro2::Span::call_site());
-        quote!(#root::completion::#name)
+        quote!(#root::#name)
     }
 
     /// `<root>::__private::<name>`.

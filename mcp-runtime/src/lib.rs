@@ -28,7 +28,7 @@
 //! #           Ok(())
 //! #       });
 //! #   }
-//!     mcp_runtime::server!().run_stdio() // or `.run()`: stdio, or HTTP with `--http ADDR`
+//!     mcp_runtime::server!().run() // stdio, or HTTP with `--http ADDR`
 //! }
 //! ```
 //!
@@ -58,25 +58,34 @@
 //!
 //! # Transports and testing
 //!
+//! [`ServerBuilder::run`] serves stdio, or Streamable HTTP with `--http ADDR`;
 //! [`Server::serve_stdio`] speaks newline-delimited JSON on stdin/stdout, keeping stdout for
 //! protocol messages only (stray prints go to stderr). [`testing::TestClient`] drives a server
 //! in-process through the real protocol. Set `MCP_TRACE=1` to log every raw message.
 
 #![warn(missing_docs)]
 
+// Every public item has one path: the crate root (plus the `prelude` glob, `testing` and
+// `log_bridge`); the modules below are private.
 mod args;
+#[doc(hidden)]
+pub mod __bench {
+    //! See `bench_hooks`.
+    pub use crate::bench_hooks::*;
+}
+mod bench_hooks;
 mod catalog;
-pub mod completion;
+mod completion;
 mod context;
 mod error;
 mod handler;
 mod handler_error;
-pub mod jsonrpc;
+mod jsonrpc;
 #[cfg(feature = "tracing")]
 pub mod log_bridge;
-pub mod prompt;
-pub mod protocol;
-pub mod resource;
+mod prompt;
+mod protocol;
+mod resource;
 mod schema;
 mod server;
 pub mod testing;
@@ -84,23 +93,24 @@ mod tool;
 mod transport;
 
 pub use args::{ArgumentSpec, ArgumentSpecs, StringArgs};
-pub use completion::{Completer, CompletionContext};
+pub use completion::{CompleteFn, Completer, CompletionContext};
 pub use context::{
     ClientError, Context, Elicitation, LoggingLevel, Root, SamplingRequest, SamplingResponse,
     Shareable, State, UrlElicitation,
 };
 pub use error::{BuildError, Error};
-pub use handler::{FromArguments, FromContext, FromRequestContext, Requirements};
+pub use handler::{FromContext, Requirements};
 pub use handler_error::HandlerError;
 pub use jsonrpc::{ErrorCode, RequestId, RpcError};
 pub use mcp_macros::{mcp_prompt, mcp_resource, mcp_tool};
 pub use prompt::{IntoPromptResult, Prompt};
 pub use protocol::{
-    CallToolResult, ClientInfo, Content, GetPromptResult, Implementation, PromptMessage,
-    ResourceContents, Revision, Role, ToolAnnotations, ToolDefinition,
+    Annotations, AudioContent, CallToolResult, ClientInfo, Content, EmbeddedResource,
+    GetPromptResult, ImageContent, Implementation, PromptDefinition, PromptMessage,
+    ReadResourceResult, ResourceContents, ResourceDefinition, ResourceLink, Revision, Role,
+    TextContent, ToolAnnotations, ToolDefinition,
 };
-pub use resource::{IntoResourceContents, Resource};
-pub use schema::OutputShape;
+pub use resource::{IntoResourceContents, Resource, safe_join};
 pub use server::{Server, ServerBuilder, ServerHandle};
 pub use tool::{Arguments, DynamicTool, InputSchema, IntoToolResult, Tool};
 #[cfg(feature = "http")]
@@ -151,8 +161,8 @@ pub mod __private {
     pub use crate::completion::Completer;
     pub use crate::context::Context;
     pub use crate::handler::{
-        ArgumentSource, Convert, Direct, Failure, FromArguments, Param, Probe, Registration,
-        Returns, Serialized, kinds,
+        ArgumentSource, Convert, Direct, Failure, FromArguments, FromRequestContext, Param, Probe,
+        Registration, Returns, Serialized, kinds,
     };
     pub use crate::handler_error::HandlerError;
     pub use crate::prompt::{IntoPromptResult, Prompt};

@@ -9,7 +9,7 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use mcp_runtime::jsonrpc::__bench as jsonrpc;
+use mcp_runtime::__bench as jsonrpc;
 use mcp_runtime::{Arguments, CallToolResult};
 use micro::{INITIALIZE, RECORD_ARGUMENTS, Record, call, server};
 use serde_json::{Map, Value};
@@ -109,7 +109,7 @@ fn dispatch(c: &mut Criterion) {
         .build()
         .expect("a runtime");
     let server = server();
-    let session = server.direct_session();
+    let session = jsonrpc::direct_session(&server);
     runtime
         .block_on(session.handle(INITIALIZE))
         .expect("initialize is answered");

@@ -92,7 +92,7 @@ pub(crate) fn completer_expr(complete: Option<&Complete>, paths: &Paths) -> Toke
         return quote!(#option::None);
     };
     let (first, last) = spans::first_last(path);
-    let trait_path = spans::respan(paths.completion("CompleteFn"), first);
+    let trait_path = spans::respan(paths.root("CompleteFn"), first);
     let method = syn::Ident::new("into_completer", last);
     let args = quote_spanned!(last=> (#path));
     quote!(#option::Some(#trait_path::#method #args))

@@ -10,7 +10,7 @@ mod resource;
 mod revision;
 mod tool;
 
-pub use base64::base64_encode;
+pub(crate) use base64::base64_encode;
 pub(crate) use prompt::WirePrompt;
 pub use prompt::{GetPromptResult, PromptDefinition, PromptMessage};
 pub(crate) use resource::WireResource;

@@ -12,7 +12,7 @@ use crate::handler_error::HandlerError;
 ///
 /// ```
 /// # let root = std::env::temp_dir();
-/// use mcp_runtime::resource::safe_join;
+/// use mcp_runtime::safe_join;
 /// assert!(safe_join(&root, "../etc/passwd").is_err());
 /// assert!(safe_join(&root, "/etc/passwd").is_err());
 /// ```

@@ -11,7 +11,7 @@ use std::fmt;
 
 /// A parsed URI template.
 #[derive(Clone, Debug, PartialEq)]
-pub struct UriTemplate {
+pub(crate) struct UriTemplate {
     text: String,
     parts: Vec<Part>,
 }
@@ -39,7 +39,7 @@ enum Operator {
 
 /// Why a template could not be parsed.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TemplateError(String);
+pub(crate) struct TemplateError(String);
 
 impl fmt::Display for TemplateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -51,7 +51,7 @@ impl std::error::Error for TemplateError {}
 
 impl UriTemplate {
     /// Parses a template.
-    pub fn parse(text: &str) -> Result<UriTemplate, TemplateError> {
+    pub(crate) fn parse(text: &str) -> Result<UriTemplate, TemplateError> {
         let mut parts = Vec::new();
         let mut rest = text;
         while !rest.is_empty() {
@@ -82,13 +82,9 @@ impl UriTemplate {
         })
     }
 
-    /// The template as written.
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-
     /// The variables, in order of appearance.
-    pub fn variables(&self) -> impl Iterator<Item = &str> {
+    #[cfg(test)]
+    fn variables(&self) -> impl Iterator<Item = &str> {
         self.parts
             .iter()
             .flat_map(|part| match part {
@@ -111,7 +107,7 @@ impl UriTemplate {
 
     /// The variable values if `uri` matches, percent-decoded. Query variables that are absent
     /// are absent from the map.
-    pub fn match_uri(&self, uri: &str) -> Option<HashMap<String, String>> {
+    pub(crate) fn match_uri(&self, uri: &str) -> Option<HashMap<String, String>> {
         let mut values = HashMap::new();
         match_parts(&self.parts, uri, &mut values).then_some(values)
     }

@@ -19,7 +19,7 @@ mod normalize;
 mod output;
 
 pub(crate) use normalize::strip_null;
-pub use output::OutputShape;
+pub(crate) use output::OutputShape;
 pub(crate) use output::output_schema_for;
 
 use schemars::generate::{SchemaGenerator, SchemaSettings};

@@ -235,7 +235,7 @@ impl ServerBuilder {
 
     /// Sets the largest incoming message, in bytes (16 MiB by default). A larger one is
     /// discarded and answered with an error.
-    pub fn max_message_size(mut self, bytes: usize) -> ServerBuilder {
+    pub fn max_message_bytes(mut self, bytes: usize) -> ServerBuilder {
         self.max_message_bytes = bytes;
         self
     }
@@ -305,20 +305,17 @@ impl ServerBuilder {
         })
     }
 
-    /// Builds the server and serves it over stdin/stdout until stdin closes.
-    pub async fn serve_stdio(self) -> Result<(), Error> {
-        self.build()?.serve_stdio().await
-    }
-
-    /// Like [`serve_stdio`](Self::serve_stdio), on a single-threaded Tokio runtime of its
-    /// own: for a plain `fn main`. See [`Server::run_stdio`] for when to prefer a
-    /// multi-threaded runtime of your own.
-    pub fn run_stdio(self) -> Result<(), Error> {
-        self.build()?.run_stdio()
-    }
-
-    /// Serves stdio, or Streamable HTTP when the program was started with `--http ADDR`
-    /// (`--http 127.0.0.1:8000`; needs the `http` feature), on a Tokio runtime of its own.
+    /// Builds the server and serves it from a plain `fn main`, on a Tokio runtime of its own:
+    /// over stdin/stdout until stdin closes, or over Streamable HTTP at `http://ADDR/mcp` when
+    /// the program was started with `--http ADDR` (`--http 127.0.0.1:8000`; needs the `http`
+    /// feature).
+    ///
+    /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
+    /// is served from one thread, fastest: a request is read, answered and written without
+    /// waking another thread. Handlers that wait (I/O, timers, the client) still run
+    /// concurrently. A handler that *computes* or *blocks* for long holds the others back:
+    /// move such work to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime
+    /// of your own with [`Server::serve_stdio`].
     pub fn run(self) -> Result<(), Error> {
         let server = self.build()?;
         match http_address(std::env::args().skip(1))? {

@@ -14,9 +14,8 @@ pub struct DirectSession {
 }
 
 impl Server {
-    /// A connection without a transport, for benchmarks. Not a public API.
-    #[doc(hidden)]
-    pub fn direct_session(&self) -> DirectSession {
+    /// A connection without a transport, for benchmarks (`mcp_runtime::__bench`).
+    pub(crate) fn direct_session(&self) -> DirectSession {
         let outbound = Outbound::new(false, |_| {});
         DirectSession {
             session: Session::new(Arc::clone(&self.core), outbound),

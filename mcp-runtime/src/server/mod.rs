@@ -12,6 +12,7 @@ mod session;
 
 pub(crate) use builder::ServerCore;
 pub use builder::{Server, ServerBuilder};
+pub(crate) use direct::DirectSession;
 pub use handle::ServerHandle;
 pub(crate) use handle::Sessions;
 pub(crate) use outbound::Outbound;
