@@ -98,7 +98,7 @@ pub use context::{
     ClientError, Context, Elicitation, LoggingLevel, Root, SamplingRequest, SamplingResponse,
     Shareable, State, UrlElicitation,
 };
-pub use error::{BuildError, Error};
+pub use error::{BuildError, BuildProblem, Error};
 pub use handler::{FromContext, Requirements};
 pub use handler_error::HandlerError;
 pub use jsonrpc::{ErrorCode, RequestId, RpcError};

@@ -8,6 +8,7 @@ use super::{Resource, UriTemplate};
 use crate::args::{ArgumentSpecs, StringArgs};
 use crate::catalog::{Catalog, Entry, WireCache};
 use crate::context::Context;
+use crate::error::{BuildError, BuildProblem};
 use crate::handler::{BoxFuture, Registration};
 use crate::handler_error::HandlerError;
 use crate::protocol::{ResourceContents, ResourceDefinition, Revision, WireResource};
@@ -103,28 +104,42 @@ pub(crate) struct ResourceCatalog {
 }
 
 impl ResourceCatalog {
-    pub(crate) fn new(entries: Vec<ResourceEntry>) -> Result<ResourceCatalog, crate::BuildError> {
+    pub(crate) fn new(entries: Vec<ResourceEntry>) -> Result<ResourceCatalog, BuildError> {
         ResourceCatalog::from_shared(entries.into_iter().map(Arc::new).collect())
     }
 
-    fn from_shared(entries: Vec<Arc<ResourceEntry>>) -> Result<ResourceCatalog, crate::BuildError> {
+    fn from_shared(entries: Vec<Arc<ResourceEntry>>) -> Result<ResourceCatalog, BuildError> {
         let (templates, resources): (Vec<_>, Vec<_>) =
             entries.into_iter().partition(|e| e.definition.is_template);
+        let mut problems = Vec::new();
         for entry in &templates {
             if let Err(error) = UriTemplate::parse(&entry.definition.uri) {
-                return Err(crate::BuildError::InvalidUri {
+                problems.push(BuildProblem::InvalidUri {
                     uri: entry.definition.uri.to_string(),
                     problem: error.to_string(),
                 });
             }
-            if let Some(problem) = entry.specs.problems.first() {
-                return Err(crate::BuildError::NotAStringArgument {
+            problems.extend(entry.specs.problems.iter().map(|problem| {
+                BuildProblem::NotAStringArgument {
                     handler: format!("resource template `{}`", entry.definition.uri),
                     problem: problem.clone(),
-                });
-            }
+                }
+            }));
         }
-        let templates = Catalog::from_shared(templates)?;
+        let (templates, resources) = (
+            Catalog::from_shared(templates),
+            Catalog::from_shared(resources),
+        );
+        for error in [&templates, &resources]
+            .into_iter()
+            .filter_map(|c| c.as_ref().err())
+        {
+            problems.extend(error.problems().iter().cloned());
+        }
+        if let Some(error) = BuildError::of(problems) {
+            return Err(error);
+        }
+        let (templates, resources) = (templates?, resources?);
         let mut by_specificity: Vec<usize> = (0..templates.shared().len()).collect();
         by_specificity.sort_by_key(|&i| {
             std::cmp::Reverse(
@@ -135,14 +150,14 @@ impl ResourceCatalog {
             )
         });
         Ok(ResourceCatalog {
-            resources: Catalog::from_shared(resources)?,
+            resources,
             templates,
             by_specificity,
         })
     }
 
     /// This catalog with `entry` added.
-    pub(crate) fn with(&self, entry: ResourceEntry) -> Result<ResourceCatalog, crate::BuildError> {
+    pub(crate) fn with(&self, entry: ResourceEntry) -> Result<ResourceCatalog, BuildError> {
         let mut entries: Vec<Arc<ResourceEntry>> = self.shared().cloned().collect();
         entries.push(Arc::new(entry));
         ResourceCatalog::from_shared(entries)
@@ -170,10 +185,6 @@ impl ResourceCatalog {
 
     pub(crate) fn is_empty(&self) -> bool {
         self.resources.is_empty() && self.templates.is_empty()
-    }
-
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &ResourceEntry> {
-        self.resources.iter().chain(self.templates.iter())
     }
 
     /// The resource for `uri`: an exact static match, else the most specific template that

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::{ServerHandle, Sessions};
 use crate::catalog::Live;
 use crate::context::StateMap;
-use crate::error::{BuildError, Error};
+use crate::error::{BuildError, BuildProblem, Error};
 use crate::handler::registered;
 use crate::prompt::{Prompt, PromptCatalog, PromptEntry};
 use crate::protocol::Implementation;
@@ -29,7 +29,7 @@ pub struct ServerBuilder {
     instructions: Option<String>,
     tools: Vec<ToolEntry>,
     /// Mistakes found while adding, reported by `build`.
-    errors: Vec<BuildError>,
+    errors: Vec<BuildProblem>,
     resources: Vec<ResourceEntry>,
     prompts: Vec<PromptEntry>,
     page_size: usize,
@@ -247,47 +247,61 @@ impl ServerBuilder {
         self
     }
 
-    /// Checks the configuration and freezes it.
-    pub fn build(mut self) -> Result<Server, BuildError> {
-        if !self.errors.is_empty() {
-            return Err(self.errors.remove(0));
-        }
+    /// Checks the configuration and freezes it. The error lists every problem found, not only
+    /// the first.
+    pub fn build(self) -> Result<Server, BuildError> {
+        let mut problems = self.errors;
         if self.page_size == 0 {
-            return Err(BuildError::ZeroPageSize);
+            problems.push(BuildProblem::ZeroPageSize);
         }
-        let tools = ToolRegistry::new(self.tools)?;
-        let resources = ResourceCatalog::new(self.resources)?;
-        let prompts = PromptCatalog::new(self.prompts)?;
-        for prompt in prompts.iter() {
-            if let Some(problem) = prompt.specs.problems.first() {
-                return Err(BuildError::NotAStringArgument {
+        for prompt in &self.prompts {
+            problems.extend(prompt.specs.problems.iter().map(|problem| {
+                BuildProblem::NotAStringArgument {
                     handler: format!("prompt `{}`", prompt.name()),
                     problem: problem.clone(),
-                });
-            }
+                }
+            }));
         }
-        let needs = tools
+        let needs = self
+            .tools
             .iter()
             .flat_map(|t| {
                 t.needs_state
                     .iter()
                     .map(move |n| (format!("tool `{}`", t.name()), n))
             })
-            .chain(resources.iter().flat_map(|r| {
+            .chain(self.resources.iter().flat_map(|r| {
                 r.needs_state()
                     .iter()
                     .map(move |n| (format!("resource `{}`", r.definition.uri), n))
             }))
-            .chain(prompts.iter().flat_map(|p| {
+            .chain(self.prompts.iter().flat_map(|p| {
                 p.needs_state()
                     .iter()
                     .map(move |n| (format!("prompt `{}`", p.name()), n))
             }));
         for (handler, (type_id, type_name)) in needs {
-            if !self.state.contains(*type_id) {
-                return Err(BuildError::MissingState { handler, type_name });
+            let problem = BuildProblem::MissingState { handler, type_name };
+            // The same handler added twice is one handler: report it once.
+            if !self.state.contains(*type_id) && !problems.contains(&problem) {
+                problems.push(problem);
             }
         }
+        let tools = ToolRegistry::new(self.tools);
+        let resources = ResourceCatalog::new(self.resources);
+        let prompts = PromptCatalog::new(self.prompts);
+        let failures = [
+            tools.as_ref().err(),
+            resources.as_ref().err(),
+            prompts.as_ref().err(),
+        ];
+        for error in failures.into_iter().flatten() {
+            problems.extend(error.problems().iter().cloned());
+        }
+        if let Some(error) = BuildError::of(problems) {
+            return Err(error);
+        }
+        let (tools, resources, prompts) = (tools?, resources?, prompts?);
         Ok(Server {
             core: Arc::new(ServerCore {
                 info: self.info,
