@@ -77,6 +77,12 @@ impl<K, R> Probe<K, R> {
     }
 }
 
+impl<K, R> Default for Probe<K, R> {
+    fn default() -> Self {
+        Probe::new()
+    }
+}
+
 /// The kinds, one per rule, and the levels of the probe that select them.
 pub mod kinds {
     use super::{Convert, Direct, Failure, Map, Probe, Returns, Serialized, Value};

@@ -10,7 +10,7 @@ use crate::catalog::{Catalog, Entry, WireCache};
 use crate::context::Context;
 use crate::handler::{BoxFuture, Registration};
 use crate::handler_error::HandlerError;
-use crate::protocol::{GetPromptResult, PromptDefinition, Revision, WirePrompt};
+use crate::protocol::{GetPromptResult, PromptDefinition, Revision, WireArgument, WirePrompt};
 
 type GetFn = Arc<
     dyn Fn(Context, StringArgs) -> BoxFuture<Result<GetPromptResult, HandlerError>> + Send + Sync,
@@ -82,7 +82,12 @@ impl Entry for PromptEntry {
     /// The entry's list JSON for a revision, serialized once.
     fn wire(&self, revision: Revision) -> &RawValue {
         self.wire.get(revision, || {
-            WirePrompt::new(&self.definition, &self.specs.specs, revision)
+            let arguments = self.specs.specs.iter().map(|spec| WireArgument {
+                name: &spec.name,
+                description: spec.description.as_deref(),
+                required: spec.required,
+            });
+            WirePrompt::new(&self.definition, arguments.collect(), revision)
         })
     }
 }

@@ -11,8 +11,8 @@ mod revision;
 mod tool;
 
 pub(crate) use base64::base64_encode;
-pub(crate) use prompt::WirePrompt;
 pub use prompt::{GetPromptResult, PromptDefinition, PromptMessage};
+pub(crate) use prompt::{WireArgument, WirePrompt};
 pub(crate) use resource::WireResource;
 pub use resource::{Annotations, ReadResourceResult, ResourceDefinition, Role};
 
