@@ -69,17 +69,17 @@
 // `log_bridge`); the modules below are private.
 mod args;
 #[doc(hidden)]
-pub mod __bench {
-    //! See `bench_hooks`.
-    pub use crate::bench_hooks::*;
+pub mod __internals {
+    //! See `internals`.
+    pub use crate::internals::*;
 }
-mod bench_hooks;
 mod catalog;
 mod completion;
 mod context;
 mod error;
 mod handler;
 mod handler_error;
+mod internals;
 mod jsonrpc;
 #[cfg(feature = "tracing")]
 pub mod log_bridge;

@@ -9,7 +9,7 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use mcp_runtime::__bench as jsonrpc;
+use mcp_runtime::__internals as jsonrpc;
 use mcp_runtime::{Arguments, CallToolResult};
 use micro::{INITIALIZE, RECORD_ARGUMENTS, Record, call, server};
 use serde_json::{Map, Value};

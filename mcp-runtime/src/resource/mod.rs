@@ -13,7 +13,7 @@ pub use contents::{IntoResourceContents, ResourceReturns};
 pub use files::safe_join;
 pub(crate) use registry::{ResourceCatalog, ResourceEntry};
 pub use supplied::SuppliedParam;
-pub(crate) use uri_template::UriTemplate;
+pub use uri_template::{TemplateError, UriTemplate};
 
 use crate::args::{ArgumentSpecs, StringArgs};
 use crate::context::Context;

@@ -11,7 +11,7 @@ use std::fmt;
 
 /// A parsed URI template.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct UriTemplate {
+pub struct UriTemplate {
     text: String,
     parts: Vec<Part>,
 }
@@ -39,7 +39,7 @@ enum Operator {
 
 /// Why a template could not be parsed.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct TemplateError(String);
+pub struct TemplateError(String);
 
 impl fmt::Display for TemplateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -51,7 +51,7 @@ impl std::error::Error for TemplateError {}
 
 impl UriTemplate {
     /// Parses a template.
-    pub(crate) fn parse(text: &str) -> Result<UriTemplate, TemplateError> {
+    pub fn parse(text: &str) -> Result<UriTemplate, TemplateError> {
         let mut parts = Vec::new();
         let mut rest = text;
         while !rest.is_empty() {
@@ -107,7 +107,7 @@ impl UriTemplate {
 
     /// The variable values if `uri` matches, percent-decoded. Query variables that are absent
     /// are absent from the map.
-    pub(crate) fn match_uri(&self, uri: &str) -> Option<HashMap<String, String>> {
+    pub fn match_uri(&self, uri: &str) -> Option<HashMap<String, String>> {
         let mut values = HashMap::new();
         match_parts(&self.parts, uri, &mut values).then_some(values)
     }

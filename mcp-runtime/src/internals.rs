@@ -1,11 +1,12 @@
-//! The request path in pieces, for the micro-benchmarks in `bench/micro` (reached as
-//! `mcp_runtime::__bench`): the framing steps on their own, and a connection without a
-//! transport. Not a public API: it changes without notice.
+//! What the micro-benchmarks (`bench/micro`) and the fuzz targets (`fuzz/`) reach inside the
+//! crate, as `mcp_runtime::__internals`: the framing steps on their own, a connection without
+//! a transport, and URI template matching. Not a public API: it changes without notice.
 
 use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::jsonrpc::{Incoming, RequestId};
+pub use crate::resource::{TemplateError, UriTemplate};
 use crate::server::{DirectSession, Server};
 
 /// Classifies one message as a transport does; true for a request.
