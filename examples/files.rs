@@ -4,15 +4,17 @@
 //! cargo run --release --example files -- ./some/folder
 //! ```
 //!
-//! `files:///{+path}` is a URI template whose `path` may span slashes; `safe_join` refuses
-//! `..`, absolute paths and symbolic links that lead out of the folder, so
-//! `files:///../../etc/passwd` is an error, not a leak.
+//! `files:///{+path}` is a URI template whose `path` may span slashes; `read_file` (with
+//! `safe_join`'s checks) refuses `..`, absolute paths and symbolic links that lead out of the folder, so
+//! `files:///../../etc/passwd` is an error, not a leak, and reads regular files only: a FIFO
+//! or a device in the folder is refused at once, never waited on. Completion (`list_files`)
+//! lists only files inside the folder, follows no link out of it and ends on link loops.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use mcp_runtime::prelude::*;
-use mcp_runtime::safe_join;
+use mcp_runtime::{list_files, read_file};
 
 /// The folder being served.
 static ROOT: OnceLock<PathBuf> = OnceLock::new();
@@ -28,13 +30,12 @@ fn file(
     #[complete(paths)]
     path: String,
 ) -> Result<ResourceContents, HandlerError> {
-    let full = safe_join(root(), &path)?;
-    let bytes = std::fs::read(&full)?;
+    let bytes = read_file(root(), &path, MAX_FILE_BYTES)?;
     let uri = format!("files:///{path}");
     Ok(match String::from_utf8(bytes) {
         Ok(text) => ResourceContents::Text {
             uri,
-            mime_type: Some(mime_type(&full).to_owned()),
+            mime_type: Some(mime_type(Path::new(&path)).to_owned()),
             text,
         },
         Err(binary) => ResourceContents::blob(uri, "application/octet-stream", binary.as_bytes()),
@@ -50,32 +51,29 @@ fn mime_type(path: &Path) -> &'static str {
     }
 }
 
+/// The largest file served, in bytes (a larger one is refused rather than held in memory).
+const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// How many entries completion looks at, at most, in a large folder.
+const MAX_LISTED_ENTRIES: usize = 10_000;
+
 /// Every file path under the folder, for completion.
 fn paths(_prefix: &str) -> Vec<String> {
-    fn walk(dir: &Path, base: &Path, out: &mut Vec<String>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(&path, base, out);
-            } else if let Ok(relative) = path.strip_prefix(base) {
-                out.push(relative.to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(root(), root(), &mut out);
-    out.sort();
-    out
+    list_files(root(), MAX_LISTED_ENTRIES)
 }
 
 fn main() -> Result<(), mcp_runtime::Error> {
-    let folder = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with("--") && a.parse::<std::net::SocketAddr>().is_err())
-        .unwrap_or_else(|| ".".to_owned());
+    // The first argument that is neither an option nor `--http`'s address; `run` reads those.
+    let mut args = std::env::args().skip(1);
+    let mut folder = None;
+    while let Some(arg) = args.next() {
+        if arg == "--http" {
+            args.next();
+        } else if !arg.starts_with('-') {
+            folder.get_or_insert(arg);
+        }
+    }
+    let folder = folder.unwrap_or_else(|| ".".to_owned());
     let folder = PathBuf::from(folder).canonicalize()?;
     eprintln!("serving the files of {}", folder.display());
     ROOT.set(folder).expect("set once");

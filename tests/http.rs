@@ -784,3 +784,17 @@ async fn the_router_mounted_in_an_app_serves_the_same_endpoint() {
     let deleted = request(port, "DELETE", &[("mcp-session-id", &id)], "").await;
     assert_eq!(deleted.status, 204);
 }
+
+#[tokio::test]
+async fn the_403_for_a_foreign_host_names_the_option_that_allows_it() {
+    let port = start(HttpOptions::new()).await;
+    let body = initialize("2025-11-25", json!({}));
+    let response = request(port, "POST", &[ACCEPT, ("host", "evil.example")], &body).await;
+    assert_eq!(response.status, 403);
+    let message = response.json().await["error"]["message"].to_string();
+    assert!(
+        message.contains("the Host `evil.example` is not allowed")
+            && message.contains("HttpOptions::hosts(HostPolicy::only([...]))"),
+        "{message}"
+    );
+}

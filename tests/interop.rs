@@ -3,8 +3,12 @@
 //! from `tests/interop/` against an example server: `client.*` against the gift server,
 //! `examples/gifts`; `companion.*` against the companion server, `examples/companion.rs`
 //! (progress, cancellation, elicitation, sampling, log levels, tools added at run time, all
-//! answered through the client's own callbacks). The script prints one line per check and
-//! exits non-zero at the first failure.
+//! answered through the client's own callbacks); `schemas.*` against the shapes server,
+//! `examples/shapes.rs` (one tool per shape serde and schemars can give an argument), compiling
+//! every `inputSchema` with the validators those clients use, ajv (as the TypeScript SDK sets
+//! it up, and strict, for draft 7 and 2020-12) and Python `jsonschema` (2020-12 and draft 7),
+//! and checking the samples of `tests/interop/shapes.json` with each. The script prints one
+//! line per check and exits non-zero at the first failure.
 //!
 //! The MCP Inspector's CLI (`@modelcontextprotocol/inspector --cli`) is driven against the gift
 //! server over stdio and over Streamable HTTP: tools/list, tools/call, resources/read,
@@ -31,7 +35,7 @@ fn manifest_dir() -> &'static Path {
 }
 
 /// The example servers the clients run against (`cargo build --example <name>`).
-const EXAMPLES: [&str; 2] = ["gifts", "companion"];
+const EXAMPLES: [&str; 3] = ["gifts", "companion", "shapes"];
 
 /// The example server `name` (one of [`EXAMPLES`]), beside this test binary: the test runs
 /// from `target/<profile>/deps/`, the example is `target/<profile>/examples/<name>`.
@@ -279,6 +283,16 @@ fn python_client_drives_the_companion_server() {
 #[test]
 fn typescript_client_drives_the_companion_server() {
     run_typescript_client("companion.mjs", "companion");
+}
+
+#[test]
+fn python_jsonschema_compiles_every_input_schema_shape() {
+    run_python_client("schemas.py", "shapes");
+}
+
+#[test]
+fn typescript_ajv_compiles_every_input_schema_shape() {
+    run_typescript_client("schemas.mjs", "shapes");
 }
 
 /// Node.js 22, which the MCP Inspector needs (installed by `scripts/install-test-tools`).

@@ -357,3 +357,131 @@ fn a_client_that_writes_everything_before_reading_is_not_deadlocked() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+/// `run()`'s command line (the gift server calls it): `--help` prints the usage on stdout and
+/// exits 0 without speaking the protocol.
+#[test]
+fn run_prints_the_usage_for_help() {
+    for help in ["--help", "-h"] {
+        let output = Command::new(example("gifts"))
+            .arg(help)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the example starts");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{help}: {output:?}");
+        assert!(
+            stdout.starts_with("An MCP (Model Context Protocol) server.")
+                && stdout.contains("Usage: gifts [--http ADDRESS]"),
+            "{help}: {stdout}"
+        );
+    }
+}
+
+/// `run()` refuses an option it does not know, by name, with a non-zero exit, instead of
+/// serving stdio.
+#[test]
+fn run_refuses_an_unknown_option_by_name() {
+    let output = Command::new(example("gifts"))
+        .args(["--htp", "127.0.0.1:8000"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the example starts");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{output:?}");
+    assert!(
+        stderr.contains("unknown option `--htp`; did you mean `--http`?"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty(), "{output:?}");
+}
+
+/// `run()` resolves a host name given to `--http` (`localhost` serves on 127.0.0.1).
+#[test]
+fn run_serves_http_at_a_host_name() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut server = Command::new(example("gifts"))
+        .args(["--http", &format!("localhost:{port}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example starts");
+    let started = std::time::Instant::now();
+    let listening = loop {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            break true;
+        }
+        if started.elapsed() > Duration::from_secs(10) || server.try_wait().unwrap().is_some() {
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let _ = server.kill();
+    let output = server.wait_with_output().unwrap();
+    assert!(
+        listening,
+        "--http localhost:{port} did not listen on 127.0.0.1:{port}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The files example against a hostile folder: links out of it (to a folder and to a file),
+/// two link loops, a link to itself and a FIFO. Completion lists only the files inside and
+/// ends; reading the FIFO (or a link to it) is refused at once and the server keeps answering.
+#[cfg(unix)]
+#[test]
+fn the_files_example_follows_no_link_out_ends_on_loops_and_refuses_a_fifo() {
+    use std::os::unix::fs::symlink;
+    let base = std::env::temp_dir().join(format!("mcp-files-hostile-{}", std::process::id()));
+    let served = base.join("served");
+    std::fs::create_dir_all(served.join("docs/deep")).unwrap();
+    std::fs::create_dir_all(base.join("outside")).unwrap();
+    std::fs::write(base.join("outside/secret.txt"), "do not leak").unwrap();
+    std::fs::write(served.join("docs/a.txt"), "a").unwrap();
+    symlink(base.join("outside"), served.join("out-dir")).unwrap();
+    symlink(base.join("outside/secret.txt"), served.join("out-file")).unwrap();
+    symlink(&served, served.join("docs/loop")).unwrap();
+    symlink(served.join("docs"), served.join("docs/deep/loop")).unwrap();
+    symlink(served.join("self"), served.join("self")).unwrap();
+    let made = Command::new("mkfifo").arg(served.join("pipe")).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo (coreutils) runs");
+    symlink(served.join("pipe"), served.join("docs/to-pipe")).unwrap();
+
+    let mut server = Running::start_with("files", &[served.to_str().unwrap()], &[]);
+    server.initialize();
+    let complete = json!({"jsonrpc": "2.0", "id": 1, "method": "completion/complete", "params": {
+        "ref": {"type": "ref/resource", "uri": "files:///{+path}"}, "argument": {"name": "path", "value": ""}}});
+    server.send(&complete.to_string());
+    assert_eq!(
+        server.next()["result"]["completion"]["values"],
+        json!(["docs/a.txt"])
+    );
+    let read = |id: u32, uri: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "resources/read", "params": {"uri": uri}})
+            .to_string()
+    };
+    for (id, uri) in [
+        (2, "files:///pipe"),
+        (3, "files:///docs/to-pipe"),
+        (4, "files:///out-file"),
+        (5, "files:///out-dir/secret.txt"),
+        (6, "files:///docs/loop/docs/a.txt/x"),
+        (7, "files:///self"),
+        (8, "files:///docs"),
+    ] {
+        server.send(&read(id, uri));
+        let reply = server.next();
+        assert!(reply["error"]["code"].is_i64(), "{uri}: {reply}");
+        assert!(!reply.to_string().contains("do not leak"), "{uri}: {reply}");
+    }
+    // Inside the folder, a link that stays inside is fine.
+    server.send(&read(9, "files:///docs/loop/docs/a.txt"));
+    assert_eq!(server.next()["result"]["contents"][0]["text"], "a");
+    let (_, stderr, success) = server.finish();
+    assert!(success, "{stderr}");
+    std::fs::remove_dir_all(&base).ok();
+}

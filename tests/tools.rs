@@ -151,8 +151,8 @@ async fn tools_are_listed_in_name_order_with_their_schemas() {
         json!({
             "type": "object",
             "properties": {
-                "a": {"type": "integer", "format": "int64", "description": "The first addend."},
-                "b": {"type": "integer", "format": "int64", "description": "The second addend."},
+                "a": {"type": "integer", "description": "The first addend."},
+                "b": {"type": "integer", "description": "The second addend."},
             },
             "required": ["a", "b"],
         })
@@ -431,6 +431,20 @@ fn adding_the_same_tool_twice_is_harmless() {
         .build()
         .unwrap();
     assert_eq!(server.tool_names(), ["add"]);
+}
+
+/// `.state(Arc::new(value))` serves a `State<T>` parameter, sharing that `Arc`.
+#[tokio::test]
+async fn state_given_as_an_arc_serves_state_of_its_target() {
+    let greeting = std::sync::Arc::new(Greeting("Hi".to_owned()));
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<greet>()
+        .state(std::sync::Arc::clone(&greeting))
+        .build()
+        .expect("an Arc<Greeting> meets State<Greeting>");
+    let client = Checked::connect(&server, "2025-11-25").await;
+    let reply = client.call("greet", json!({"name": "Ana"})).await;
+    assert_eq!(first_text(&reply), "Hi, Ana!", "{reply}");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! accepts (`ui/<macro>/pass`, built and run: each `main` builds a server) and the one error
 //! each mistake gives (`ui/<macro>/fail`, one mistake per file, named for it).
 //!
-//! The `.stderr` snapshots are for the workspace's pinned compiler (`rust-version`).
+//! The `.stderr` snapshots are for the compiler `rust-toolchain.toml` pins (also the MSRV).
 //! Regenerate them with `TRYBUILD=overwrite cargo test --test ui` and review the diff.
 
 #[test]

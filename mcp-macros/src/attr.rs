@@ -15,14 +15,47 @@ const TOOL_KEYS: &str =
 /// What `#[mcp_tool(...)]` said.
 #[derive(Default)]
 pub(crate) struct ToolAttr {
-    pub(crate) name: Option<LitStr>,
-    pub(crate) title: Option<LitStr>,
-    pub(crate) description: Option<LitStr>,
+    pub(crate) common: Common,
     pub(crate) read_only: Option<bool>,
     pub(crate) destructive: Option<bool>,
     pub(crate) idempotent: Option<bool>,
     pub(crate) open_world: Option<bool>,
+}
+
+/// The keys every macro takes: `name`, `title`, `description`, `crate`.
+#[derive(Default)]
+pub(crate) struct Common {
+    pub(crate) name: Option<LitStr>,
+    pub(crate) title: Option<LitStr>,
+    pub(crate) description: Option<LitStr>,
     pub(crate) krate: Option<syn::Path>,
+}
+
+impl Common {
+    /// Reads `key` when it is one of the common keys; `Ok(false)` when it is not.
+    pub(crate) fn parse_key(&mut self, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<bool> {
+        match key {
+            "name" => set_once(&mut self.name, meta, key, || {
+                string_value(meta, "name = \"...\"")
+            })?,
+            "title" => set_once(&mut self.title, meta, key, || {
+                string_value(meta, "title = \"...\"")
+            })?,
+            "description" => set_once(&mut self.description, meta, key, || {
+                string_value(meta, "description = \"...\"")
+            })?,
+            "crate" => set_once(&mut self.krate, meta, key, || meta.value()?.parse())?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The handler's name: `name = "..."`, else the function's.
+    pub(crate) fn name_or(&self, ident: &syn::Ident) -> String {
+        self.name
+            .as_ref()
+            .map_or_else(|| crate::check::default_name(ident), LitStr::value)
+    }
 }
 
 /// The key a meta item names (empty for a path that is not one identifier).
@@ -144,56 +177,40 @@ fn edit_distance(a: &str, b: &str) -> usize {
 pub(crate) fn parse_tool_attr(tokens: TokenStream) -> syn::Result<ToolAttr> {
     let mut attr = ToolAttr::default();
     let parser = syn::meta::parser(|meta| {
-        let key = meta
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        let duplicate =
-            || syn::Error::new_spanned(&meta.path, format!("`{key}` is given twice; keep one"));
+        let key = key_of(&meta);
+        if attr.common.parse_key(&meta, &key)? {
+            return Ok(());
+        }
         match key.as_str() {
-            "name" | "title" | "description" => {
-                let value: LitStr = meta.value()?.parse()?;
-                let slot = match key.as_str() {
-                    "name" => &mut attr.name,
-                    "title" => &mut attr.title,
-                    _ => &mut attr.description,
-                };
-                if slot.is_some() {
-                    return Err(duplicate());
-                }
-                *slot = Some(value);
-            }
-            "read_only" | "destructive" | "idempotent" | "open_world" => {
-                let value = if meta.input.peek(syn::Token![=]) {
-                    meta.value()?.parse::<syn::LitBool>()?.value
-                } else {
-                    true
-                };
-                let slot = match key.as_str() {
-                    "read_only" => &mut attr.read_only,
-                    "destructive" => &mut attr.destructive,
-                    "idempotent" => &mut attr.idempotent,
-                    _ => &mut attr.open_world,
-                };
-                if slot.is_some() {
-                    return Err(duplicate());
-                }
-                *slot = Some(value);
-            }
-            "crate" => {
-                let value = meta.value()?.parse()?;
-                if attr.krate.is_some() {
-                    return Err(duplicate());
-                }
-                attr.krate = Some(value);
-            }
+            "read_only" => set_once(&mut attr.read_only, &meta, &key, || hint_value(&meta))?,
+            "destructive" => set_once(&mut attr.destructive, &meta, &key, || hint_value(&meta))?,
+            "idempotent" => set_once(&mut attr.idempotent, &meta, &key, || hint_value(&meta))?,
+            "open_world" => set_once(&mut attr.open_world, &meta, &key, || hint_value(&meta))?,
             _ => return Err(unknown_key(&meta, "mcp_tool", TOOL_KEYS)),
         }
         Ok(())
     });
     parser.parse2(tokens)?;
     Ok(attr)
+}
+
+/// A hint: the bare key (`read_only`) for `true`, or `key = true` / `key = false`.
+fn hint_value(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+    if !meta.input.peek(syn::Token![=]) {
+        return Ok(true);
+    }
+    let key = key_of(meta);
+    let value: syn::Expr = meta.value()?.parse()?;
+    match value {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Bool(value),
+            ..
+        }) => Ok(value.value),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("`{key}` takes `true` or `false`: `{key}` alone means `true`, `{key} = false`"),
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -235,6 +252,21 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(error.to_string(), "`name` is given twice; keep one");
+        let error = parse_tool_attr(quote::quote!(name = 5)).err().unwrap();
+        assert_eq!(
+            error.to_string(),
+            "`name` takes a string literal: `name = \"...\"`"
+        );
+        let error = parse_tool_attr(quote::quote!(read_only = "yes"))
+            .err()
+            .unwrap();
+        assert!(error.to_string().contains("`read_only = false`"));
+        assert_eq!(
+            parse_tool_attr(quote::quote!(open_world = false, idempotent))
+                .unwrap()
+                .open_world,
+            Some(false)
+        );
         let error = parse_tool_attr(quote::quote!(readonly)).err().unwrap();
         assert!(error.to_string().contains("did you mean `read_only`?"));
     }

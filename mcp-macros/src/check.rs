@@ -1,51 +1,20 @@
-//! What the compiler would not catch, or would explain badly, checked before expanding.
+//! What the compiler would not catch, or would explain badly, checked before expanding: here
+//! what every handler shares, in `tool`, `resource` and `prompt` what each kind adds.
 
+mod prompt;
+mod resource;
+mod tool;
 pub(crate) mod uri;
 
-use quote::ToTokens;
+pub(crate) use prompt::prompt;
+pub(crate) use resource::resource;
+pub(crate) use tool::{tool, tool_name_problem};
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
 
 use crate::ast::HandlerFn;
-use crate::attr::ToolAttr;
 use crate::errors::Errors;
-
-/// The longest tool name the specification allows.
-const MAX_TOOL_NAME: usize = 128;
-
-/// Checks a tool function and its attribute.
-pub(crate) fn tool(func: &HandlerFn, attr: &ToolAttr, name: &str, errors: &mut Errors) {
-    signature(func, errors);
-    if let Some(problem) = tool_name_problem(name) {
-        // A name too long to read is underlined, not repeated.
-        let shown = if name.chars().count() > 64 {
-            String::new()
-        } else {
-            format!(" {name:?}")
-        };
-        match &attr.name {
-            Some(literal) => errors.at(literal, format!("invalid tool name{shown}: {problem}")),
-            None => errors.at(
-                &func.sig.ident,
-                format!(
-                    "invalid tool name{shown}: {problem}; choose another with `#[mcp_tool(name = \"...\")]`"
-                ),
-            ),
-        }
-    }
-    for param in &func.params {
-        if let Some(complete) = &param.completer {
-            errors.at(
-                &complete.attr,
-                "`#[complete(...)]` suggests values for a prompt argument or a URI template variable; MCP has no completion for tool arguments: remove it",
-            );
-        }
-    }
-    if func.description.is_none() && attr.description.is_none() {
-        errors.at(
-            &func.sig.ident,
-            "an MCP tool needs a description, which tells the model when to use it: add a `///` doc comment to the function or `description = \"...\"` to `#[mcp_tool]`",
-        );
-    }
-}
 
 /// What a handler function's signature may not have, whatever the macro.
 pub(crate) fn signature(func: &HandlerFn, errors: &mut Errors) {
@@ -157,26 +126,32 @@ fn compact(tokens: &impl ToTokens) -> String {
     out
 }
 
-/// Why `name` breaks the specification's rule (1 to 128 of `A-Za-z0-9_.-`), if it does.
-pub(crate) fn tool_name_problem(name: &str) -> Option<String> {
-    if name.is_empty() {
-        return Some("a tool name cannot be empty".to_owned());
+/// Reports an attribute macro on something other than a function, on its keyword and name.
+pub(crate) fn not_a_function(macro_name: &str, item: &TokenStream, errors: &mut Errors) {
+    fn head(keyword: impl ToTokens, name: impl ToTokens) -> TokenStream {
+        quote!(#keyword #name)
     }
-    if name.len() > MAX_TOOL_NAME {
-        return Some(format!(
-            "a tool name has at most {MAX_TOOL_NAME} characters, this one has {}",
-            name.chars().count()
-        ));
-    }
-    if let Some(bad) = name
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
-    {
-        return Some(format!(
-            "{bad:?} is not allowed; a tool name uses only ASCII letters, digits, `_`, `.` and `-`"
-        ));
-    }
-    None
+    let (tokens, kind) = match syn::parse2::<syn::Item>(item.clone()) {
+        Ok(syn::Item::Struct(item)) => (head(item.struct_token, item.ident), "a struct"),
+        Ok(syn::Item::Enum(item)) => (head(item.enum_token, item.ident), "an enum"),
+        Ok(syn::Item::Union(item)) => (head(item.union_token, item.ident), "a union"),
+        Ok(syn::Item::Trait(item)) => (head(item.trait_token, item.ident), "a trait"),
+        Ok(syn::Item::Mod(item)) => (head(item.mod_token, item.ident), "a module"),
+        Ok(syn::Item::Const(item)) => (head(item.const_token, item.ident), "a constant"),
+        Ok(syn::Item::Static(item)) => (head(item.static_token, item.ident), "a static"),
+        Ok(syn::Item::Type(item)) => (head(item.type_token, item.ident), "a type alias"),
+        Ok(syn::Item::Impl(item)) => (
+            head(item.impl_token, item.self_ty),
+            "an `impl` block (a method cannot be a handler either: write a free function)",
+        ),
+        _ => (item.clone(), "this item"),
+    };
+    errors.at(
+        tokens,
+        format!(
+            "`#[{macro_name}]` goes on a function, not on {kind}: `fn name(arguments) -> result`"
+        ),
+    );
 }
 
 /// The name a function gets by default: its identifier without `r#`.
@@ -188,17 +163,6 @@ pub(crate) fn default_name(ident: &syn::Ident) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tool_names_follow_the_specification() {
-        assert_eq!(tool_name_problem("suggest_gifts"), None);
-        assert_eq!(tool_name_problem("a.b-c_D9"), None);
-        assert!(tool_name_problem("").is_some());
-        assert!(tool_name_problem("has space").is_some());
-        assert!(tool_name_problem("café").is_some());
-        assert!(tool_name_problem(&"x".repeat(129)).is_some());
-        assert_eq!(tool_name_problem(&"x".repeat(128)), None);
-    }
 
     #[test]
     fn a_borrowed_parameter_is_told_the_owned_type_to_take() {

@@ -3,6 +3,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::paths::{self, Std};
+
 /// The text of `#[doc = ...]` attributes as one string expression, `None` when there are none
 /// (or all are blank).
 ///
@@ -60,7 +62,8 @@ pub(crate) fn description(attrs: &[syn::Attribute]) -> Option<TokenStream> {
             Line::Expr(e) => e,
         });
     }
-    Some(quote!(::core::concat!(#(#parts),*)))
+    let concat = paths::std(Std::Concat);
+    Some(quote!(#concat!(#(#parts),*)))
 }
 
 enum Line {

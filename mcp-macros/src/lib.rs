@@ -19,6 +19,10 @@ use proc_macro::TokenStream;
 
 /// Turns a function into an MCP tool. See `mcp_runtime`'s documentation.
 ///
+/// The function is a free function (not in an `impl` block: a client calls it with no
+/// `self`), and the expansion adds a same-named struct beside it, the handle a server
+/// builder names.
+///
 /// Keys: `name = "..."`, `title = "..."`, `description = "..."`, the hints `read_only`,
 /// `destructive`, `idempotent`, `open_world` (each optionally `= true/false`), and
 /// `crate = path::to::mcp_runtime`.

@@ -123,7 +123,7 @@ impl fmt::Display for BuildProblem {
             }
             BuildProblem::MissingState { handler, type_name } => write!(
                 f,
-                "{handler} takes `State<{type_name}>`, but the server was given no state of that type; add `.state(value)` to the server builder"
+                "{handler} takes `State<{type_name}>`, but the server was given no state of that type; add `.state(value)` to the server builder, with a `{type_name}` or an `Arc<{type_name}>`"
             ),
             BuildProblem::NotAStringArgument { handler, problem } => {
                 write!(f, "{handler}: {problem}")

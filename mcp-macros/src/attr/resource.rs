@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use syn::parse::Parser;
 use syn::{LitInt, LitStr};
 
-use super::{set_once, string_value};
+use super::{Common, set_once, string_value};
 
 pub(super) const RESOURCE_KEYS: &str =
     "uri, name, title, description, mime_type, size, audience, priority, crate";
@@ -16,16 +16,13 @@ pub(crate) const PRIORITY: &str =
 /// What `#[mcp_resource(...)]` said.
 #[derive(Default)]
 pub(crate) struct ResourceAttr {
+    pub(crate) common: Common,
     pub(crate) uri: Option<LitStr>,
-    pub(crate) name: Option<LitStr>,
-    pub(crate) title: Option<LitStr>,
-    pub(crate) description: Option<LitStr>,
     pub(crate) mime_type: Option<LitStr>,
     pub(crate) size: Option<LitInt>,
     /// `"user"`, `"assistant"` or `"user, assistant"`.
     pub(crate) audience: Option<LitStr>,
     pub(crate) priority: Option<Priority>,
-    pub(crate) krate: Option<syn::Path>,
 }
 
 /// `priority = 0.5` (or `1`, `0`).
@@ -39,18 +36,12 @@ pub(crate) fn parse_resource_attr(tokens: TokenStream) -> syn::Result<ResourceAt
     let mut attr = ResourceAttr::default();
     let parser = syn::meta::parser(|meta| {
         let key = super::key_of(&meta);
+        if attr.common.parse_key(&meta, &key)? {
+            return Ok(());
+        }
         match key.as_str() {
             "uri" => set_once(&mut attr.uri, &meta, &key, || {
                 string_value(&meta, "uri = \"scheme://...\"")
-            })?,
-            "name" => set_once(&mut attr.name, &meta, &key, || {
-                string_value(&meta, "name = \"...\"")
-            })?,
-            "title" => set_once(&mut attr.title, &meta, &key, || {
-                string_value(&meta, "title = \"...\"")
-            })?,
-            "description" => set_once(&mut attr.description, &meta, &key, || {
-                string_value(&meta, "description = \"...\"")
             })?,
             "mime_type" => set_once(&mut attr.mime_type, &meta, &key, || {
                 string_value(&meta, "mime_type = \"text/plain\"")
@@ -63,7 +54,6 @@ pub(crate) fn parse_resource_attr(tokens: TokenStream) -> syn::Result<ResourceAt
             })?,
             "size" => set_once(&mut attr.size, &meta, &key, || size_value(&meta))?,
             "priority" => set_once(&mut attr.priority, &meta, &key, || priority_value(&meta))?,
-            "crate" => set_once(&mut attr.krate, &meta, &key, || meta.value()?.parse())?,
             _ => return Err(super::unknown_key(&meta, "mcp_resource", RESOURCE_KEYS)),
         }
         Ok(())

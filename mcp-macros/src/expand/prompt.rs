@@ -1,17 +1,14 @@
-//! `#[mcp_prompt]`: the function as written, a same-named handle type, and its `Prompt` impl.
-//! Every parameter is a prompt argument (decoded from its string) or a value the runtime
-//! supplies.
+//! `#[mcp_prompt]`: the `Prompt` impl. Every parameter is a prompt argument (decoded from
+//! its string) or a value the runtime supplies.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 
-use super::{
-    bound_call, completer_expr, description_expr, handle_struct, option_str, stub_handler,
-};
-use crate::ast::HandlerFn;
+use super::{Body, Kind, bound_call, completer_expr, option, option_cow};
+use crate::ast::{Complete, HandlerFn, Param};
 use crate::attr::prompt::{PromptAttr, parse_prompt_attr};
 use crate::check;
-use crate::paths::{self, Paths};
+use crate::paths::{self, Paths, Runtime, Std};
 use crate::spans;
 
 /// Expands `#[mcp_prompt(attr)] item`.
@@ -26,130 +23,100 @@ pub(crate) fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(expansion) => return expansion,
     };
     let attr = attr.unwrap_or_default();
-    check::signature(&handler, &mut errors);
-    let name = attr.name.as_ref().map_or_else(
-        || check::default_name(&handler.sig.ident),
-        syn::LitStr::value,
-    );
-    if let Some(literal) = &attr.name
-        && name.trim().is_empty()
-    {
-        errors.at(literal, "a prompt name cannot be empty");
-    }
+    let name = attr.common.name_or(&handler.sig.ident);
+    check::prompt(&handler, &attr, &name, &mut errors);
 
-    let paths = Paths::new(attr.krate.as_ref());
-    let handle = handle_struct(&handler, &format!("prompt `{name}`"), "prompt");
-    let body = if errors.is_empty() {
-        prompt_impl(&handler, &attr, &name, &paths)
-    } else {
-        stub_handler(&handler, &paths, "Prompt")
+    let paths = Paths::new(attr.common.krate.as_ref());
+    let result = paths::std(Std::Result);
+    let prompt_result = paths.runtime(Runtime::GetPromptResult);
+    let handler_error = paths.runtime(Runtime::HandlerError);
+    let kind = Kind {
+        noun: "prompt",
+        name: name.clone(),
+        trait_name: Runtime::Prompt,
+        constant: quote!(const NAME: &'static str = #name;),
+        specs: Runtime::ArgumentSpecs,
+        definition: Runtime::PromptDefinition,
+        method: "get",
+        inputs: vec![("__mcp_args", paths.runtime(Runtime::StringArgs))],
+        output: quote!(#result<#prompt_result, #handler_error>),
+        beside: TokenStream::new(),
     };
-    super::emit(&function, handle, body, errors)
+    let body = errors
+        .is_empty()
+        .then(|| body(&handler, &attr, &name, &paths));
+    super::handler(&function, &handler, &kind, body, errors, &paths)
 }
 
-fn prompt_impl(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths) -> TokenStream {
-    let ident = &handler.sig.ident;
-    let option = paths::option();
-    let cow = paths::cow();
-    let prompt = paths.private("Prompt");
-    let specs_ty = paths.private("ArgumentSpecs");
-    let string_args = paths.private("StringArgs");
-    let definition = paths.private("PromptDefinition");
-    let context = paths.private("Context");
-    let result_ty = paths.private("GetPromptResult");
-    let handler_error = paths.private("HandlerError");
-    let param_trait = paths.private("Param");
-    let from_arguments = paths.private("FromArguments");
-    let into_result = paths.private("IntoPromptResult");
-    let registration = paths.private("Registration");
-    let inventory = paths.private("inventory");
+/// `CompletedParam::check(PhantomData::<Ty>);`, the marker spanned on the parameter's
+/// `#[complete(...)]`: a completer on a value the runtime supplies (its type decides) is
+/// reported on the attribute, which is the mistake, rather than on the type, which is legal.
+fn completed_check(param: &Param, complete: &Complete, paths: &Paths) -> TokenStream {
+    let ty = &param.ty;
+    let (first, last) = spans::first_last(&complete.attr);
+    let completed = paths.runtime(Runtime::CompletedParam);
+    let phantom = paths::std(Std::PhantomData);
+    let open = spans::respan(quote!(#phantom::<), first);
+    let close = quote_spanned!(last=> >);
+    quote!(#completed::check(#open #ty #close);)
+}
 
-    // A parameter with `#[complete(...)]` must be an argument, decoded from its string: a
-    // value the runtime supplies has nothing to complete.
-    let bound = |param: &crate::ast::Param| match param.completer {
-        Some(_) => quote!(#param_trait<#string_args, #from_arguments>),
-        None => quote!(#param_trait<#string_args, _>),
-    };
-    let describe = handler.params.iter().map(|param| {
-        let arg_name = check::default_name(&param.ident);
-        let description = option_str(param.description.as_ref());
-        let completer = completer_expr(param.completer.as_ref(), paths);
-        let call = bound_call(
-            param,
-            bound(param),
-            "describe",
-            quote!(__mcp_specs, #arg_name, #description, #completer),
-        );
-        quote!(#call;)
-    });
-    let locals: Vec<syn::Ident> = (0..handler.params.len())
-        .map(|i| format_ident!("__mcp_arg_{}", i))
+/// The prompt's definition, its parameters and its return value.
+fn body(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths) -> Body {
+    let param_trait = paths.runtime(Runtime::Param);
+    let string_args = paths.runtime(Runtime::StringArgs);
+    let params = handler
+        .params
+        .iter()
+        .map(|param| {
+            let arg_name = check::default_name(&param.ident);
+            let description = option(param.description.as_ref());
+            let completer = completer_expr(param.completer.as_ref(), paths);
+            let describe = bound_call(
+                param,
+                quote!(#param_trait<#string_args, _>),
+                "describe",
+                quote!(__mcp_specs, #arg_name, #description, #completer),
+            );
+            let completed = param
+                .completer
+                .as_ref()
+                .map(|complete| completed_check(param, complete, paths));
+            let extract = bound_call(
+                param,
+                quote!(#param_trait<#string_args, _>),
+                "extract",
+                quote!(&mut __mcp_args, #arg_name, &__mcp_ctx),
+            );
+            (quote!(#describe; #completed), extract)
+        })
         .collect();
-    let extract = handler.params.iter().zip(&locals).map(|(param, local)| {
-        let arg_name = check::default_name(&param.ident);
-        let call = bound_call(
-            param,
-            bound(param),
-            "extract",
-            quote!(&mut __mcp_args, #arg_name, &__mcp_ctx),
-        );
-        quote!(let #local = __mcp_errors.check(#arg_name, #call);)
-    });
     let ret = handler.return_type();
-    let title = match &attr.title {
-        Some(title) => quote!(#option::Some(#cow::Borrowed(#title))),
-        None => quote!(#option::None),
-    };
-    let description =
-        match description_expr(attr.description.as_ref(), handler.description.as_ref()) {
-            Some(text) => quote!(#option::Some(#cow::Borrowed(#text))),
-            None => quote!(#option::None),
-        };
     let (ret_first, ret_last) = spans::first_last(&ret);
+    let into_result = spans::respan(paths.runtime(Runtime::IntoPromptResult), ret_first);
     let open = quote_spanned!(ret_first=> <);
     let close = quote_spanned!(ret_last=> >::into_prompt_result);
-    let convert = quote!(#open #ret as #into_result #close (__mcp_value));
-    let body = super::string_args_body(
-        handler,
-        &locals,
-        extract,
-        quote!(::core::concat!("arguments for prompt `", #name, "`")),
-        convert,
-        paths,
-    );
-
-    quote! {
-        const _: () = {
-            // Serving a prompt its author deprecated is not a use of it.
-            #[automatically_derived]
-            #[allow(deprecated)]
-            impl #prompt for #ident {
-                const NAME: &'static str = #name;
-
-                fn definition(__mcp_specs: &mut #specs_ty) -> #definition {
-                    #(#describe)*
-                    #definition {
-                        name: #cow::Borrowed(#name),
-                        title: #title,
-                        description: #description,
-                    }
-                }
-
-                #[allow(unused_mut, unused_variables)]
-                fn get(
-                    __mcp_ctx: #context,
-                    mut __mcp_args: #string_args,
-                ) -> impl ::core::future::Future<
-                    Output = ::core::result::Result<#result_ty, #handler_error>,
-                > + ::core::marker::Send + 'static {
-                    #body
-                }
+    let definition = paths.runtime(Runtime::PromptDefinition);
+    let cow = paths::std(Std::Cow);
+    let result = paths::std(Std::Result);
+    let concat = paths::std(Std::Concat);
+    let title = option_cow(attr.common.title.as_ref());
+    let description = option_cow(super::description(
+        attr.common.description.as_ref(),
+        handler.description.as_ref(),
+    ));
+    Body {
+        params,
+        definition: quote! {
+            #definition {
+                name: #cow::Borrowed(#name),
+                title: #title,
+                description: #description,
             }
-
-            #inventory::submit! {
-                #registration::prompt::<#ident>()
-            }
-        };
+        },
+        rejected: quote!(#result::Err(__mcp_errors.into_invalid_params(#concat!("arguments for prompt `", #name, "`")))),
+        convert: quote!(#open #ret as #into_result #close (__mcp_value)),
+        items: TokenStream::new(),
     }
 }
 
@@ -169,18 +136,18 @@ mod tests {
         )
         .to_string();
         assert!(!out.contains("compile_error"), "{out}");
-        // `name` is bound to `Param<StringArgs, FromArguments>`, `ctx` to `Param<StringArgs, _>`.
-        assert_eq!(
-            out.matches(
-                "Param < :: mcp_runtime :: __private :: StringArgs , :: mcp_runtime :: __private :: FromArguments >"
-            )
-            .count(),
-            2
-        );
+        // Both are bound to `Param<StringArgs, _>`, and `name`, which has a completer, must
+        // also be an argument the client sends.
         assert_eq!(
             out.matches("Param < :: mcp_runtime :: __private :: StringArgs , _ >")
                 .count(),
-            2
+            4
+        );
+        assert_eq!(
+            out.matches("CompletedParam :: check (:: core :: marker :: PhantomData :: < String >)")
+                .count(),
+            1,
+            "{out}"
         );
     }
 
@@ -211,6 +178,6 @@ mod tests {
         )
         .to_string();
         assert!(!out.contains("mcp_runtime"), "{out}");
-        assert!(out.contains("my :: rt :: completion :: CompleteFn"));
+        assert!(out.contains("my :: rt :: __private :: CompleteFn"));
     }
 }

@@ -24,8 +24,8 @@ pub use logging::LoggingLevel;
 #[cfg(feature = "tracing")]
 pub(crate) use logging::send_log;
 pub(crate) use request_state::RequestState;
-pub(crate) use state::StateMap;
 pub use state::{Shareable, State};
+pub(crate) use state::{StateMap, StateNeed};
 
 use crate::jsonrpc::{RequestId, RpcError};
 use crate::protocol::{ClientInfo, Revision};

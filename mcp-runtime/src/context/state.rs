@@ -6,7 +6,8 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 /// Application state of type `T`, given to the server at start-up with
-/// `ServerBuilder::state(value)` and shared by every request.
+/// `ServerBuilder::state(value)` and shared by every request. The value may also be given as
+/// an `Arc<T>` (`.state(Arc::new(db))` serves `State<Db>`), which shares that very `Arc`.
 ///
 /// ```
 /// use mcp_runtime::prelude::*;
@@ -66,12 +67,71 @@ impl StateMap {
         self.values.insert(TypeId::of::<T>(), Arc::new(value));
     }
 
-    pub(crate) fn contains(&self, type_id: TypeId) -> bool {
-        self.values.contains_key(&type_id)
+    /// Whether a `T`, or an `Arc<T>`, was given.
+    fn has<T: 'static>(&self) -> bool {
+        self.values.contains_key(&TypeId::of::<T>())
+            || self.values.contains_key(&TypeId::of::<Arc<T>>())
     }
 
+    /// The `T` given, or the `Arc<T>` given (that very `Arc`, so its other owners share it).
     pub(crate) fn get<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
-        let value = self.values.get(&TypeId::of::<T>())?;
-        Arc::clone(value).downcast::<T>().ok()
+        if let Some(value) = self.values.get(&TypeId::of::<T>()) {
+            return Arc::clone(value).downcast::<T>().ok();
+        }
+        let shared = self.values.get(&TypeId::of::<Arc<T>>())?;
+        shared.downcast_ref::<Arc<T>>().cloned()
+    }
+}
+
+/// A handler's need for state of one type, checked when the server is built.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StateNeed {
+    /// The type's name, for the error when no such state was given.
+    pub(crate) type_name: &'static str,
+    given: fn(&StateMap) -> bool,
+}
+
+impl StateNeed {
+    /// A need for a `T` (given as a `T` or an `Arc<T>`).
+    pub(crate) fn of<T: 'static>() -> StateNeed {
+        StateNeed {
+            type_name: std::any::type_name::<T>(),
+            given: StateMap::has::<T>,
+        }
+    }
+
+    /// Whether `states` holds what is needed.
+    pub(crate) fn is_met(&self, states: &StateMap) -> bool {
+        (self.given)(states)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Db(u32);
+
+    #[test]
+    fn an_arc_given_serves_its_target_and_is_shared() {
+        let db = Arc::new(Db(7));
+        let mut states = StateMap::default();
+        assert!(!StateNeed::of::<Db>().is_met(&states));
+        states.insert(Arc::clone(&db));
+        assert!(StateNeed::of::<Db>().is_met(&states));
+        assert!(StateNeed::of::<Arc<Db>>().is_met(&states));
+        let served = states.get::<Db>().expect("served from the Arc");
+        assert!(Arc::ptr_eq(&served, &db));
+        assert_eq!(served.0, 7);
+        assert!(states.get::<Arc<Db>>().is_some());
+    }
+
+    #[test]
+    fn a_value_given_serves_its_own_type_only() {
+        let mut states = StateMap::default();
+        states.insert(Db(1));
+        assert!(StateNeed::of::<Db>().is_met(&states));
+        assert!(!StateNeed::of::<Arc<Db>>().is_met(&states));
+        assert_eq!(states.get::<Db>().map(|db| db.0), Some(1));
     }
 }

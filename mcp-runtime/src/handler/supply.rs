@@ -6,21 +6,18 @@
 //! marker, so a type that deserializes is an argument, a type that implements [`FromContext`]
 //! is supplied, and the spelling of the type never matters (aliases work).
 
-use std::any::TypeId;
-
-use crate::context::{Context, Shareable, State};
+use crate::context::{Context, Shareable, State, StateNeed};
 
 /// What a handler's supplied parameters need from the server, checked when it is built.
 #[derive(Debug, Default)]
 pub struct Requirements {
-    pub(crate) states: Vec<(TypeId, &'static str)>,
+    pub(crate) states: Vec<StateNeed>,
 }
 
 impl Requirements {
     /// The handler reads state of type `T` (given with `ServerBuilder::state`).
     pub fn state<T: 'static>(&mut self) {
-        self.states
-            .push((TypeId::of::<T>(), std::any::type_name::<T>()));
+        self.states.push(StateNeed::of::<T>());
     }
 }
 

@@ -63,7 +63,7 @@ impl PromptEntry {
         (self.get)(ctx, args)
     }
 
-    pub(crate) fn needs_state(&self) -> &[(std::any::TypeId, &'static str)] {
+    pub(crate) fn needs_state(&self) -> &[crate::context::StateNeed] {
         &self.specs.requirements.states
     }
 }

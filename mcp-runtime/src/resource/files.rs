@@ -1,5 +1,7 @@
-//! Serving files safely: a URI variable must never lead outside the folder it is meant for.
+//! Serving files safely: a URI variable must never lead outside the folder it is meant for,
+//! and reading what it names must never block the server (a FIFO, a device).
 
+use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 use crate::handler_error::HandlerError;
@@ -42,6 +44,111 @@ pub fn safe_join(root: &Path, requested: &str) -> Result<PathBuf, HandlerError> 
     Ok(resolved)
 }
 
+/// The contents of the regular file `requested` inside `root`, checked as [`safe_join`] does;
+/// anything else (a folder, a FIFO, a socket, a device) is refused without being waited on,
+/// and so is a file of more than `max_bytes`.
+///
+/// The file is opened without blocking and checked through the open handle, so a FIFO swapped
+/// in after the check cannot stall the read either, and no more than `max_bytes` are read from
+/// a file that grows meanwhile.
+///
+/// ```
+/// # let root = std::env::temp_dir();
+/// use mcp_runtime::read_file;
+/// assert!(read_file(&root, "../etc/passwd", 1 << 20).is_err());
+/// assert!(read_file(&root, ".", 1 << 20).is_err()); // a folder
+/// ```
+pub fn read_file(root: &Path, requested: &str, max_bytes: u64) -> Result<Vec<u8>, HandlerError> {
+    let path = safe_join(root, requested)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // Opening a FIFO for reading waits for a writer unless non-blocking.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        rustix::fs::OFlags::NONBLOCK.bits().cast_signed(),
+    );
+    let file = options.open(&path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return Err(HandlerError::invalid_params(format!(
+            "`{requested}` is not a regular file"
+        )));
+    }
+    let too_big = || {
+        HandlerError::invalid_params(format!(
+            "`{requested}` is larger than the {max_bytes} bytes this server reads"
+        ))
+    };
+    if metadata.len() > max_bytes {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_big());
+    }
+    Ok(bytes)
+}
+
+/// The regular files under `root`, as `/`-separated paths relative to it, sorted: for completing
+/// a path argument. Symbolic links are never followed out of `root`: a link to a regular file
+/// inside `root` is listed under its own name, any other link (outside, to a folder, a loop) is
+/// left out, and folders are entered only as themselves, so every walk ends. FIFOs, sockets
+/// and devices are left out. At most `max_entries` entries are looked at, so a huge folder
+/// gives a partial list rather than a stalled server.
+///
+/// ```
+/// # let root = std::env::temp_dir().join(format!("mcp-list-files-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(root.join("notes")).unwrap();
+/// std::fs::write(root.join("notes/today.md"), "# Today").unwrap();
+/// assert_eq!(mcp_runtime::list_files(&root, 10_000), ["notes/today.md"]);
+/// # std::fs::remove_dir_all(&root).ok();
+/// ```
+pub fn list_files(root: &Path, max_entries: usize) -> Vec<String> {
+    let Ok(root) = root.canonicalize() else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let mut budget = max_entries;
+    let mut folders = vec![root.clone()];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if budget == 0 {
+                found.sort();
+                return found;
+            }
+            budget -= 1;
+            let path = entry.path();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let listed = if kind.is_dir() {
+                folders.push(path.clone());
+                false
+            } else if kind.is_symlink() {
+                // `canonicalize` fails on a loop; `metadata` looks at the target without
+                // opening it.
+                path.canonicalize().is_ok_and(|target| {
+                    target.starts_with(&root)
+                        && std::fs::metadata(&target).is_ok_and(|m| m.is_file())
+                })
+            } else {
+                kind.is_file()
+            };
+            if listed && let Ok(relative) = path.strip_prefix(&root) {
+                found.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +173,59 @@ mod tests {
             assert!(safe_join(&root, "link/hostname").is_err());
         }
         std::fs::remove_dir_all(&root).ok();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_read_and_a_fifo_never_blocks() {
+        let root = std::env::temp_dir().join(format!("mcp-read-file-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("docs")).unwrap();
+        std::fs::write(root.join("docs/a.txt"), "a").unwrap();
+        let fifo = root.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo (coreutils) runs");
+        std::os::unix::fs::symlink(&fifo, root.join("to-pipe")).unwrap();
+        assert_eq!(read_file(&root, "docs/a.txt", 1).unwrap(), b"a");
+        let too_big = read_file(&root, "docs/a.txt", 0).unwrap_err();
+        let too_big = too_big.rpc_error();
+        assert!(
+            too_big.message.contains("larger than the 0 bytes"),
+            "{too_big:?}"
+        );
+        for special in ["pipe", "to-pipe", "docs"] {
+            let error = read_file(&root, special, 1 << 20).unwrap_err();
+            assert_eq!(error.rpc_error().code, -32602, "{special}");
+        }
+        std::fs::remove_dir_all(&root).ok();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn listing_stays_inside_the_root_and_ends_on_loops() {
+        use std::os::unix::fs::symlink;
+        let base = std::env::temp_dir().join(format!("mcp-list-files-{}", std::process::id()));
+        let root = base.join("served");
+        std::fs::create_dir_all(root.join("docs/deep")).unwrap();
+        std::fs::create_dir_all(base.join("outside")).unwrap();
+        std::fs::write(base.join("outside/secret.txt"), "s").unwrap();
+        std::fs::write(root.join("docs/a.txt"), "a").unwrap();
+        std::fs::write(root.join("docs/deep/b.txt"), "b").unwrap();
+        symlink(base.join("outside"), root.join("out-dir")).unwrap();
+        symlink(base.join("outside/secret.txt"), root.join("out-file")).unwrap();
+        symlink(root.join("docs/a.txt"), root.join("in-file")).unwrap();
+        // Two loops: each folder links back to the root and to the other.
+        symlink(&root, root.join("docs/loop")).unwrap();
+        symlink(root.join("docs"), root.join("docs/deep/loop")).unwrap();
+        symlink(root.join("self"), root.join("self")).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(root.join("pipe"))
+            .status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo (coreutils) runs");
+        assert_eq!(
+            list_files(&root, 10_000),
+            ["docs/a.txt", "docs/deep/b.txt", "in-file"]
+        );
+        assert!(list_files(&root, 2).len() <= 2);
+        std::fs::remove_dir_all(&base).ok();
     }
 }

@@ -10,7 +10,7 @@ mod uri_template;
 use std::future::Future;
 
 pub use contents::{IntoResourceContents, ResourceReturns};
-pub use files::safe_join;
+pub use files::{list_files, read_file, safe_join};
 pub(crate) use registry::{ResourceCatalog, ResourceEntry};
 pub use supplied::SuppliedParam;
 pub use uri_template::{TemplateError, UriTemplate};

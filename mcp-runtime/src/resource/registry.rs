@@ -71,7 +71,7 @@ impl ResourceEntry {
         (self.read)(ctx, uri, variables)
     }
 
-    pub(crate) fn needs_state(&self) -> &[(std::any::TypeId, &'static str)] {
+    pub(crate) fn needs_state(&self) -> &[crate::context::StateNeed] {
         &self.specs.requirements.states
     }
 }

@@ -3,12 +3,16 @@
 //!
 //! The shapes are chosen for what MCP clients accept, not for what is shortest:
 //!
-//! * **Self-contained and inlined.** Subschemas are inlined rather than referenced; a `$defs`
-//!   section appears only for recursive types, which cannot be inlined. Several clients resolve
-//!   no `$ref` at all, or only one level deep.
-//! * **No `null` in argument schemas.** An `Option<T>` parameter is described by `T`'s schema
-//!   and left out of `required`; `["string", "null"]` type unions and `anyOf: [T, null]` are
-//!   rejected by some clients (Gemini) and mislead others into sending `null`.
+//! * **Self-contained.** An `inputSchema` holds no `$ref` at any depth: subschemas are inlined,
+//!   and a recursive type is written out three levels deep (fewer if that would inline too
+//!   many copies), then described by its JSON type alone (`normalize::RECURSION_DEPTH`). An `outputSchema` keeps `$defs` for recursive types.
+//! * **No `null` in argument schemas, at any depth.** An `Option<T>` (argument, field, item,
+//!   map value) is described by `T`'s schema and an optional argument or field is left out of
+//!   `required`; `["string", "null"]` type unions and `anyOf: [T, null]` are rejected by some
+//!   clients (Gemini) and mislead others into sending `null`.
+//! * **Portable across drafts.** Tuples are arrays of a fixed length (no `prefixItems`), and
+//!   only the `format`s JSON Schema defines are kept (in both schemas): a strict ajv refuses
+//!   to compile schemars' `int64` or `double`.
 //! * **Root `"type": "object"`** for `inputSchema` (always) and `outputSchema`; a tool whose
 //!   result is not an object (a number, a list) gets its value wrapped as `{"result": value}`,
 //!   and its `outputSchema` says so.
@@ -18,7 +22,7 @@
 mod normalize;
 mod output;
 
-pub(crate) use normalize::strip_null;
+pub(crate) use normalize::{clean_input, strip_null};
 pub(crate) use output::OutputShape;
 pub(crate) use output::output_schema_for;
 

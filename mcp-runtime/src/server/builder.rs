@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::command_line::{self, CommandLine};
 use super::{ServerHandle, Sessions};
 use crate::catalog::Live;
 use crate::context::StateMap;
@@ -102,30 +103,6 @@ impl Server {
     }
 }
 
-/// The address after `--http` (or in `--http=ADDR`), if the arguments have one.
-fn http_address(
-    mut args: impl Iterator<Item = String>,
-) -> Result<Option<std::net::SocketAddr>, Error> {
-    while let Some(arg) = args.next() {
-        let value = match arg.strip_prefix("--http") {
-            Some("") => args.next(),
-            Some(rest) if rest.starts_with('=') => Some(rest[1..].to_owned()),
-            _ => continue,
-        };
-        let Some(value) = value else {
-            return Err(Error::Usage(
-                "`--http` needs an address, such as `--http 127.0.0.1:8000`".to_owned(),
-            ));
-        };
-        return value.parse().map(Some).map_err(|_| {
-            Error::Usage(format!(
-                "`--http {value}` is not an address: use an IP and a port, such as `127.0.0.1:8000`"
-            ))
-        });
-    }
-    Ok(None)
-}
-
 impl ServerBuilder {
     /// Adds every tool, resource and prompt annotated in the program, in any crate.
     pub fn registered(self) -> ServerBuilder {
@@ -218,7 +195,8 @@ impl ServerBuilder {
         self
     }
 
-    /// Gives the server a value that handlers read with `State<T>` or [`Context::state`].
+    /// Gives the server a value that handlers read with `State<T>` or [`Context::state`]. A
+    /// `T` given as an `Arc<T>` serves `State<T>` too, sharing that `Arc`.
     ///
     /// [`Context::state`]: crate::Context::state
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> ServerBuilder {
@@ -280,10 +258,13 @@ impl ServerBuilder {
                     .iter()
                     .map(move |n| (format!("prompt `{}`", p.name()), n))
             }));
-        for (handler, (type_id, type_name)) in needs {
-            let problem = BuildProblem::MissingState { handler, type_name };
+        for (handler, need) in needs {
+            let problem = BuildProblem::MissingState {
+                handler,
+                type_name: need.type_name,
+            };
             // The same handler added twice is one handler: report it once.
-            if !self.state.contains(*type_id) && !problems.contains(&problem) {
+            if !need.is_met(&self.state) && !problems.contains(&problem) {
                 problems.push(problem);
             }
         }
@@ -320,9 +301,11 @@ impl ServerBuilder {
     }
 
     /// Builds the server and serves it from a plain `fn main`, on a Tokio runtime of its own:
-    /// over stdin/stdout until stdin closes, or over Streamable HTTP at `http://ADDR/mcp` when
-    /// the program was started with `--http ADDR` (`--http 127.0.0.1:8000`; needs the `http`
-    /// feature).
+    /// over stdin/stdout until stdin closes, or over Streamable HTTP at `http://ADDRESS/mcp`
+    /// when the program was started with `--http ADDRESS` (`--http 127.0.0.1:8000`,
+    /// `--http localhost:8000`; needs the `http` feature). `--help` prints the usage and
+    /// returns; any other option (an argument starting with `-`, before a `--`) is refused by
+    /// name with [`Error::Usage`]. Arguments that are not options are left to the program.
     ///
     /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
     /// is served from one thread, fastest: a request is read, answered and written without
@@ -331,8 +314,18 @@ impl ServerBuilder {
     /// move such work to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime
     /// of your own with [`Server::serve_stdio`].
     pub fn run(self) -> Result<(), Error> {
+        let http = match command_line::parse(std::env::args())? {
+            CommandLine::Serve(http) => http,
+            CommandLine::Help(usage) => {
+                // Help goes to stdout, where a person asked for it (`server --help | less`):
+                // stdout carries protocol messages only while serving, and this returns
+                // before serving anything, so no client ever reads it.
+                use std::io::Write as _;
+                return Ok(std::io::stdout().write_all(usage.as_bytes())?);
+            }
+        };
         let server = self.build()?;
-        match http_address(std::env::args().skip(1))? {
+        match http {
             None => server.run_stdio(),
             #[cfg(feature = "http")]
             Some(addr) => server.run_http(addr),

@@ -3,12 +3,14 @@
 //! layer (`methods`) that answers each request.
 
 mod builder;
+mod command_line;
 mod direct;
 mod handle;
 mod methods;
 mod outbound;
 mod panic;
 mod session;
+mod suggest;
 
 pub(crate) use builder::ServerCore;
 pub use builder::{Server, ServerBuilder};

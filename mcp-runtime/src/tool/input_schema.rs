@@ -1,4 +1,5 @@
-//! The `inputSchema` of a tool: one property per argument parameter.
+//! The `inputSchema` of a tool: one property per argument parameter, each cleaned at every
+//! depth by [`clean_input`](super::normalize::clean_input) (no `$ref`, no `null` alternative).
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaGenerator;
@@ -6,7 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::handler::{Requirements, is_optional};
-use crate::schema::{input_generator, strip_null};
+use crate::schema::{clean_input, input_generator};
 
 /// Collects the properties of a tool's `inputSchema` while its parameters are described.
 pub struct InputSchema {
@@ -37,13 +38,8 @@ impl InputSchema {
     pub fn add<T: DeserializeOwned + JsonSchema>(&mut self, name: &str, description: Option<&str>) {
         let mut schema = self.generator.subschema_for::<T>().to_value();
         let optional = is_optional::<T>();
-        if let Value::Object(map) = &mut schema {
-            if optional {
-                strip_null(map);
-            }
-            if let Some(description) = description {
-                map.insert("description".to_owned(), Value::from(description));
-            }
+        if let (Value::Object(map), Some(description)) = (&mut schema, description) {
+            map.insert("description".to_owned(), Value::from(description));
         }
         if !optional {
             self.required.push(Value::from(name));
@@ -51,24 +47,84 @@ impl InputSchema {
         self.properties.insert(name.to_owned(), schema);
     }
 
-    /// The finished schema: `{"type": "object", "properties": ..., "required": ...}`.
+    /// The finished schema: `{"type": "object", "properties": ..., "required": ...}`, with
+    /// every reference inlined (a recursive type written out a few levels deep).
     pub fn finish(&mut self) -> Map<String, Value> {
+        let definitions = self.generator.take_definitions(true);
+        let mut properties = std::mem::take(&mut self.properties);
+        for property in properties.values_mut() {
+            clean_input(property, &definitions);
+        }
         let mut schema = Map::new();
         schema.insert("type".to_owned(), Value::from("object"));
-        schema.insert(
-            "properties".to_owned(),
-            Value::Object(std::mem::take(&mut self.properties)),
-        );
+        schema.insert("properties".to_owned(), Value::Object(properties));
         if !self.required.is_empty() {
             schema.insert(
                 "required".to_owned(),
                 Value::Array(std::mem::take(&mut self.required)),
             );
         }
-        let definitions = self.generator.take_definitions(true);
-        if !definitions.is_empty() {
-            schema.insert("$defs".to_owned(), Value::Object(definitions));
-        }
         schema
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    enum Order {
+        Newest,
+        Oldest,
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Query {
+        order: Option<Order>,
+        tags: Option<Vec<Option<String>>>,
+        pair: Option<(String, u64)>,
+        replies: Vec<Query>,
+    }
+
+    /// Every `null` and every `$ref` in `schema`, as paths (enum values are data, not schemas,
+    /// but `Order`'s hold none).
+    fn unclean(schema: &Value, at: &str, found: &mut Vec<String>) {
+        match schema {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    if key == "$ref" || key == "$defs" {
+                        found.push(format!("{at}/{key}"));
+                    }
+                    unclean(value, &format!("{at}/{key}"), found);
+                }
+            }
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .for_each(|(i, item)| unclean(item, &format!("{at}/{i}"), found)),
+            Value::String(s) if s == "null" => found.push(at.to_owned()),
+            Value::Null => found.push(at.to_owned()),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn nested_options_and_recursion_leave_no_null_and_no_reference() {
+        let mut schema = InputSchema::new();
+        schema.add::<Query>("query", Some("The query."));
+        schema.add::<Option<Query>>("other", None);
+        let schema = Value::Object(schema.finish());
+        let mut found = Vec::new();
+        unclean(&schema, "#", &mut found);
+        assert!(found.is_empty(), "{found:?} in {schema}");
+        assert_eq!(schema["required"], serde_json::json!(["query"]));
+        let order = &schema["properties"]["query"]["properties"]["order"];
+        assert_eq!(
+            order["enum"],
+            serde_json::json!(["Newest", "Oldest"]),
+            "{order}"
+        );
     }
 }

@@ -1,7 +1,6 @@
 //! The tools a server exposes: registered by `#[mcp_tool]` anywhere in the program, or chosen
 //! one by one, then frozen in name order when the server is built.
 
-use std::any::TypeId;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
@@ -32,7 +31,7 @@ pub struct ToolEntry {
     pub(crate) definition: ToolDefinition,
     /// Where it was defined, to name both places when two tools share a name.
     pub(crate) location: &'static str,
-    pub(crate) needs_state: Vec<(TypeId, &'static str)>,
+    pub(crate) needs_state: Vec<crate::context::StateNeed>,
     call: CallFn,
     wire: WireCache,
 }

@@ -11,7 +11,6 @@ mod initialize;
 mod list;
 mod prompts_get;
 mod resources_read;
-mod suggest;
 mod tools_call;
 
 use std::sync::Arc;
@@ -20,13 +19,13 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
+use super::suggest::did_you_mean;
 use super::{ServerCore, Session};
 use crate::context::{Context, LoggingLevel};
 use crate::jsonrpc::{
     ErrorCode, IncomingRequest, RequestId, RpcError, encode_error, encode_result,
 };
 use crate::protocol::Revision;
-use suggest::did_you_mean;
 
 /// Every method this server answers, for "did you mean" suggestions.
 const METHODS: &[&str] = &[

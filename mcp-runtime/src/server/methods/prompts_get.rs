@@ -7,11 +7,11 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::suggest::did_you_mean;
 use super::{Request, parse_params};
 use crate::args::StringArgs;
 use crate::jsonrpc::{RpcError, encode_result};
 use crate::server::panic::CatchUnwind;
+use crate::server::suggest::did_you_mean;
 
 #[derive(Deserialize)]
 struct GetParams {

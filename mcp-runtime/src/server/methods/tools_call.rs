@@ -7,11 +7,11 @@ use std::borrow::Cow;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::suggest::did_you_mean;
 use super::{Request, parse_params};
 use crate::jsonrpc::{RpcError, encode_error, encode_result};
 use crate::protocol::CallToolResult;
 use crate::server::panic::CatchUnwind;
+use crate::server::suggest::did_you_mean;
 use crate::tool::{Arguments, RawFields};
 
 /// `tools/call`: runs the tool with its arguments; its failures are results, for the model.

@@ -60,7 +60,9 @@ impl HostPolicy {
         if let Some(host) = headers.get(header::HOST) {
             let host = host.to_str().unwrap_or("");
             if !self.accepts(host) {
-                return Err(format!("the Host `{host}` is not allowed"));
+                return Err(format!(
+                    "the Host `{host}` is not allowed: list it in `HttpOptions::hosts(HostPolicy::only([...]))` to accept it"
+                ));
             }
         }
         if let Some(origin) = headers.get(header::ORIGIN) {
