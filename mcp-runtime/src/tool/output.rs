@@ -5,8 +5,8 @@
 //!    `Vec<Content>`, [`CallToolResult`], `()`) is turned into content as it says;
 //! 2. any other `Serialize + JsonSchema` type is *structured*: it gets an `outputSchema`, and
 //!    its result carries `structuredContent` plus the same JSON as a text block;
-//! 3. `Result<T, E>` with `E: Display` applies 1 or 2 to `Ok`, and turns `Err` into a result
-//!    with `isError: true` and the error's message.
+//! 3. `Result<T, E>` with `E: Display` (or a [`HandlerError`]) applies 1 or 2 to `Ok`, and
+//!    turns `Err` into a result with `isError: true` and the error's message.
 
 use std::fmt::Display;
 use std::sync::OnceLock;
