@@ -1,11 +1,10 @@
 //! The layer tools, resources and prompts stand on: how a handler's parameters are obtained
-//! ([`Param`], generic over the [`ArgumentSource`]; [`FromContext`] for the values the
-//! runtime supplies; the marker types that tell an argument from a supplied value), what a handler needs from the server ([`Requirements`]),
-//! how an argument is decoded and its failure explained, and how a handler is registered
-//! ([`Registration`]), and the one engine that turns a return value into the kind's answer
-//! ([`Convert`]). Nothing here knows which kind of handler it serves; each kind's module
+//! ([`Param`], one trait generic over the [`ArgumentSource`], with [`FromContext`] for the
+//! values the runtime supplies), what a handler needs from the server ([`Requirements`]), how an
+//! argument is decoded and its failure explained, how a handler is registered
+//! ([`Registration`]), and the one engine that turns a return value into its kind's answer
+//! ([`Convert`]). Nothing here knows which kind of handler it serves: each kind's module
 //! (`tool`, `resource`, `prompt`) builds on this one, never the other way round.
-
 mod decode;
 mod param;
 mod registration;
