@@ -29,7 +29,7 @@ use axum::handler::Handler;
 use axum::routing::any;
 
 use crate::error::Error;
-use crate::server::{Server, ServerBuilder};
+use crate::server::Server;
 
 pub use guard::HostPolicy;
 
@@ -139,23 +139,10 @@ impl Server {
             .with_state(state)
     }
 
-    /// Serves Streamable HTTP at `http://<addr>/mcp` until the process ends.
-    pub async fn serve_http(&self, addr: SocketAddr) -> Result<(), Error> {
-        self.serve_http_with(addr, HttpOptions::default()).await
-    }
-
-    /// Like [`serve_http`](Self::serve_http), with options.
-    pub async fn serve_http_with(
-        &self,
-        addr: SocketAddr,
-        options: HttpOptions,
-    ) -> Result<(), Error> {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        self.serve_http_listener(listener, options).await
-    }
-
-    /// Serves Streamable HTTP at `/mcp` on a listener already bound (say to port 0).
-    pub async fn serve_http_listener(
+    /// Serves Streamable HTTP at `/mcp` on a bound listener until the process ends:
+    /// `server.serve_http(TcpListener::bind("127.0.0.1:8000").await?, HttpOptions::new())`.
+    /// (To serve it at a path of an app of your own, mount [`http_router`](Self::http_router).)
+    pub async fn serve_http(
         &self,
         listener: tokio::net::TcpListener,
         options: HttpOptions,
@@ -174,12 +161,16 @@ impl Server {
         Ok(())
     }
 
-    /// Like [`serve_http`](Self::serve_http), on a Tokio runtime of its own.
-    pub fn run_http(&self, addr: SocketAddr) -> Result<(), Error> {
+    /// [`serve_http`](Self::serve_http) at `addr` with the default options, on a Tokio
+    /// runtime of its own, for [`ServerBuilder::run`](crate::ServerBuilder::run).
+    pub(crate) fn run_http(&self, addr: SocketAddr) -> Result<(), Error> {
         tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()?
-            .block_on(self.serve_http(addr))
+            .block_on(async {
+                let listener = tokio::net::TcpListener::bind(addr).await?;
+                self.serve_http(listener, HttpOptions::default()).await
+            })
     }
 }
 
@@ -194,17 +185,5 @@ impl HttpOptions {
     fn with_port(mut self, port: u16) -> HttpOptions {
         self.hosts = self.hosts.with_port(port);
         self
-    }
-}
-
-impl ServerBuilder {
-    /// Builds the server and serves Streamable HTTP at `http://<addr>/mcp`.
-    pub async fn serve_http(self, addr: SocketAddr) -> Result<(), Error> {
-        self.build()?.serve_http(addr).await
-    }
-
-    /// Like [`serve_http`](Self::serve_http), on a Tokio runtime of its own.
-    pub fn run_http(self, addr: SocketAddr) -> Result<(), Error> {
-        self.build()?.run_http(addr)
     }
 }
