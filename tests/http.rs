@@ -941,6 +941,47 @@ async fn a_post_must_be_json_and_take_a_json_answer() {
     }
 }
 
+/// A message that is not valid is answered with its error: as a reply when it names a request
+/// (the client matches it to its call), else with 400, as the specification asks for input the
+/// server "cannot accept" (Streamable HTTP > Sending Messages to the Server).
+#[tokio::test]
+async fn an_invalid_message_gets_its_error_as_a_reply_or_with_400() {
+    let port = start(HttpOptions::new().stateless(true)).await;
+    for (body, status, id) in [
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"ping","params":[]}"#,
+            200,
+            json!(4),
+        ),
+        (r#"{"jsonrpc":"1.0","id":5,"method":"ping"}"#, 200, json!(5)),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            400,
+            Value::Null,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":[4]}"#,
+            400,
+            Value::Null,
+        ),
+        (
+            r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#,
+            400,
+            Value::Null,
+        ),
+    ] {
+        let response = request(port, "POST", &[ACCEPT], body).await;
+        assert_eq!(response.status, status, "{body}");
+        let error = response.json().await;
+        assert!(error["error"]["code"].is_i64(), "{body}: {error}");
+        assert_eq!(
+            error.get("id").cloned().unwrap_or(Value::Null),
+            id,
+            "{body}: {error}"
+        );
+    }
+}
+
 /// A batch's elements are requests, notifications or responses (JSON-RPC 2.0, section 6), so
 /// `[[1]]` is a batch of one invalid element: answered with its error, never a silent 202. A
 /// batch of notifications is taken with 202 only where batches are (2025-03-26); elsewhere the

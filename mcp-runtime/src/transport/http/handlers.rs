@@ -121,15 +121,16 @@ enum Kind {
     },
     /// Notifications and responses only.
     NoReply,
-    /// Not a valid message: its error is the answer, with 400.
+    /// Not a valid message, and naming no request: its error is the answer, with 400.
     Invalid,
 }
 
 /// How a POSTed message is answered, from the session's own parse: a request is answered, a
 /// notification or a response is taken with 202, and a message that is not valid gets its
-/// error with 400 (for a notification, the spec's words: "If the server cannot accept the
-/// input, it **MUST** return an HTTP error status code (e.g., 400 Bad Request)"). A batch is
-/// answered when any element is a request or invalid (a nested batch, say).
+/// error, as a reply when it names a request, else with 400 (the spec's words for input the
+/// server "cannot accept": "it **MUST** return an HTTP error status code (e.g., 400 Bad
+/// Request)"). A batch is answered when any element is a request or invalid (a nested batch,
+/// say).
 fn classify(message: &Incoming) -> Kind {
     match message {
         Incoming::Request(request) => Kind::Request {
@@ -150,7 +151,13 @@ fn classify(message: &Incoming) -> Kind {
                 Kind::NoReply
             }
         }
-        Incoming::Invalid { .. } => Kind::Invalid,
+        // An error that names the request is its answer, as a reply would be: the client
+        // matches it to its call.
+        Incoming::Invalid { id: Some(id), .. } => Kind::Request {
+            id: Some(id.clone()),
+            initialize: false,
+        },
+        Incoming::Invalid { id: None, .. } => Kind::Invalid,
     }
 }
 
