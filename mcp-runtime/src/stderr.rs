@@ -13,14 +13,21 @@
 use std::collections::VecDeque;
 use std::fmt::Display;
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-/// How many bytes may wait for stderr (1 MiB); more is dropped.
-pub(crate) const BACKLOG_BYTES: usize = 1024 * 1024;
+/// How many bytes may wait for stderr unless `ServerBuilder::max_log_backlog` says otherwise;
+/// more is dropped.
+pub(crate) const DEFAULT_BACKLOG_BYTES: usize = 1024 * 1024;
 
 /// The process's one stderr backlog.
-static STDERR: Backlog = Backlog::new(BACKLOG_BYTES);
+static STDERR: Backlog = Backlog::new(DEFAULT_BACKLOG_BYTES);
+
+/// Sets how many bytes may wait for stderr.
+pub(crate) fn set_backlog(bytes: usize) {
+    STDERR.set_capacity(bytes);
+}
 
 /// Queues one line (a newline is added) for stderr, or drops it if the backlog is full.
 pub(crate) fn line(text: impl Display) {
@@ -64,7 +71,7 @@ struct Backlog {
     state: Mutex<State>,
     /// Signalled when bytes are queued, written, or a forwarder ends.
     changed: Condvar,
-    capacity: usize,
+    capacity: AtomicUsize,
 }
 
 struct State {
@@ -90,8 +97,12 @@ impl Backlog {
                 forwarders: 0,
             }),
             changed: Condvar::new(),
-            capacity,
+            capacity: AtomicUsize::new(capacity),
         }
+    }
+
+    fn set_capacity(&self, bytes: usize) {
+        self.capacity.store(bytes, Ordering::Relaxed);
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -103,7 +114,7 @@ impl Backlog {
     /// them, counted, when they do not fit.
     fn push<W: Write + 'static>(&'static self, bytes: Vec<u8>, open: fn() -> W) {
         let mut state = self.lock();
-        if state.held + bytes.len() > self.capacity {
+        if state.held + bytes.len() > self.capacity.load(Ordering::Relaxed) {
             state.dropped += bytes.len();
             return;
         }
@@ -202,7 +213,9 @@ mod tests {
 
     #[test]
     fn a_full_backlog_drops_without_waiting_and_says_so_later() {
-        static BACKLOG: Backlog = Backlog::new(100);
+        static BACKLOG: Backlog = Backlog::new(1);
+        // As `ServerBuilder::max_log_backlog` sets it.
+        BACKLOG.set_capacity(100);
         let (release, released) = mpsc::channel();
         *RELEASE.lock().unwrap() = Some(released);
 

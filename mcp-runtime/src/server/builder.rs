@@ -44,6 +44,7 @@ pub struct ServerBuilder {
     request_timeout: Duration,
     shutdown_grace: Duration,
     max_output_backlog: usize,
+    max_log_backlog: usize,
 }
 
 /// A built server: immutable, cheap to clone, able to serve any number of connections.
@@ -86,6 +87,7 @@ impl Server {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             max_output_backlog: DEFAULT_MAX_OUTPUT_BACKLOG,
+            max_log_backlog: crate::stderr::DEFAULT_BACKLOG_BYTES,
         }
     }
 
@@ -217,9 +219,10 @@ impl ServerBuilder {
     /// Writes every raw message in and out to stderr, with its direction and id. Also turned
     /// on by the environment variable `MCP_TRACE=1`.
     ///
-    /// Trace lines never make the server wait: they go through a bounded backlog (1 MiB)
-    /// that a thread of its own writes to stderr. When stderr is not read and the backlog is
-    /// full, lines are dropped, and a line says how many bytes were once stderr moves again.
+    /// Trace lines never make the server wait: they go through a bounded backlog
+    /// ([`max_log_backlog`](Self::max_log_backlog), 1 MiB by default) that a thread of its own
+    /// writes to stderr. When stderr is not read and the backlog is full, lines are dropped,
+    /// and a line says how many bytes were once stderr moves again.
     pub fn trace(mut self, on: bool) -> ServerBuilder {
         self.trace = on;
         self
@@ -253,6 +256,16 @@ impl ServerBuilder {
     /// only by what requests already in flight send.
     pub fn max_output_backlog(mut self, bytes: usize) -> ServerBuilder {
         self.max_output_backlog = bytes;
+        self
+    }
+
+    /// Sets how many bytes of log may wait for stderr (1 MiB by default): trace lines, the
+    /// runtime's notices and, over stdio, what is printed to stdout. They are written by a
+    /// thread of their own, so a stderr nobody reads never makes the server wait; past this
+    /// backlog they are dropped, and a line says how many bytes were. The process has one
+    /// stderr: the server built last sets it.
+    pub fn max_log_backlog(mut self, bytes: usize) -> ServerBuilder {
+        self.max_log_backlog = bytes;
         self
     }
 
@@ -314,6 +327,7 @@ impl ServerBuilder {
             return Err(error);
         }
         let (tools, resources, prompts) = (tools?, resources?, prompts?);
+        crate::stderr::set_backlog(self.max_log_backlog);
         Ok(Server {
             core: Arc::new(ServerCore {
                 info: self.info,
