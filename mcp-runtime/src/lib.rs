@@ -64,6 +64,14 @@
 //! in-process through the real protocol. Set `MCP_TRACE=1` to log every raw message.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+/// The README's examples, compiled (and run where they do not serve) by `cargo test`: the
+/// README is the place without hidden lines, so what a user pastes is what is tested. Its
+/// HTTP examples need the `http` feature, which `cargo test --workspace` turns on.
+#[cfg(all(doctest, feature = "http"))]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
 
 // Every public item has one path: the crate root (plus the `prelude` glob, `testing` and
 // `log_bridge`); the modules below are private.
