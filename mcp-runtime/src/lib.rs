@@ -32,12 +32,37 @@
 //! }
 //! ```
 //!
-//! `#[mcp_tool]` leaves the function as it is (it stays callable and testable) and registers
-//! it: its name, its doc comment as the description, each parameter's `///` as that
+//! [`#[mcp_tool]`](macro@mcp_tool) leaves the function as it is (it stays callable and testable)
+//! and registers it: its name, its doc comment as the description, each parameter's `///` as that
 //! argument's description, an `inputSchema` generated from the parameter types and an
-//! `outputSchema` from the return type. [`server!`] builds a server with every registered
-//! tool, introducing itself with your crate's name and version; [`Server::builder`] starts an
-//! empty one to which tools are added by name (`.tool::<add>()`).
+//! `outputSchema` from the return type. [`server!`] builds a server with every registered tool,
+//! resource and prompt, introducing itself with your crate's name and version;
+//! [`Server::builder`] starts an empty one to which they are added by name (`.tool::<add>()`).
+//!
+//! # Dependencies
+//!
+//! ```toml
+//! [dependencies]
+//! mcp-runtime = "0.1"                                 # features: "http", "tracing" (below)
+//! serde = { version = "1", features = ["derive"] }    # #[derive(Deserialize, Serialize)]
+//! schemars = "1"                                      # #[derive(JsonSchema)]: 1.x, not 0.8
+//! ```
+//!
+//! The [`prelude`] brings the names [`Deserialize`], [`Serialize`] and [`JsonSchema`] into
+//! scope, but their derives expand to paths into the `serde` and `schemars` crates, so deriving
+//! them on your own types needs those two dependencies (a function whose parameters and results
+//! are `String`s and numbers needs neither). A type deriving schemars 0.8's `JsonSchema` is
+//! refused with an error saying that schemars 1.x is needed. The code the macros generate needs
+//! nothing besides `mcp-runtime`.
+//!
+//! `tokio` is needed only by code that uses it: [`ServerBuilder::run`] starts a runtime of its
+//! own, and an `async fn` handler runs on it with no `tokio` dependency. A program with its own
+//! `#[tokio::main]` (to call [`Server::serve_stdio`] or `Server::serve_http`) needs `tokio`
+//! with `macros` and `rt-multi-thread` (and `net` for a `TcpListener`); handlers that sleep or
+//! spawn need the features they use. `axum` is needed only to mount `Server::http_router` in
+//! an app of your own, and must be axum 0.8, the version the router is built with: with axum 0.7
+//! the app's `Router::nest` fails with `expected Router<_>, found Router` and the note "there are
+//! multiple different versions of crate `axum` in the dependency graph".
 //!
 //! # Parameters
 //!
@@ -56,12 +81,156 @@
 //! into a result with `isError: true` carrying the message, for the model to read.
 //! Arguments that fail to decode also give an `isError` result naming each argument.
 //!
-//! # Transports and testing
+//! # Resources
 //!
-//! [`ServerBuilder::run`] serves stdio, or Streamable HTTP with `--http ADDR`;
-//! [`Server::serve_stdio`] speaks newline-delimited JSON on stdin/stdout, keeping stdout for
-//! protocol messages only (stray prints go to stderr). [`testing::TestClient`] drives a server
-//! in-process through the real protocol. Set `MCP_TRACE=1` to log every raw message.
+//! [`#[mcp_resource]`](macro@mcp_resource) serves what a function returns at a URI: a fixed URI
+//! is one resource (`resources/list`), a URI with `{variables}` is an RFC 6570 template
+//! (`resources/templates/list`) whose variables are the function's parameters, each parsed from
+//! the URI into its type.
+//!
+//! ```
+//! use mcp_runtime::prelude::*;
+//!
+//! /// The shop's opening hours.
+//! #[mcp_resource(uri = "shop://hours", mime_type = "text/plain")]
+//! fn hours() -> &'static str {
+//!     "9:00 to 18:00, Monday to Saturday"
+//! }
+//!
+//! /// One shelf of the shop, by number.
+//! #[mcp_resource(uri = "shop://shelves/{number}", mime_type = "text/plain")]
+//! fn shelf(number: u32) -> Result<String, HandlerError> {
+//!     match number {
+//!         1..=3 => Ok(format!("Shelf {number}: books")),
+//!         _ => Err(HandlerError::not_found(format!("shop://shelves/{number}"))),
+//!     }
+//! }
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+//! #         .resource::<hours>()
+//! #         .resource::<shelf>()
+//! #         .build()
+//! #         .unwrap();
+//! #     let client = mcp_runtime::testing::TestClient::new(&server);
+//! #     client.initialize().await.unwrap();
+//! #     let read = client.request("resources/read", serde_json::json!({"uri": "shop://shelves/2"})).await.unwrap();
+//! #     assert_eq!(read["contents"][0]["text"], "Shelf 2: books");
+//! #     let missing = client.request("resources/read", serde_json::json!({"uri": "shop://shelves/9"})).await;
+//! #     assert_eq!(missing.unwrap_err().code, -32002);
+//! # }
+//! ```
+//!
+//! A resource returns text, bytes (`Vec<u8>`, sent base64), a `Serialize` value (sent as JSON),
+//! [`ResourceContents`], or a `Result` of these ([`IntoResourceContents`]). [`safe_join`],
+//! [`read_file`] and [`list_files`] serve a folder without letting a URI escape it.
+//!
+//! # Prompts and completion
+//!
+//! [`#[mcp_prompt]`](macro@mcp_prompt) turns a function into a prompt whose parameters are its
+//! arguments (they arrive as strings and are parsed into the parameter types). `#[complete(f)]`
+//! on a parameter of a prompt or a resource template suggests values as the user types
+//! (`completion/complete`): `f` takes the typed prefix, and optionally the
+//! [`CompletionContext`] of the arguments already given, and returns candidates, which the
+//! runtime filters by the prefix. An enum parameter completes from its values with no `f`.
+//!
+//! ```
+//! use mcp_runtime::prelude::*;
+//!
+//! #[derive(Deserialize, JsonSchema)]
+//! #[serde(rename_all = "lowercase")]
+//! enum Tone { Playful, Formal }
+//!
+//! fn languages(_typed: &str) -> [&'static str; 3] {
+//!     ["English", "French", "Portuguese"]
+//! }
+//!
+//! /// A congratulation card.
+//! #[mcp_prompt(title = "Congratulations")]
+//! fn congratulate(
+//!     /// Whom to congratulate.
+//!     name: String,
+//!     /// The tone of the card.
+//!     tone: Tone,
+//!     /// The language to write in.
+//!     #[complete(languages)]
+//!     language: Option<String>,
+//! ) -> Vec<PromptMessage> {
+//!     let tone = match tone { Tone::Playful => "playful", Tone::Formal => "formal" };
+//!     let language = language.unwrap_or_else(|| "English".to_string());
+//!     vec![PromptMessage::user(format!("Write a {tone} card for {name}, in {language}."))]
+//! }
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).prompt::<congratulate>().build().unwrap();
+//! #     let client = mcp_runtime::testing::TestClient::new(&server);
+//! #     client.initialize().await.unwrap();
+//! #     let got = client.request("prompts/get", serde_json::json!({"name": "congratulate", "arguments": {"name": "Ana", "tone": "playful"}})).await.unwrap();
+//! #     assert_eq!(got["messages"][0]["content"]["text"], "Write a playful card for Ana, in English.");
+//! #     let done = client.request("completion/complete", serde_json::json!({"ref": {"type": "ref/prompt", "name": "congratulate"}, "argument": {"name": "language", "value": "Po"}})).await.unwrap();
+//! #     assert_eq!(done["completion"]["values"], serde_json::json!(["Portuguese"]));
+//! # }
+//! ```
+//!
+//! # Talking back while running
+//!
+//! A handler that takes a [`Context`] reports progress, logs to the client, notices
+//! cancellation, asks the client's model ([`Context::sample`]), asks the user
+//! ([`Context::elicit`]) and reads the client's roots ([`Context::list_roots`]); see
+//! [`Context`] for an example of each.
+//!
+//! # State, and changing the lists while serving
+//!
+//! [`ServerBuilder::state`] gives a value every handler can take as a [`State<T>`] parameter.
+//! [`ServerHandle`] (from [`Server::handle`], or [`Context::server`] inside a handler) adds and
+//! removes tools, resources and prompts while the server runs, telling every client.
+//!
+//! # Transports
+//!
+//! [`ServerBuilder::run`] serves stdio, or Streamable HTTP when the program is started with
+//! `--http ADDR`; [`Server::serve_stdio`] speaks newline-delimited JSON on stdin/stdout, keeping
+//! stdout for protocol messages only (stray prints go to stderr). With the `http` feature,
+//! `Server::serve_http` serves Streamable HTTP on a listener, and `Server::http_router` is the
+//! endpoint as an axum 0.8 `Router` to mount in an app of your own, both configured by
+//! `HttpOptions`:
+//!
+//! ```
+//! # #[cfg(feature = "http")] {
+//! use mcp_runtime::HttpOptions;
+//! use mcp_runtime::prelude::*;
+//!
+//! /// Says hello.
+//! #[mcp_tool]
+//! fn hello() -> &'static str {
+//!     "Hello!"
+//! }
+//!
+//! let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<hello>().build()?;
+//! let options = HttpOptions::new().max_body_bytes(1024 * 1024);
+//! let app = axum::Router::new()
+//!     .route("/health", axum::routing::get(|| async { "ok" }))
+//!     .nest("/mcp", server.http_router(options));
+//! // then `axum::serve(listener, app).await?`; or, the endpoint alone at `/mcp`:
+//! // `server.serve_http(tokio::net::TcpListener::bind("127.0.0.1:8000").await?, HttpOptions::new()).await?`
+//! # drop(app);
+//! # }
+//! # Ok::<(), mcp_runtime::BuildError>(())
+//! ```
+//!
+//! # Testing and debugging
+//!
+//! [`testing::TestClient`] drives a server in-process through the real protocol. Set
+//! `MCP_TRACE=1` (or [`ServerBuilder::trace`]) to log every raw message to stderr. With the
+//! `tracing` feature, `log_bridge::McpLogLayer` sends `tracing` events from inside handlers to
+//! the client as log messages.
+//!
+//! # Features
+//!
+//! | feature | what it adds |
+//! | --- | --- |
+//! | (none) | the macros, the runtime, stdio, the in-process test client |
+//! | `http` | Streamable HTTP: `Server::serve_http`, `Server::http_router`, `HttpOptions`, `HostPolicy` |
+//! | `tracing` | `log_bridge::McpLogLayer`: `tracing` events in handlers become client log messages |
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
