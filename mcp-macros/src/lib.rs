@@ -17,7 +17,8 @@ mod spans;
 
 use proc_macro::TokenStream;
 
-/// Turns a function into an MCP tool. See `mcp_runtime`'s documentation.
+/// Turns a function into an MCP tool: see `mcp_runtime::mcp_tool` for an example and what
+/// it generates.
 ///
 /// The function is a free function (not in an `impl` block: a client calls it with no
 /// `self`), and the expansion adds a same-named struct beside it, the handle a server
@@ -31,8 +32,8 @@ pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(attr.into(), item.into()).into()
 }
 
-/// Turns a function into an MCP resource, or a family of resources behind a URI template.
-/// See `mcp_runtime`'s documentation.
+/// Turns a function into an MCP resource, or a family of resources behind a URI template:
+/// see `mcp_runtime::mcp_resource` for an example and what it generates.
 ///
 /// Keys: `uri = "..."` (required: a URI, or an RFC 6570 template whose variables are the
 /// function's parameters), `name`, `title`, `description`, `mime_type`, `size`,
@@ -43,7 +44,8 @@ pub fn mcp_resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::resource(attr.into(), item.into()).into()
 }
 
-/// Turns a function into an MCP prompt. See `mcp_runtime`'s documentation.
+/// Turns a function into an MCP prompt: see `mcp_runtime::mcp_prompt` for an example and
+/// what it generates.
 ///
 /// Keys: `name`, `title`, `description`, `crate = path::to::mcp_runtime`.
 /// `#[complete(function)]` on a parameter suggests values.

@@ -259,6 +259,7 @@ mod handler_error;
 mod internals;
 mod jsonrpc;
 #[cfg(feature = "tracing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
 pub mod log_bridge;
 mod prompt;
 mod protocol;
@@ -279,7 +280,6 @@ pub use error::{BuildError, BuildProblem, Error};
 pub use handler::{FromContext, Requirements};
 pub use handler_error::HandlerError;
 pub use jsonrpc::{ErrorCode, RequestId, RpcError};
-pub use mcp_macros::{mcp_prompt, mcp_resource, mcp_tool};
 pub use prompt::{IntoPromptResult, Prompt};
 pub use protocol::{
     Annotations, AudioContent, CallToolResult, ClientInfo, Content, EmbeddedResource,
@@ -291,14 +291,250 @@ pub use resource::{IntoResourceContents, Resource, list_files, read_file, safe_j
 pub use server::{Server, ServerBuilder, ServerHandle};
 pub use tool::{Arguments, DynamicTool, InputSchema, IntoToolResult, Tool};
 #[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub use transport::http::{HostPolicy, HttpOptions};
 
-/// Re-exported for deriving on argument and result types.
+/// Turns a function into an MCP tool.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Adds two numbers.
+/// #[mcp_tool(read_only)]
+/// fn add(
+///     /// The first number.
+///     a: i64,
+///     /// The second number.
+///     b: i64,
+/// ) -> String {
+///     (a + b).to_string()
+/// }
+///
+/// assert_eq!(add(2, 3), "5"); // the function is unchanged
+/// let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<add>().build()?;
+/// # drop(server);
+/// # Ok::<(), mcp_runtime::BuildError>(())
+/// ```
+///
+/// # What it generates
+///
+/// The function as written, a same-named struct beside it (in the type namespace, so both
+/// exist: the struct is what `.tool::<add>()` names), a [`Tool`] impl and a
+/// registration that [`server!`](crate::server!) collects. Without the macro, the tool above
+/// is (in spirit: the generated code goes through `mcp_runtime::__private`, collects every
+/// faulty argument, and caches the `outputSchema` of a structured result):
+///
+/// ```
+/// use mcp_runtime::{Arguments, CallToolResult, Context, InputSchema, IntoToolResult};
+/// use mcp_runtime::{Tool, ToolAnnotations, ToolDefinition};
+///
+/// /// Adds two numbers.
+/// fn add(a: i64, b: i64) -> String {
+///     (a + b).to_string()
+/// }
+///
+/// #[allow(non_camel_case_types)]
+/// struct add {}
+///
+/// impl Tool for add {
+///     const NAME: &'static str = "add";
+///
+///     fn definition(schema: &mut InputSchema) -> ToolDefinition {
+///         schema.add::<i64>("a", Some("The first number."));
+///         schema.add::<i64>("b", Some("The second number."));
+///         ToolDefinition {
+///             name: "add".into(),
+///             title: None,
+///             description: Some("Adds two numbers.".into()),
+///             input_schema: schema.finish(),
+///             output_schema: None, // from the return type, for a structured result
+///             annotations: ToolAnnotations { read_only_hint: Some(true), ..Default::default() },
+///         }
+///     }
+///
+///     async fn call(_ctx: Context, mut args: Arguments) -> CallToolResult {
+///         // A `Context` or `State<T>` parameter would be taken from `_ctx` instead.
+///         match (args.decode::<i64>("a"), args.decode::<i64>("b")) {
+///             (Ok(a), Ok(b)) => add(a, b).into_tool_result(),
+///             (Err(e), _) | (_, Err(e)) => CallToolResult::error(e),
+///         }
+///     }
+/// }
+/// // ... and `inventory::submit!` of the tool, for `server!()`.
+/// # let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<add>().build()?;
+/// # tokio::runtime::Runtime::new()?.block_on(async {
+/// #     let client = mcp_runtime::testing::TestClient::new(&server);
+/// #     client.initialize().await.unwrap();
+/// #     let result = client.call_tool("add", serde_json::json!({"a": 2, "b": 3})).await.unwrap();
+/// #     assert_eq!(result.content[0].as_text(), Some("5"));
+/// # });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use mcp_macros::mcp_tool;
+
+/// Turns a function into an MCP resource, or a family of resources behind a URI template.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// The shop's opening hours.
+/// #[mcp_resource(uri = "shop://hours", mime_type = "text/plain")]
+/// fn hours() -> &'static str {
+///     "9:00 to 18:00"
+/// }
+///
+/// /// One shelf of the shop.
+/// #[mcp_resource(uri = "shop://shelves/{number}")]
+/// fn shelf(number: u32) -> String {
+///     format!("Shelf {number}")
+/// }
+///
+/// let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+///     .resource::<hours>()
+///     .resource::<shelf>()
+///     .build()?;
+/// # drop(server);
+/// # Ok::<(), mcp_runtime::BuildError>(())
+/// ```
+///
+/// # What it generates
+///
+/// As for [`mcp_tool`]: the function as written, a same-named struct, a
+/// [`Resource`] impl and a registration. Without the macro, `hours` is (in
+/// spirit):
+///
+/// ```
+/// use mcp_runtime::{ArgumentSpecs, Context, HandlerError, IntoResourceContents, Resource};
+/// use mcp_runtime::{ResourceContents, ResourceDefinition, StringArgs};
+///
+/// /// The shop's opening hours.
+/// fn hours() -> &'static str {
+///     "9:00 to 18:00"
+/// }
+///
+/// #[allow(non_camel_case_types)]
+/// struct hours {}
+///
+/// impl Resource for hours {
+///     const URI: &'static str = "shop://hours";
+///
+///     fn definition(_variables: &mut ArgumentSpecs) -> ResourceDefinition {
+///         // A template's variables are added to `_variables`, as a tool's arguments are.
+///         ResourceDefinition {
+///             uri: "shop://hours".into(),
+///             is_template: false,
+///             name: "hours".into(),
+///             title: None,
+///             description: Some("The shop's opening hours.".into()),
+///             mime_type: Some("text/plain".into()),
+///             size: None,
+///             annotations: None,
+///         }
+///     }
+///
+///     async fn read(
+///         _ctx: Context,
+///         uri: String,
+///         _variables: StringArgs, // a template's values, decoded with `_variables.decode::<u32>("number")`
+///     ) -> Result<Vec<ResourceContents>, HandlerError> {
+///         Ok(hours().into_contents(&uri, Some("text/plain")))
+///     }
+/// }
+/// // ... and `inventory::submit!` of the resource, for `server!()`.
+/// # let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).resource::<hours>().build()?;
+/// # tokio::runtime::Runtime::new()?.block_on(async {
+/// #     let client = mcp_runtime::testing::TestClient::new(&server);
+/// #     client.initialize().await.unwrap();
+/// #     let read = client.request("resources/read", serde_json::json!({"uri": "shop://hours"})).await.unwrap();
+/// #     assert_eq!(read["contents"][0]["text"], "9:00 to 18:00");
+/// # });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use mcp_macros::mcp_resource;
+
+/// Turns a function into an MCP prompt.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Asks for a haiku.
+/// #[mcp_prompt]
+/// fn haiku(
+///     /// What the haiku is about.
+///     subject: String,
+/// ) -> String {
+///     format!("Write a haiku about {subject}.")
+/// }
+///
+/// let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).prompt::<haiku>().build()?;
+/// # drop(server);
+/// # Ok::<(), mcp_runtime::BuildError>(())
+/// ```
+///
+/// # What it generates
+///
+/// As for [`mcp_tool`]: the function as written, a same-named struct, a
+/// [`Prompt`] impl and a registration. Without the macro, `haiku` is (in
+/// spirit):
+///
+/// ```
+/// use mcp_runtime::{ArgumentSpecs, Context, GetPromptResult, HandlerError, IntoPromptResult};
+/// use mcp_runtime::{Prompt, PromptDefinition, StringArgs};
+///
+/// /// Asks for a haiku.
+/// fn haiku(subject: String) -> String {
+///     format!("Write a haiku about {subject}.")
+/// }
+///
+/// #[allow(non_camel_case_types)]
+/// struct haiku {}
+///
+/// impl Prompt for haiku {
+///     const NAME: &'static str = "haiku";
+///
+///     fn definition(arguments: &mut ArgumentSpecs) -> PromptDefinition {
+///         arguments.add::<String>("subject", Some("What the haiku is about."), None);
+///         PromptDefinition {
+///             name: "haiku".into(),
+///             title: None,
+///             description: Some("Asks for a haiku.".into()),
+///         }
+///     }
+///
+///     async fn get(_ctx: Context, mut arguments: StringArgs) -> Result<GetPromptResult, HandlerError> {
+///         let subject = arguments.decode::<String>("subject").map_err(HandlerError::invalid_params)?;
+///         haiku(subject).into_prompt_result()
+///     }
+/// }
+/// // ... and `inventory::submit!` of the prompt, for `server!()`.
+/// # let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).prompt::<haiku>().build()?;
+/// # tokio::runtime::Runtime::new()?.block_on(async {
+/// #     let client = mcp_runtime::testing::TestClient::new(&server);
+/// #     client.initialize().await.unwrap();
+/// #     let got = client.request("prompts/get", serde_json::json!({"name": "haiku", "arguments": {"subject": "tea"}})).await.unwrap();
+/// #     assert_eq!(got["messages"][0]["content"]["text"], "Write a haiku about tea.");
+/// # });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use mcp_macros::mcp_prompt;
+
+/// schemars 1.x's `JsonSchema` (the trait and its derive), re-exported so the prelude brings
+/// the name into scope. `#[derive(JsonSchema)]` expands to paths into the `schemars` crate,
+/// so deriving needs `schemars = "1"` in your `Cargo.toml` (schemars 0.8's trait is a
+/// different one, and is refused); see [Dependencies](crate#dependencies).
 pub use schemars::JsonSchema;
-/// Re-exported for deriving on argument and result types.
+/// serde's `Deserialize` and `Serialize` (the traits and their derives), re-exported so the
+/// prelude brings the names into scope. The derives expand to paths into the `serde` crate,
+/// so deriving needs `serde = { version = "1", features = ["derive"] }` in your `Cargo.toml`;
+/// see [Dependencies](crate#dependencies).
 pub use serde::{Deserialize, Serialize};
 
 /// The names a server program usually needs: `use mcp_runtime::prelude::*;`.
+///
+/// The macros, the values handlers take and return, and the names of the derives
+/// `Deserialize`, `Serialize` and `JsonSchema`. Deriving those on your own types also needs
+/// `serde` (with feature `derive`) and `schemars` 1.x as dependencies: the derives expand to
+/// paths into those crates (see [Dependencies](crate#dependencies)).
 pub mod prelude {
     pub use crate::{
         CallToolResult, Content, Context, Deserialize, GetPromptResult, HandlerError, JsonSchema,

@@ -117,6 +117,7 @@ impl HttpOptions {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 impl Server {
     /// The MCP endpoint as an axum `Router` answering at its root: mount it at any path of an
     /// existing app with `Router::nest("/mcp", ...)`.
