@@ -81,6 +81,50 @@
 //! into a result with `isError: true` carrying the message, for the model to read.
 //! Arguments that fail to decode also give an `isError` result naming each argument.
 //!
+//! # Compile time, and start-up
+//!
+//! Mistakes in one annotated function are compile errors on the offending tokens: an unknown
+//! attribute key, an invalid name, a generic function or a `self` receiver, a parameter type
+//! that is neither an argument nor supplied, a return type that cannot become a result, a URI
+//! template that does not match the parameters. What one macro call cannot see is checked
+//! when the server is built ([`ServerBuilder::build`], or [`ServerBuilder::run`] before it
+//! serves), which fails with a [`BuildError`] listing every problem: two tools of one name in
+//! different modules, a `State<T>` parameter with no [`ServerBuilder::state`] of that type, a
+//! URI-template variable or prompt argument whose type is an argument but cannot be written as
+//! a string (`Vec<String>`, a struct).
+//!
+//! ```
+//! mod books {
+//!     use mcp_runtime::prelude::*;
+//!
+//!     /// Searches the books.
+//!     #[mcp_tool]
+//!     pub fn search(title: String) -> String {
+//!         format!("no book called {title}")
+//!     }
+//! }
+//!
+//! mod films {
+//!     use mcp_runtime::prelude::*;
+//!
+//!     /// Searches the films.
+//!     #[mcp_tool]
+//!     pub fn search(title: String) -> String {
+//!         format!("no film called {title}")
+//!     }
+//! }
+//!
+//! let built = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+//!     .tool::<books::search>()
+//!     .tool::<films::search>()
+//!     .build();
+//! let error = built.err().expect("two tools named `search`");
+//! // two tools have the name `search`: `..::books::search` and `..::films::search`; give one
+//! // of them another name with #[mcp_tool(name = "...")], or build the server with only one
+//! // of them (`Server::builder(..).tool::<...>()`)
+//! assert!(error.to_string().starts_with("two tools have the name `search`"));
+//! ```
+//!
 //! # Resources
 //!
 //! [`#[mcp_resource]`](macro@mcp_resource) serves what a function returns at a URI: a fixed URI
