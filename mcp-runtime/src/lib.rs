@@ -125,6 +125,20 @@
 //! assert!(error.to_string().starts_with("two tools have the name `search`"));
 //! ```
 //!
+//! ```
+//! use mcp_runtime::prelude::*;
+//!
+//! /// The notes with all of these tags.
+//! #[mcp_resource(uri = "notes://tagged/{tags}")]
+//! fn tagged(tags: Vec<String>) -> String {
+//!     tags.join(", ")
+//! }
+//!
+//! let built = mcp_runtime::Server::builder(mcp_runtime::server_info!()).resource::<tagged>().build();
+//! let error = built.err().expect("a list cannot come from one URI segment");
+//! assert!(error.to_string().contains("`tags`"), "{error}");
+//! ```
+//!
 //! # Resources
 //!
 //! [`#[mcp_resource]`](macro@mcp_resource) serves what a function returns at a URI: a fixed URI
