@@ -246,14 +246,35 @@
 //! # Transports
 //!
 //! [`ServerBuilder::run`] serves stdio, or Streamable HTTP when the program is started with
-//! `--http ADDR`; [`Server::serve_stdio`] speaks newline-delimited JSON on stdin/stdout, keeping
-//! stdout for protocol messages only (stray prints go to stderr). With the `http` feature,
-//! `Server::serve_http` serves Streamable HTTP on a listener, and `Server::http_router` is the
-//! endpoint as an axum 0.8 `Router` to mount in an app of your own, both configured by
-//! `HttpOptions`:
+//! `--http ADDR` (with the `http` feature), each on a Tokio runtime of its own.
+//! [`Server::serve_stdio`] speaks newline-delimited JSON on stdin/stdout from a runtime of
+//! yours, keeping stdout for protocol messages only (stray prints go to stderr):
 //!
+//! ```no_run
+//! use mcp_runtime::prelude::*;
+//!
+//! /// Says hello.
+//! #[mcp_tool]
+//! fn hello() -> &'static str {
+//!     "Hello!"
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), mcp_runtime::Error> {
+//!     let server = mcp_runtime::server!().build()?;
+//!     server.serve_stdio().await // until stdin closes
+//! }
 //! ```
-//! # #[cfg(feature = "http")] {
+//!
+//! With the `http` feature, `Server::serve_http` serves Streamable HTTP at `/mcp` on a
+//! listener, and `Server::http_router` is the endpoint as an axum 0.8 `Router` to mount at any
+//! path of an app of your own. Both take an `HttpOptions`: the `Host`/`Origin` values allowed
+//! (`HostPolicy`, local forms by default), stateless mode, and the limits on what a client can
+//! make the server hold, each with a default.
+//!
+//! ```no_run
+//! # #[cfg(feature = "http")]
+//! # mod with_http {
 //! use mcp_runtime::HttpOptions;
 //! use mcp_runtime::prelude::*;
 //!
@@ -263,16 +284,21 @@
 //!     "Hello!"
 //! }
 //!
-//! let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<hello>().build()?;
-//! let options = HttpOptions::new().max_body_bytes(1024 * 1024);
-//! let app = axum::Router::new()
-//!     .route("/health", axum::routing::get(|| async { "ok" }))
-//!     .nest("/mcp", server.http_router(options));
-//! // then `axum::serve(listener, app).await?`; or, the endpoint alone at `/mcp`:
-//! // `server.serve_http(tokio::net::TcpListener::bind("127.0.0.1:8000").await?, HttpOptions::new()).await?`
-//! # drop(app);
+//! #[tokio::main]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let server = mcp_runtime::server!().build()?;
+//!     let options = HttpOptions::new().max_body_bytes(1024 * 1024);
+//!     let app = axum::Router::new()
+//!         .route("/health", axum::routing::get(|| async { "ok" }))
+//!         .nest("/mcp", server.http_router(options));
+//!     let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
+//!     axum::serve(listener, app).await?;
+//!     // or, the endpoint alone at http://127.0.0.1:8000/mcp:
+//!     // server.serve_http(listener, HttpOptions::new()).await?;
+//!     Ok(())
+//! }
 //! # }
-//! # Ok::<(), mcp_runtime::BuildError>(())
+//! # fn main() {}
 //! ```
 //!
 //! # Testing and debugging
@@ -288,7 +314,7 @@
 //! | --- | --- |
 //! | (none) | the macros, the runtime, stdio, the in-process test client |
 //! | `http` | Streamable HTTP: `Server::serve_http`, `Server::http_router`, `HttpOptions`, `HostPolicy` |
-//! | `tracing` | `log_bridge::McpLogLayer`: `tracing` events in handlers become client log messages |
+//! | `tracing` | `log_bridge::McpLogLayer`: `tracing` events in handlers become client log messages (install it with `tracing-subscriber` 0.3) |
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
