@@ -249,6 +249,58 @@ async fn oversized_bodies_get_413_and_bad_versions_400() {
     assert_eq!(garbage.json().await["error"]["code"], -32700);
 }
 
+/// A 2025-03-26 batch whose request reports progress: the progress, then the batch's replies
+/// as one array, which ends the stream.
+#[tokio::test]
+async fn a_batch_is_answered_on_a_stream_that_its_array_of_replies_ends() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-03-26", json!({})).await;
+    let batch = format!(
+        "[{},{}]",
+        call(41, "steps", json!({})),
+        json!({"jsonrpc": "2.0", "id": 42, "method": "ping"})
+    );
+    let mut response = request(
+        port,
+        "POST",
+        &[
+            ACCEPT,
+            ("mcp-session-id", &id),
+            ("mcp-protocol-version", "2025-03-26"),
+        ],
+        &batch,
+    )
+    .await;
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("content-type"), Some("text/event-stream"));
+    let mut progress = 0;
+    let replies = loop {
+        let (_, data) = response
+            .next_event()
+            .await
+            .expect("events until the replies");
+        let message: Value = serde_json::from_str(&data).unwrap();
+        if message["method"] == "notifications/progress" {
+            progress += 1;
+        } else {
+            break message;
+        }
+    };
+    assert_eq!(progress, 3);
+    let mut ids: Vec<u64> = replies
+        .as_array()
+        .expect("the batch's replies as one array")
+        .iter()
+        .map(|reply| reply["id"].as_u64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, [41, 42]);
+    assert!(
+        response.next_event().await.is_none(),
+        "the stream ends after the replies"
+    );
+}
+
 #[tokio::test]
 async fn a_request_that_reports_progress_is_answered_on_its_own_event_stream() {
     let port = start(HttpOptions::new()).await;
@@ -425,6 +477,39 @@ async fn a_client_that_disconnects_cancels_its_request() {
         STOPPED.load(Ordering::SeqCst),
         "the handler was not cancelled"
     );
+}
+
+#[tokio::test]
+async fn deleting_a_session_cancels_its_requests() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-06-18", json!({})).await;
+    let headers = |id: &str| {
+        [
+            ACCEPT,
+            ("mcp-session-id", id),
+            ("mcp-protocol-version", "2025-06-18"),
+        ]
+        .map(|(name, value)| (name.to_owned(), value.to_owned()))
+    };
+    fn as_refs(headers: &[(String, String)]) -> Vec<(&str, &str)> {
+        headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect()
+    }
+    let body = call(21, "wait", json!({"tag": "deleted", "progress": false}));
+    let post_headers = headers(&id);
+    let waiting = tokio::spawn(async move {
+        request(port, "POST", &as_refs(&post_headers), &body)
+            .await
+            .status
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let deleted = request(port, "DELETE", &as_refs(&headers(&id)), "").await;
+    assert_eq!(deleted.status, 204);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(was_cancelled("deleted"), "the handler was not cancelled");
+    assert_eq!(waiting.await.unwrap(), 200);
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -135,6 +135,29 @@ fn end_of_input_stops_the_server_after_replies_in_flight_are_written() {
     assert_eq!(replies.len(), 1, "{rest:?}");
     assert_eq!(replies[0]["id"], 7);
     assert_eq!(replies[0]["result"]["content"][0]["text"], "waited 300 ms");
+}
+
+/// The printing example's grace period is 2 s: a request that would run for a minute is
+/// cancelled (no reply) and the server exits soon after stdin ends.
+#[test]
+fn at_the_end_of_input_a_request_that_outlasts_the_grace_period_is_cancelled() {
+    let mut server = Running::start("printing", &[]);
+    server.initialize();
+    server.send(&call(8, "wait", json!({"ms": 60_000})));
+    server.send(&call(9, "wait", json!({"ms": 100})));
+    let started = std::time::Instant::now();
+    let (rest, stderr, success) = server.finish();
+    let took = started.elapsed();
+    assert!(success, "{stderr}");
+    assert!(
+        took >= Duration::from_millis(1500) && took < Duration::from_secs(10),
+        "the server took {took:?} to exit"
+    );
+    let ids: Vec<Value> = rest
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].clone())
+        .collect();
+    assert_eq!(ids, [json!(9)], "{rest:?}");
 }
 
 #[test]
@@ -320,28 +343,15 @@ fn a_socket_pair_for_stdin_and_stdout_works_as_pipes_do() {
 /// while its output is full, holding the replies until the client reads them.
 #[test]
 fn a_client_that_writes_everything_before_reading_is_not_deadlocked() {
-    let mut child = Command::new(example("gifts"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the example starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
+    let (mut child, stdin, stdout) = spawn_piped("gifts");
     const REQUESTS: u64 = 400;
     // Each request carries 2 KiB of padding: 800 KiB in, far more than a pipe holds, and the
     // replies (the tool list) are larger still.
     let padding = "x".repeat(2048);
-    let (written, done) = mpsc::channel();
-    std::thread::spawn(move || {
-        writeln!(stdin, r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"t","version":"0"}}}}}}"#).unwrap();
-        for id in 1..=REQUESTS {
-            let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": {"padding": padding}}});
-            writeln!(stdin, "{request}").unwrap();
-        }
-        stdin.flush().unwrap();
-        written.send(stdin).unwrap();
+    let requests = (1..=REQUESTS).map(|id| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": {"padding": padding}}}).to_string()
     });
+    let done = write_in_background(stdin, requests.collect());
     let stdin = done
         .recv_timeout(Duration::from_secs(30))
         .expect("the server kept reading while its replies waited to be read");
@@ -356,6 +366,178 @@ fn a_client_that_writes_everything_before_reading_is_not_deadlocked() {
     assert_eq!(ids, (0..=REQUESTS).collect::<Vec<_>>());
     drop(stdin);
     assert!(child.wait().unwrap().success());
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+
+/// Runs `name` with `stdin` and returns its stdout lines once it exits; fails after 10 s.
+fn serve_to_end(name: &str, stdin: Stdio) -> Vec<String> {
+    let mut child = Command::new(example(name))
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example starts");
+    let stdout = child.stdout.take().unwrap();
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        let read: Vec<String> = BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .collect();
+        let _ = sender.send(read);
+    });
+    let Ok(lines) = lines.recv_timeout(Duration::from_secs(10)) else {
+        let _ = child.kill();
+        panic!("the server did not answer and end within 10 s");
+    };
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    lines
+}
+
+/// `mkfifo f; echo '<initialize>' > f & server < f`: by the time the server opens its stdin
+/// again, the writer has written and gone.
+#[cfg(unix)]
+#[test]
+fn a_named_fifo_whose_writer_has_gone_is_served() {
+    let dir = std::env::temp_dir().join(format!("mcp-stdio-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("f");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let path = fifo.clone();
+    let writer = std::thread::spawn(move || std::fs::write(path, format!("{INITIALIZE}\n")));
+    let stdin = std::fs::File::open(&fifo).unwrap();
+    writer.join().unwrap().unwrap();
+    let lines = serve_to_end("printing", Stdio::from(stdin));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let reply: Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(reply["result"]["protocolVersion"], "2025-11-25", "{reply}");
+}
+
+/// A regular file is no pipe: the reader thread reads it, and the same loop serves it.
+#[test]
+fn a_file_for_stdin_is_served_by_the_reader_thread() {
+    let dir = std::env::temp_dir().join(format!("mcp-stdio-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("requests");
+    let requests = [
+        INITIALIZE.to_owned(),
+        call(1, "wait", json!({"ms": 50})),
+        call(2, "shout", json!({"text": "file"})),
+    ];
+    std::fs::write(&path, requests.join("\n")).unwrap();
+    let lines = serve_to_end("printing", Stdio::from(std::fs::File::open(&path).unwrap()));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut ids: Vec<u64> = lines
+        .iter()
+        .map(|line| {
+            serde_json::from_str::<Value>(line).unwrap()["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, [0, 1, 2], "{lines:?}");
+}
+
+/// A client that closes the server's stdout (and keeps stdin open) ends the server, even with
+/// a request in flight.
+#[test]
+fn a_closed_stdout_ends_the_server() {
+    let mut child = Command::new(example("printing"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "{INITIALIZE}").unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.contains("protocolVersion"), "{line}");
+    writeln!(stdin, "{}", call(1, "wait", json!({"ms": 60_000}))).unwrap();
+    drop(stdout);
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("the server went on for 10 s with its stdout closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The printing example lets 256 KiB of output wait: a client that sends requests and reads
+/// nothing finds the server no longer reading once that much is unread, and everything
+/// arrives once it reads.
+#[test]
+fn a_client_that_does_not_read_is_not_read_past_the_output_backlog() {
+    let (mut child, stdin, stdout) = spawn_piped("printing");
+    const REQUESTS: usize = 200;
+    // Each error reply repeats the 60 KB method name: 12 MB of replies in all.
+    let method = "x".repeat(60_000);
+    let requests =
+        (1..=REQUESTS).map(|id| json!({"jsonrpc": "2.0", "id": id, "method": method}).to_string());
+    let done = write_in_background(stdin, requests.collect());
+    assert!(
+        done.recv_timeout(Duration::from_secs(2)).is_err(),
+        "the server read every request although none of its replies was read"
+    );
+    let replies = BufReader::new(stdout).lines().take(REQUESTS + 1).count();
+    assert_eq!(replies, REQUESTS + 1);
+    let stdin = done
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the server read the rest once its replies were read");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+/// Starts example `name` with piped stdin and stdout (stderr dropped).
+fn spawn_piped(name: &str) -> (Child, ChildStdin, ChildStdout) {
+    let mut child = Command::new(example(name))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the example starts");
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    (child, stdin, stdout)
+}
+
+/// Writes `initialize` and then `requests` on a thread; stdin comes back once all is written.
+fn write_in_background(mut stdin: ChildStdin, requests: Vec<String>) -> mpsc::Receiver<ChildStdin> {
+    let (written, done) = mpsc::channel();
+    std::thread::spawn(move || {
+        writeln!(stdin, "{INITIALIZE}").unwrap();
+        for request in requests {
+            writeln!(stdin, "{request}").unwrap();
+        }
+        stdin.flush().unwrap();
+        written.send(stdin).unwrap();
+    });
+    done
 }
 
 /// `run()`'s command line (the gift server calls it): `--help` prints the usage on stdout and

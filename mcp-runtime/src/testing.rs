@@ -33,7 +33,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 
 use crate::jsonrpc::RpcError;
 use crate::protocol::{CallToolResult, Revision};
-use crate::server::{Outbound, Server, Session};
+use crate::server::{Outbound, Outgoing, Server, Session};
 
 /// Sees every message the server sends: the method of the client request it answers (when it
 /// is a reply to one made through [`TestClient::request`]), and the message.
@@ -66,19 +66,20 @@ impl TestClient {
 
     /// Connects to `server`, showing every server message to `observer` first.
     pub fn with_observer(server: &Server, observer: Observer) -> TestClient {
-        let (sender, mut receiver) = mpsc::unbounded_channel::<Vec<u8>>();
-        let outbound = Outbound::new(server.core.trace, move |message| {
-            let _ = sender.send(message);
+        let (sender, mut receiver) = mpsc::unbounded_channel::<(Outgoing, Vec<u8>)>();
+        let outbound = Outbound::new(server.core.trace, move |kind, message| {
+            let _ = sender.send((kind, message));
         });
         let session = Session::new(Arc::clone(&server.core), outbound);
         let shared = Arc::new(Shared::default());
         let pump = Arc::clone(&shared);
         let answering = Arc::downgrade(&session);
         tokio::spawn(async move {
-            while let Some(bytes) = receiver.recv().await {
+            while let Some((kind, bytes)) = receiver.recv().await {
                 let text = String::from_utf8(bytes).expect("the server wrote UTF-8");
                 let message: Value = serde_json::from_str(&text)
                     .unwrap_or_else(|e| panic!("the server wrote invalid JSON ({e}): {text}"));
+                assert_kind(&kind, &message);
                 if let Some(reply) = pump.answer(&message)
                     && let Some(session) = answering.upgrade()
                 {
@@ -267,4 +268,20 @@ impl Shared {
             }
         }
     }
+}
+
+/// Checks that the kind the session gave a message is what the message is: transports route by
+/// that kind alone.
+fn assert_kind(kind: &Outgoing, message: &Value) {
+    let id = message.get("id");
+    let has_method = message.get("method").is_some();
+    let matches = match kind {
+        Outgoing::Reply(Some(expected)) => !has_method && id == Some(&expected.to_value()),
+        Outgoing::Reply(None) => {
+            message.is_array() || (!has_method && message.get("error").is_some())
+        }
+        Outgoing::Notification { .. } => has_method && id.is_none(),
+        Outgoing::Request(expected) => has_method && id == Some(&expected.to_value()),
+    };
+    assert!(matches, "the server sent {message} as {kind:?}");
 }

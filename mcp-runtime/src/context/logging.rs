@@ -69,9 +69,12 @@ pub(crate) fn send_log(
         },
     );
     if state.is_finished() {
-        session.outbound().send(message);
+        let related = None;
+        session
+            .outbound()
+            .send(crate::server::Outgoing::Notification { related }, message);
     } else {
-        state.sink.send(message);
+        state.notify(message);
     }
 }
 

@@ -197,8 +197,7 @@ impl Context {
         if !self.inner.state.is_finished() {
             self.inner
                 .state
-                .sink
-                .send(crate::jsonrpc::encode_notification(method, params));
+                .notify(crate::jsonrpc::encode_notification(method, params));
         }
     }
 

@@ -6,10 +6,13 @@ use std::task::Waker;
 
 use tokio::sync::Notify;
 
-use crate::server::Outbound;
+use crate::jsonrpc::RequestId;
+use crate::server::{Outbound, Outgoing};
 
 /// Flags of one request in flight, and where its messages go.
 pub(crate) struct RequestState {
+    /// The request's id: what its messages are sent on behalf of.
+    id: RequestId,
     /// The request's own channel to the client (its HTTP response stream, or stdout).
     pub(crate) sink: Outbound,
     cancelled: AtomicBool,
@@ -22,8 +25,9 @@ pub(crate) struct RequestState {
 }
 
 impl RequestState {
-    pub(crate) fn new(sink: Outbound) -> RequestState {
+    pub(crate) fn new(id: RequestId, sink: Outbound) -> RequestState {
         RequestState {
+            id,
             sink,
             cancelled: AtomicBool::new(false),
             cancel: Notify::new(),
@@ -31,6 +35,12 @@ impl RequestState {
             finished: AtomicBool::new(false),
             last_progress: Mutex::new(None),
         }
+    }
+
+    /// Sends a notification on behalf of this request, on its own channel.
+    pub(crate) fn notify(&self, message: Vec<u8>) {
+        let related = Some(self.id.clone());
+        self.sink.send(Outgoing::Notification { related }, message);
     }
 
     /// Marks the request cancelled: wakes what waits on `cancelled()` and the handler's task,

@@ -53,18 +53,6 @@ pub(crate) fn encode_notification(method: &str, params: &impl Serialize) -> Vec<
     out
 }
 
-/// Whether `message`, written by one of the encoders above, is the reply to the request whose
-/// id is the JSON text `id`: a result or an error starts `{"jsonrpc":"2.0","id":ID,` and goes
-/// on with `"result"` or `"error"`, where a request to the client goes on with `"method"` and
-/// a notification has no id. A prefix test, so the reply is not parsed again.
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
-pub(crate) fn is_reply_to(message: &[u8], id: &str) -> bool {
-    message
-        .strip_prefix(RESULT_HEAD)
-        .and_then(|rest| rest.strip_prefix(id.as_bytes()))
-        .is_some_and(|rest| rest.starts_with(br#","result":"#) || rest.starts_with(br#","error":"#))
-}
-
 /// `{"jsonrpc":"2.0","id":ID,"method":M,"params":P}`.
 pub(crate) fn encode_request(id: &RequestId, method: &str, params: &impl Serialize) -> Vec<u8> {
     let mut out = Vec::with_capacity(128);
@@ -103,32 +91,5 @@ mod tests {
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["id"], json!(null));
         assert_eq!(value["error"]["code"], json!(-32600));
-    }
-
-    #[test]
-    fn only_a_result_or_an_error_with_the_same_id_is_a_reply() {
-        let id = |text: &str| {
-            let raw: Box<serde_json::value::RawValue> = serde_json::from_str(text).unwrap();
-            RequestId::from_raw(&raw).unwrap()
-        };
-        let error = RpcError::invalid_request("x");
-        assert!(is_reply_to(&encode_result(&id("7"), &json!({})), "7"));
-        assert!(is_reply_to(
-            &encode_error(Some(&id("\"a\"")), &error),
-            "\"a\""
-        ));
-        assert!(!is_reply_to(&encode_result(&id("7"), &json!({})), "77"));
-        assert!(!is_reply_to(&encode_result(&id("77"), &json!({})), "7"));
-        assert!(!is_reply_to(&encode_result(&id("\"7\""), &json!({})), "7"));
-        assert!(!is_reply_to(
-            &encode_request(&id("7"), "ping", &json!({})),
-            "7"
-        ));
-        assert!(!is_reply_to(
-            &encode_notification("n", &json!({"id": 7})),
-            "7"
-        ));
-        assert!(!is_reply_to(&encode_error(None, &error), "7"));
-        assert!(!is_reply_to(&encode_error_without_id(&error), "7"));
     }
 }

@@ -9,8 +9,6 @@ mod error;
 mod id;
 mod incoming;
 
-#[cfg(feature = "http")]
-pub(crate) use encode::is_reply_to;
 pub(crate) use encode::{
     encode_error, encode_error_without_id, encode_notification, encode_request, encode_result,
 };

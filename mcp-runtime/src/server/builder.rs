@@ -22,6 +22,10 @@ const DEFAULT_PAGE_SIZE: usize = 100;
 const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// The default time the server waits for the client to answer one of its requests.
 const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default time requests in flight may run on once stdin has ended.
+const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// The default output backlog above which stdio stops reading.
+const DEFAULT_MAX_OUTPUT_BACKLOG: usize = 16 * 1024 * 1024;
 
 /// Configures a [`Server`]. Start from [`server!`](crate::server!) (every registered tool,
 /// named after your crate) or [`Server::builder`] (nothing registered yet).
@@ -38,6 +42,8 @@ pub struct ServerBuilder {
     trace: bool,
     max_message_bytes: usize,
     request_timeout: Duration,
+    shutdown_grace: Duration,
+    max_output_backlog: usize,
 }
 
 /// A built server: immutable, cheap to clone, able to serve any number of connections.
@@ -59,6 +65,8 @@ pub(crate) struct ServerCore {
     pub(crate) trace: bool,
     pub(crate) max_message_bytes: usize,
     pub(crate) request_timeout: Duration,
+    pub(crate) shutdown_grace: Duration,
+    pub(crate) max_output_backlog: usize,
 }
 
 impl Server {
@@ -76,6 +84,8 @@ impl Server {
             trace: std::env::var_os("MCP_TRACE").is_some_and(|v| !v.is_empty() && v != "0"),
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
+            max_output_backlog: DEFAULT_MAX_OUTPUT_BACKLOG,
         }
     }
 
@@ -225,6 +235,23 @@ impl ServerBuilder {
         self
     }
 
+    /// Sets how long requests in flight may run on once stdin has ended (10 s by default):
+    /// their replies are still written, and when the time is up the requests left are
+    /// cancelled and serving over stdio returns.
+    pub fn shutdown_grace(mut self, grace: Duration) -> ServerBuilder {
+        self.shutdown_grace = grace;
+        self
+    }
+
+    /// Sets how many bytes of output may wait for a stdio client to read them (16 MiB by
+    /// default). Above that the server stops reading stdin until the client has read enough:
+    /// a client that stops reading is not read either, and the backlog grows past the limit
+    /// only by what requests already in flight send.
+    pub fn max_output_backlog(mut self, bytes: usize) -> ServerBuilder {
+        self.max_output_backlog = bytes;
+        self
+    }
+
     /// Checks the configuration and freezes it. The error lists every problem found, not only
     /// the first.
     pub fn build(self) -> Result<Server, BuildError> {
@@ -296,6 +323,8 @@ impl ServerBuilder {
                 trace: self.trace,
                 max_message_bytes: self.max_message_bytes,
                 request_timeout: self.request_timeout,
+                shutdown_grace: self.shutdown_grace,
+                max_output_backlog: self.max_output_backlog,
             }),
         })
     }

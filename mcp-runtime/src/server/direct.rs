@@ -14,9 +14,9 @@ pub struct DirectSession {
 }
 
 impl Server {
-    /// A connection without a transport, for benchmarks (`mcp_runtime::__bench`).
+    /// A connection without a transport, for benchmarks (`mcp_runtime::__internals`).
     pub(crate) fn direct_session(&self) -> DirectSession {
-        let outbound = Outbound::new(false, |_| {});
+        let outbound = Outbound::discard();
         DirectSession {
             session: Session::new(Arc::clone(&self.core), outbound),
         }

@@ -17,5 +17,5 @@ pub use builder::{Server, ServerBuilder};
 pub(crate) use direct::DirectSession;
 pub use handle::ServerHandle;
 pub(crate) use handle::Sessions;
-pub(crate) use outbound::Outbound;
+pub(crate) use outbound::{Outbound, Outgoing};
 pub(crate) use session::Session;

@@ -1,11 +1,35 @@
-//! Where a session's messages go: the transport's writer, with optional tracing to stderr.
+//! Where a session's messages go: the transport's sending half, told what each message is, with
+//! optional tracing to stderr.
+//!
+//! The core knows what it sends (the reply to a request, a notification on behalf of a request,
+//! a request to the client, the end of a stream), so it says so with each message: a transport
+//! routes by that [`Outgoing`] kind and never parses the bytes the core encoded.
 
 use std::sync::Arc;
 
-/// The sending half of a transport: one call per complete JSON message.
+use crate::jsonrpc::RequestId;
+
+/// What one outgoing message is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Outgoing {
+    /// The answer to a message the client sent, and the last message sent for it: the reply
+    /// to request `id`, or (`None`) a batch's replies or the error about a message whose id
+    /// could not be read.
+    Reply(Option<RequestId>),
+    /// A notification, sent on behalf of request `related` when it has one (progress, a log
+    /// message during a request), or on the session's own (list changes, resource updates).
+    Notification { related: Option<RequestId> },
+    /// A request to the client, whose answer will carry `id`.
+    Request(RequestId),
+}
+
+/// How a transport receives what a session sends: one call per complete JSON message.
+type Deliver = dyn Fn(Outgoing, Vec<u8>) + Send + Sync;
+
+/// The sending half of a transport.
 #[derive(Clone)]
 pub(crate) struct Outbound {
-    send: Arc<dyn Fn(Vec<u8>) + Send + Sync>,
+    send: Arc<Deliver>,
     /// Ends the stream this sink feeds, when the transport has such a thing (an HTTP
     /// response's event stream): the client then resumes it with `Last-Event-ID`.
     close: Option<Arc<dyn Fn() + Send + Sync>>,
@@ -13,12 +37,20 @@ pub(crate) struct Outbound {
 }
 
 impl Outbound {
-    pub(crate) fn new(trace: bool, send: impl Fn(Vec<u8>) + Send + Sync + 'static) -> Outbound {
+    pub(crate) fn new(
+        trace: bool,
+        send: impl Fn(Outgoing, Vec<u8>) + Send + Sync + 'static,
+    ) -> Outbound {
         Outbound {
             send: Arc::new(send),
             close: None,
             trace,
         }
+    }
+
+    /// A sink that drops everything: for messages no one can receive.
+    pub(crate) fn discard() -> Outbound {
+        Outbound::new(false, |_, _| {})
     }
 
     /// Adds what [`close_stream`](Self::close_stream) does.
@@ -39,15 +71,16 @@ impl Outbound {
         }
     }
 
-    pub(crate) fn send(&self, message: Vec<u8>) {
+    /// Sends one message, saying what it is.
+    pub(crate) fn send(&self, kind: Outgoing, message: Vec<u8>) {
         if self.trace {
             trace("->", &message);
         }
-        (self.send)(message);
+        (self.send)(kind, message);
     }
 }
 
-/// Writes one raw message to stderr with its direction, id and method.
+/// Writes one raw message to stderr with its direction, id and method (`MCP_TRACE=1`).
 pub(crate) fn trace(direction: &str, message: &[u8]) {
     let text = String::from_utf8_lossy(message);
     let parsed: Option<serde_json::Value> = serde_json::from_slice(message).ok();

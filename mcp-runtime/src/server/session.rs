@@ -17,7 +17,7 @@ use serde_json::value::RawValue;
 use tokio::sync::{Notify, oneshot};
 
 use super::panic::{CatchUnwind, UntilCancelled};
-use super::{Outbound, ServerCore, ServerHandle};
+use super::{Outbound, Outgoing, ServerCore, ServerHandle};
 use crate::context::{Context, LoggingLevel, RequestState};
 use crate::jsonrpc::{
     Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
@@ -105,7 +105,7 @@ impl Session {
             .expect("lock poisoned")
             .get(&id)
             .map_or_else(
-                || Arc::new(RequestState::new(self.outbound.clone())),
+                || Arc::new(RequestState::new(id.clone(), self.outbound.clone())),
                 Arc::clone,
             );
         Context::new(Arc::clone(self), id, revision, client, meta, state)
@@ -191,7 +191,12 @@ impl Session {
             Incoming::Notification { method, params } => self.on_notification(&method, params),
             Incoming::Response(response) => self.on_response(response),
             Incoming::Batch(items) => self.on_batch(items, sink),
-            Incoming::Invalid { id, error } => sink.send(self.error_message(id.as_ref(), &error)),
+            Incoming::Invalid { id, error } => {
+                sink.send(
+                    Outgoing::Reply(id.clone()),
+                    self.error_message(id.as_ref(), &error),
+                );
+            }
         }
     }
 
@@ -204,6 +209,14 @@ impl Session {
                 true
             }
             None => false,
+        }
+    }
+
+    /// Cancels every request in flight: none of them is answered.
+    pub(crate) fn cancel_all(&self) {
+        let inflight = std::mem::take(&mut *self.inflight.lock().expect("lock poisoned"));
+        for request in inflight.into_values() {
+            request.cancel();
         }
     }
 
@@ -234,7 +247,11 @@ impl Session {
                 "request id {} is already in use by a request in flight",
                 request.id
             ));
-            self.reply(&reply_to, encode_error(Some(&request.id), &error));
+            self.reply(
+                &reply_to,
+                &request.id,
+                encode_error(Some(&request.id), &error),
+            );
             return;
         }
         let guard = RunningGuard::new(self);
@@ -243,7 +260,7 @@ impl Session {
             ReplyTo::Sink(sink) => sink.clone(),
             ReplyTo::Batch(batch) => batch.outbound.clone(),
         };
-        let task_state = Arc::new(RequestState::new(sink));
+        let task_state = Arc::new(RequestState::new(request.id.clone(), sink));
         // Registered before the task exists, and the lock released before it is spawned: the
         // task never waits on this lock to find its own state.
         inflight.insert(request.id.clone(), Arc::clone(&task_state));
@@ -272,7 +289,7 @@ impl Session {
                 )
             });
             if session.finish(&id) {
-                session.reply(&reply_to, reply);
+                session.reply(&reply_to, &id, reply);
             }
         };
         start_here(task);
@@ -287,10 +304,10 @@ impl Session {
             .is_some()
     }
 
-    fn reply(&self, reply_to: &ReplyTo, message: Vec<u8>) {
+    fn reply(&self, reply_to: &ReplyTo, id: &RequestId, message: Vec<u8>) {
         match reply_to {
-            ReplyTo::Sink(sink) => sink.send(message),
-            ReplyTo::Batch(batch) => batch.replies.lock().expect("lock poisoned").push(message),
+            ReplyTo::Sink(sink) => sink.send(Outgoing::Reply(Some(id.clone())), message),
+            ReplyTo::Batch(batch) => batch.push(message),
         }
     }
 
@@ -345,7 +362,7 @@ impl Session {
             let error = RpcError::invalid_request(format!(
                 "JSON-RPC batches (arrays of messages) are not supported here: {why}; send one message at a time"
             ));
-            sink.send(self.error_message(None, &error));
+            sink.send(Outgoing::Reply(None), self.error_message(None, &error));
             return;
         }
         let batch = Arc::new(BatchReply {
@@ -359,14 +376,13 @@ impl Session {
                 }
                 Incoming::Notification { method, params } => self.on_notification(&method, params),
                 Incoming::Response(response) => self.on_response(response),
-                Incoming::Batch(_) => self.reply(
-                    &ReplyTo::Batch(Arc::clone(&batch)),
-                    encode_error(None, &RpcError::invalid_request("batches cannot be nested")),
-                ),
-                Incoming::Invalid { id, error } => self.reply(
-                    &ReplyTo::Batch(Arc::clone(&batch)),
-                    encode_error(id.as_ref(), &error),
-                ),
+                Incoming::Batch(_) => batch.push(encode_error(
+                    None,
+                    &RpcError::invalid_request("batches cannot be nested"),
+                )),
+                Incoming::Invalid { id, error } => {
+                    batch.push(encode_error(id.as_ref(), &error));
+                }
             }
         }
     }
@@ -375,7 +391,8 @@ impl Session {
     /// on the revision: 2025-11-25 leaves `id` out, earlier revisions follow JSON-RPC 2.0's
     /// `"id": null`.
     pub(crate) fn send_error(&self, id: Option<&RequestId>, error: &RpcError) {
-        self.outbound.send(self.error_message(id, error));
+        self.outbound
+            .send(Outgoing::Reply(id.cloned()), self.error_message(id, error));
     }
 
     fn error_message(&self, id: Option<&RequestId>, error: &RpcError) -> Vec<u8> {
@@ -398,7 +415,10 @@ impl Session {
 
     /// Sends a notification to the client.
     pub(crate) fn notify(&self, method: &str, params: &impl Serialize) {
-        self.outbound.send(encode_notification(method, params));
+        self.outbound.send(
+            Outgoing::Notification { related: None },
+            encode_notification(method, params),
+        );
     }
 
     /// Sends a request to the client on `sink` and waits for the answer.
@@ -415,16 +435,22 @@ impl Session {
             .lock()
             .expect("lock poisoned")
             .insert(id.clone(), sender);
-        sink.send(encode_request(&id, method, params));
+        sink.send(
+            Outgoing::Request(id.clone()),
+            encode_request(&id, method, params),
+        );
         match tokio::time::timeout(self.server.request_timeout, receiver).await {
             Ok(Ok(outcome)) => outcome,
             Ok(Err(_)) => Err(RpcError::internal("the client closed the connection")),
             Err(_) => {
                 self.pending.lock().expect("lock poisoned").remove(&id);
-                sink.send(encode_notification(
-                    "notifications/cancelled",
-                    &serde_json::json!({"requestId": id.to_value(), "reason": "timed out"}),
-                ));
+                sink.send(
+                    Outgoing::Notification { related: None },
+                    encode_notification(
+                        "notifications/cancelled",
+                        &serde_json::json!({"requestId": id.to_value(), "reason": "timed out"}),
+                    ),
+                );
                 Err(RpcError::internal(format!(
                     "the client did not answer `{method}` within {} s",
                     self.server.request_timeout.as_secs_f64()
@@ -484,6 +510,12 @@ impl Drop for BatchReply {
         let mut message = Vec::from(&b"["[..]);
         message.extend_from_slice(&replies.join(&b","[..]));
         message.push(b']');
-        self.outbound.send(message);
+        self.outbound.send(Outgoing::Reply(None), message);
+    }
+}
+
+impl BatchReply {
+    fn push(&self, reply: Vec<u8>) {
+        self.replies.lock().expect("lock poisoned").push(reply);
     }
 }

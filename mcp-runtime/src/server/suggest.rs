@@ -5,9 +5,13 @@ pub(crate) fn closest<'a>(
     input: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let limit = (input.chars().count() / 3).clamp(1, 4);
+    let length = input.chars().count();
+    let limit = (length / 3).clamp(1, 4);
     candidates
         .into_iter()
+        // Lengths further apart than the limit are further apart than it in edits too: a long
+        // name costs no quadratic work.
+        .filter(|candidate| candidate.chars().count().abs_diff(length) <= limit)
         .map(|candidate| (edit_distance(input, candidate), candidate))
         .filter(|(distance, _)| *distance <= limit)
         .min()

@@ -5,19 +5,22 @@
 //! one thread, with no hand-off between threads. That needs non-blocking I/O without touching
 //! state the server shares with its parent:
 //!
-//! - a pipe is opened again through `/proc/self/fd/N`, which gives the server an open file
-//!   description of its own, made non-blocking (the parent's end is left as it was);
+//! - a pipe is opened again through `/proc/self/fd/N`, non-blocking, which gives the server an
+//!   open file description of its own (the parent's end is left as it was). The open itself is
+//!   non-blocking too: opening a named FIFO waits for its other end, which for a stdin whose
+//!   writer has already written and gone would be forever;
 //! - a socket (Node.js clients hand their children socket pairs) stays as it is, and every
 //!   `recv`/`send` asks for non-blocking behaviour by itself (`MSG_DONTWAIT`).
 //!
-//! Anything else (a terminal, a file, a system without `/proc`) is served by a reader thread
-//! with blocking I/O instead.
+//! Anything else (a terminal, a file, a system without `/proc`, a Tokio runtime built without
+//! I/O) is served by a reader thread with blocking I/O instead.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::os::unix::fs::FileTypeExt;
 
+use rustix::fs::{Mode, OFlags};
 use rustix::net::{RecvFlags, SendFlags};
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
@@ -26,46 +29,51 @@ use tokio::io::unix::AsyncFd;
 pub(crate) struct NonBlocking {
     fd: AsyncFd<File>,
     socket: bool,
+    /// Whether the end of input always raises readiness of its own (see `read`): true for
+    /// sockets and anonymous pipes; not for a named FIFO opened after its writer had gone,
+    /// which the kernel never reports as hung up.
+    end_is_announced: bool,
 }
 
 impl NonBlocking {
-    /// `fd` for reading, if it is a pipe or socket that can be made non-blocking. Must be
-    /// called within a Tokio runtime with I/O enabled.
+    /// `fd` for reading, if it is a pipe or socket that can be made non-blocking and the
+    /// current Tokio runtime has I/O enabled.
     pub(crate) fn reader(fd: BorrowedFd<'_>) -> Option<NonBlocking> {
-        Self::open(fd, Interest::READABLE, |path| File::open(path))
+        Self::open(fd, Interest::READABLE, OFlags::RDONLY)
     }
 
     /// `fd` for writing, as [`reader`](Self::reader).
     pub(crate) fn writer(fd: BorrowedFd<'_>) -> Option<NonBlocking> {
-        Self::open(fd, Interest::WRITABLE, |path| {
-            OpenOptions::new().write(true).open(path)
-        })
+        Self::open(fd, Interest::WRITABLE, OFlags::WRONLY)
     }
 
-    fn open(
-        fd: BorrowedFd<'_>,
-        interest: Interest,
-        reopen: impl FnOnce(&str) -> io::Result<File>,
-    ) -> Option<NonBlocking> {
+    fn open(fd: BorrowedFd<'_>, interest: Interest, access: OFlags) -> Option<NonBlocking> {
         tokio::runtime::Handle::try_current().ok()?;
         let own = File::from(fd.try_clone_to_owned().ok()?);
         let kind = own.metadata().ok()?.file_type();
-        let (file, socket) = if kind.is_socket() {
-            (own, true)
+        let (file, socket, end_is_announced) = if kind.is_socket() {
+            (own, true, true)
         } else if kind.is_fifo() {
+            // An anonymous pipe's descriptor links to `pipe:[inode]`; a named FIFO's to a path.
+            let anonymous = std::fs::read_link(format!("/proc/self/fd/{}", own.as_raw_fd()))
+                .is_ok_and(|target| target.as_os_str().as_encoded_bytes().starts_with(b"pipe:"));
             let path = format!("/proc/self/fd/{}", own.as_raw_fd());
-            let file = reopen(&path).ok()?;
-            rustix::io::ioctl_fionbio(&file, true).ok()?;
-            (file, false)
+            // Non-blocking from the open on: a FIFO's open otherwise waits for its other end.
+            // (Opening one for writing with no reader fails, and stdio falls back.)
+            let flags = access | OFlags::NONBLOCK | OFlags::CLOEXEC;
+            (
+                File::from(rustix::fs::open(path, flags, Mode::empty()).ok()?),
+                false,
+                anonymous,
+            )
         } else {
             return None;
         };
-        // Deprecated because a `T` could hand out another descriptor than the one registered; a
-        // `File` owns its descriptor and is never replaced or closed while the `AsyncFd` holds
-        // it, so this is sound, and it keeps the crate free of `unsafe`.
-        #[allow(deprecated)]
-        let fd = AsyncFd::with_interest(file, interest).ok()?;
-        Some(NonBlocking { fd, socket })
+        Some(NonBlocking {
+            fd: register(file, interest)?,
+            socket,
+            end_is_announced,
+        })
     }
 
     fn try_read(&self, buffer: &mut [u8]) -> io::Result<usize> {
@@ -93,14 +101,49 @@ impl NonBlocking {
 
     /// Reads what has arrived, waiting for something if nothing has; 0 at the end of input.
     pub(crate) async fn read(&self, buffer: &mut [u8]) -> io::Result<usize> {
-        self.when_ready(Interest::READABLE, || self.try_read(buffer))
-            .await
+        let capacity = buffer.len();
+        loop {
+            let mut ready = self.fd.ready(Interest::READABLE).await?;
+            match ready.try_io(|_| self.try_read(buffer)) {
+                Ok(Err(error)) if error.kind() == io::ErrorKind::Interrupted => {}
+                Ok(Ok(read)) => {
+                    // A read that did not fill the buffer took all there was: the next one
+                    // would only say `WouldBlock`. Waiting for the descriptor's next readiness
+                    // instead saves that call: data that arrives meanwhile, and the writer's
+                    // going, each raise readiness anew, so nothing is missed. Not when the end
+                    // was already announced (readiness raised once, for good), nor where it is
+                    // never announced: there only a read finds it.
+                    if read > 0
+                        && read < capacity
+                        && self.end_is_announced
+                        && !ready.ready().is_read_closed()
+                    {
+                        ready.clear_ready();
+                    }
+                    return Ok(read);
+                }
+                Ok(Err(error)) => return Err(error),
+                Err(_would_block) => {}
+            }
+        }
     }
 
     /// Writes some of `bytes`, waiting for room if there is none.
     pub(crate) async fn write(&self, bytes: &[u8]) -> io::Result<usize> {
         self.when_ready(Interest::WRITABLE, || self.try_write(bytes))
             .await
+    }
+
+    /// Completes when the descriptor reports an error: for the write end of a pipe, that its
+    /// reader has closed it.
+    pub(crate) async fn errored(&self) {
+        loop {
+            match self.fd.ready(Interest::ERROR).await {
+                Ok(ready) if ready.ready().is_error() => return,
+                Ok(mut ready) => ready.clear_ready(),
+                Err(_) => return,
+            }
+        }
     }
 
     /// Runs `io` once the descriptor is ready for `interest`, again after each `WouldBlock`.
@@ -120,8 +163,55 @@ impl NonBlocking {
     }
 }
 
+/// Registers `file` with the current runtime's I/O driver; `None` if that fails or the runtime
+/// was built without I/O.
+fn register(file: File, interest: Interest) -> Option<AsyncFd<File>> {
+    // Tokio panics when the runtime has no I/O driver, and offers no way to ask beforehand: the
+    // panic is caught (the panic hook still reports it on stderr), and stdio falls back to
+    // blocking I/O. With `panic = "abort"` such a runtime aborts here instead.
+    let registered = std::panic::catch_unwind(move || {
+        // SAFETY: `register_with_interest` asks that the descriptor `file.as_raw_fd()` returns
+        // be valid, stay open and name the same open file description for the life of the
+        // `AsyncFd`, and that `as_raw_fd` always return it. A `File` owns its descriptor: it is
+        // valid now, closed only when the `File` is dropped (which happens when the `AsyncFd`
+        // is, as it owns the `File`; nothing here takes it back out with `into_inner`), and `File::as_raw_fd`
+        // returns the one descriptor it was made from. Nothing else closes or reuses it: it is
+        // a duplicate or a fresh open made above, known to no other code.
+        #[expect(unsafe_code, reason = "Tokio's registration of a raw descriptor")]
+        unsafe {
+            AsyncFd::register_with_interest(file, interest)
+        }
+    });
+    match registered {
+        Ok(registered) => registered.ok(),
+        Err(_no_io_driver) => {
+            eprintln!(
+                "mcp: the Tokio runtime has no I/O driver (`enable_io`): serving stdio with blocking reads on a thread instead"
+            );
+            None
+        }
+    }
+}
+
 impl AsFd for NonBlocking {
     fn as_fd(&self) -> BorrowedFd<'_> {
         self.fd.get_ref().as_fd()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::net::UnixStream;
+
+    use super::*;
+
+    #[test]
+    fn a_runtime_without_io_gets_no_handle_instead_of_a_panic() {
+        let (ours, _theirs) = UnixStream::pair().unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let handle = runtime.block_on(async { NonBlocking::reader(ours.as_fd()) });
+        assert!(handle.is_none());
     }
 }

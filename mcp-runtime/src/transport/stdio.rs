@@ -1,72 +1,62 @@
 //! Serving over stdin/stdout: newline-delimited JSON, one message per line.
 //!
-//! When stdin and stdout are pipes or sockets (see [`nonblocking`](super::nonblocking)), a task
-//! on the runtime reads stdin, handles each message it brings (a request that finishes at once
-//! is answered right there) and writes the replies with one `write` per read: one thread, no
-//! hand-off. Otherwise a reader thread frames stdin and hands each message to the session.
-//! Either way a request that waits runs on as a task of its own, and replies and
-//! notifications leave in the order they are ready (see [`SharedWriter`]). At the end of stdin
-//! the server stops reading, lets every request in flight finish, writes its reply, and
-//! returns.
+//! One serving loop, on the runtime, takes what stdin brings a chunk at a time, frames it, and
+//! hands each message to the session (a request that finishes at once is answered right
+//! there); it [holds](SharedWriter::hold) the writer meanwhile, so the replies of one chunk
+//! leave in one `write`. Where stdin comes from depends on what it is:
+//!
+//! - a pipe or socket, with stdout one too, is read and written without blocking on the
+//!   runtime's I/O driver (see [`nonblocking`](super::nonblocking)): one thread, no hand-off;
+//! - anything else (a terminal, a file, a runtime built without I/O) is read by a thread of its
+//!   own with blocking reads, which hands each chunk to the same loop, and stdout is written
+//!   with blocking writes.
+//!
+//! A request that waits runs on as a task of its own, and replies and notifications leave in
+//! the order they are ready (see [`SharedWriter`]). At the end of stdin the server stops
+//! reading and gives the requests in flight a grace period
+//! ([`ServerBuilder::shutdown_grace`](crate::ServerBuilder::shutdown_grace)) to finish and be
+//! answered; then it cancels the rest, writes what is pending, and returns.
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Read};
 use std::sync::Arc;
+use std::time::Duration;
 
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 
-use super::lines::{Frame, Framer, ReadBuffer, read_lines};
+use super::lines::{Frame, Framer, ReadBuffer};
 use super::stdout_guard::take_stdout_for_protocol;
-use super::writer::{SharedWriter, mark_reader_thread};
+use super::writer::SharedWriter;
 use crate::error::Error;
 use crate::jsonrpc::RpcError;
 use crate::server::{Outbound, Server, Session};
 
 impl Server {
-    /// Serves over stdin/stdout until stdin closes. Call within a Tokio runtime.
+    /// Serves over stdin/stdout until stdin ends (then requests in flight have
+    /// [`shutdown_grace`](crate::ServerBuilder::shutdown_grace) to finish) or the client closes
+    /// stdout. Call within a Tokio runtime.
     pub async fn serve_stdio(&self) -> Result<(), Error> {
         let protocol_out = take_stdout_for_protocol()?;
         if io::stdin().is_terminal() {
             self.introduce_on_terminal();
         }
         let max = self.core.max_message_bytes;
-
-        #[cfg(unix)]
-        if let Some((input, writer)) = non_blocking_stdio(&protocol_out) {
-            drop(protocol_out);
-            let session = self.stdio_session(&writer);
-            let read_outcome = read_on_runtime(&input, max, &session, &writer).await;
-            end_session(session).await;
-            let write_outcome = writer.finish_on_runtime().await;
-            return stdio_outcome(read_outcome, write_outcome);
-        }
-
-        let writer = SharedWriter::new(protocol_out);
+        let (input, writer) = open_stdio(protocol_out, self.core.max_output_backlog)?;
         let session = self.stdio_session(&writer);
-        let runtime = tokio::runtime::Handle::current();
-        let (reader_done, reader_finished) = oneshot::channel();
-        let reader_session = session.clone();
-        std::thread::Builder::new()
-            .name("mcp-stdin".to_owned())
-            .spawn(move || {
-                let _runtime = runtime.enter();
-                mark_reader_thread();
-                let outcome = read_lines(io::stdin().lock(), max, |frame| {
-                    on_frame(&reader_session, max, frame);
-                });
-                drop(reader_session);
-                let _ = reader_done.send(outcome);
-            })?;
-        let read_outcome = reader_finished.await.unwrap_or(Ok(()));
-        end_session(session).await;
-        let write_outcome = tokio::task::spawn_blocking(move || writer.finish())
-            .await
-            .unwrap_or(Ok(()));
+        let read_outcome = serve(input, max, &session, &writer).await;
+        session.close();
+        match read_outcome {
+            // No reply can reach the client any more.
+            Ok(Ended::Output) => session.cancel_all(),
+            Ok(Ended::Input) | Err(_) => wind_down(&session, self.core.shutdown_grace).await,
+        }
+        drop(session);
+        let write_outcome = writer.finish().await;
         stdio_outcome(read_outcome, write_outcome)
     }
 
     fn stdio_session(&self, writer: &Arc<SharedWriter>) -> Arc<Session> {
         let sender = Arc::clone(writer);
-        let outbound = Outbound::new(self.core.trace, move |message| sender.send(&message));
+        let outbound = Outbound::new(self.core.trace, move |_, message| sender.send(&message));
         Session::new(self.core.clone(), outbound)
     }
 
@@ -93,14 +83,33 @@ impl Server {
     }
 }
 
-/// After the end of stdin: the requests in flight finish.
-async fn end_session(session: Arc<Session>) {
-    session.close();
-    session.wait_idle().await;
+/// After the end of stdin: the requests in flight finish within `grace`, or are cancelled.
+async fn wind_down(session: &Session, grace: Duration) {
+    // Timed on a thread of its own: the runtime may have no time driver.
+    let (expired, grace_over) = oneshot::channel();
+    let timer = std::thread::Builder::new()
+        .name("mcp-shutdown-grace".to_owned())
+        .spawn(move || {
+            std::thread::sleep(grace);
+            let _ = expired.send(());
+        });
+    if timer.is_err() {
+        // No thread for the timer: the requests finish in their own time.
+        session.wait_idle().await;
+        return;
+    }
+    tokio::select! {
+        () = session.wait_idle() => {}
+        _ = grace_over => {
+            // A cancelled handler is dropped at its next `.await`; one that blocks its thread
+            // is not waited for.
+            session.cancel_all();
+        }
+    }
 }
 
 /// How serving went, from how reading and writing ended.
-fn stdio_outcome(read: io::Result<()>, write: io::Result<()>) -> Result<(), Error> {
+fn stdio_outcome(read: io::Result<Ended>, write: io::Result<()>) -> Result<(), Error> {
     read?;
     match write {
         // The client closing its end of the pipe is how stdio sessions usually end.
@@ -122,43 +131,144 @@ fn on_frame(session: &Arc<Session>, max: usize, frame: Frame<'_>) {
     }
 }
 
-/// Stdin, and a writer on the protocol's stdout, both non-blocking; `None` unless both can be.
-#[cfg(unix)]
-fn non_blocking_stdio(
-    protocol_out: &std::fs::File,
-) -> Option<(super::nonblocking::NonBlocking, Arc<SharedWriter>)> {
-    use std::os::fd::AsFd;
-
-    use super::nonblocking::NonBlocking;
-
-    let input = NonBlocking::reader(io::stdin().as_fd())?;
-    let output = NonBlocking::writer(protocol_out.as_fd())?;
-    Some((input, SharedWriter::non_blocking(output)))
+/// Where stdin's bytes come from.
+enum Input {
+    /// Stdin itself, read on the runtime.
+    #[cfg(unix)]
+    NonBlocking(super::nonblocking::NonBlocking),
+    /// The chunks a reader thread reads from stdin, blocking.
+    Thread(mpsc::UnboundedReceiver<io::Result<Vec<u8>>>),
 }
 
-/// Reads stdin to its end on the runtime, handling each read's messages before the next read
-/// and writing their ready replies together.
-#[cfg(unix)]
-async fn read_on_runtime(
-    input: &super::nonblocking::NonBlocking,
+/// Stdin and a writer on the protocol's stdout: both non-blocking when both can be, else a
+/// reader thread and blocking writes.
+fn open_stdio(
+    protocol_out: std::fs::File,
+    max_backlog: usize,
+) -> io::Result<(Input, Arc<SharedWriter>)> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+
+        use super::nonblocking::NonBlocking;
+
+        if let Some(input) = NonBlocking::reader(io::stdin().as_fd())
+            && let Some(output) = NonBlocking::writer(protocol_out.as_fd())
+        {
+            return Ok((
+                Input::NonBlocking(input),
+                SharedWriter::non_blocking(output, max_backlog),
+            ));
+        }
+    }
+    let (chunks, receiver) = mpsc::unbounded_channel();
+    // The thread never waits for the loop, so a client that writes everything before it reads
+    // is never stuck behind a blocked write: what it sent is read meanwhile.
+    std::thread::Builder::new()
+        .name("mcp-stdin".to_owned())
+        .spawn(move || {
+            let mut stdin = io::stdin().lock();
+            let mut chunk = ReadBuffer::new();
+            loop {
+                let read = match stdin.read(chunk.space()) {
+                    Ok(0) => return,
+                    Ok(read) => Ok(chunk.filled(read).to_vec()),
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(error) => Err(error),
+                };
+                let failed = read.is_err();
+                if chunks.send(read).is_err() || failed {
+                    return;
+                }
+            }
+        })?;
+    Ok((
+        Input::Thread(receiver),
+        SharedWriter::new(protocol_out, max_backlog),
+    ))
+}
+
+/// Why the serving loop ended.
+enum Ended {
+    /// Stdin ended.
+    Input,
+    /// Stdout is gone: the client closed it.
+    Output,
+}
+
+/// The serving loop: reads stdin to its end, handling each chunk's messages before the next
+/// read, with the writer held so that their ready replies leave together; reads only while
+/// the output backlog is within its limit; stops early when stdout is gone.
+async fn serve(
+    mut input: Input,
     max: usize,
     session: &Arc<Session>,
     writer: &Arc<SharedWriter>,
-) -> io::Result<()> {
+) -> io::Result<Ended> {
     let mut framer = Framer::new(max);
     let mut chunk = ReadBuffer::new();
+    let mut received = Vec::new();
     let mut deliver = |frame: Frame<'_>| on_frame(session, max, frame);
-    loop {
-        let read = input.read(chunk.space()).await?;
-        if read == 0 {
-            break;
+    // Stdout's closing is watched by a task of its own: a future of the serving loop that
+    // waits on stdout's readiness would wake the loop, and with it the I/O driver, once more
+    // for every message.
+    let closed = Arc::new(tokio::sync::Notify::new());
+    let _watcher = AbortOnDrop(tokio::spawn({
+        let (writer, closed) = (Arc::clone(writer), Arc::clone(&closed));
+        async move {
+            writer.closed().await;
+            closed.notify_one();
         }
-        writer.hold();
-        framer.push(chunk.filled(read), &mut deliver);
-        writer.release();
+    }));
+    let output_closed = closed.notified();
+    tokio::pin!(output_closed);
+    loop {
+        let data = tokio::select! {
+            biased;
+            data = async {
+                writer.room().await;
+                input.next(&mut chunk, &mut received).await
+            } => data?,
+            () = &mut output_closed => return Ok(Ended::Output),
+        };
+        let Some(data) = data else { break };
+        let _hold = writer.hold();
+        framer.push(data, &mut deliver);
     }
-    writer.hold();
+    let _hold = writer.hold();
     framer.end(&mut deliver);
-    writer.release();
-    Ok(())
+    Ok(Ended::Input)
+}
+
+impl Input {
+    /// The next bytes stdin brings (in `chunk` or `received`); `None` at its end.
+    async fn next<'a>(
+        &mut self,
+        chunk: &'a mut ReadBuffer,
+        received: &'a mut Vec<u8>,
+    ) -> io::Result<Option<&'a [u8]>> {
+        match self {
+            #[cfg(unix)]
+            Input::NonBlocking(stdin) => match stdin.read(chunk.space()).await? {
+                0 => Ok(None),
+                read => Ok(Some(chunk.filled(read))),
+            },
+            Input::Thread(chunks) => match chunks.recv().await {
+                Some(read) => {
+                    *received = read?;
+                    Ok(Some(received))
+                }
+                None => Ok(None),
+            },
+        }
+    }
+}
+
+/// Aborts a task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }

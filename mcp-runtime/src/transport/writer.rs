@@ -6,20 +6,22 @@
 //! A burst that fills [`WRITE_NOW`] bytes before the flush has run is written by the sender at
 //! once. Outside a Tokio runtime (a notification sent from a plain thread) the sender writes.
 //!
-//! The task that reads a non-blocking input [holds](SharedWriter::hold) the writer while it
-//! handles what one read brought: the replies its requests produce at once gather in the
-//! buffer and leave in one `write` when it [releases](SharedWriter::release) it, on the same
-//! thread, with no task scheduled. A non-blocking output that is full never blocks anyone:
-//! the rest waits for room on a task of its own.
+//! The serving loop [holds](SharedWriter::hold) the writer while it handles what one read
+//! brought: what it sends meanwhile on its own thread (the replies its requests produce at
+//! once, above all) gathers in the buffer and leaves in one `write` when the hold ends, on the
+//! same thread, with no task scheduled. Messages from other threads go on as usual, so a
+//! handler that keeps the loop busy delays no one else's. A non-blocking output that is full never blocks anyone: the rest waits
+//! for room on a task of its own.
 //!
-//! With a blocking output, the thread that reads the input never writes itself: blocked on a
-//! full output pipe, it would stop reading, and a client that writes before it reads would
-//! deadlock with the server.
+//! What waits to be written is bounded by backpressure: above the backlog limit
+//! ([`ServerBuilder::max_output_backlog`](crate::ServerBuilder::max_output_backlog)) the
+//! serving loop waits for [`room`](SharedWriter::room) before it reads stdin again, so a client
+//! that stops reading the server's output is not read either. Past the limit, the backlog grows
+//! only by what the requests already in flight send.
 
-use std::cell::Cell;
 use std::io::{self, Write};
 use std::mem;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 #[cfg(unix)]
 use super::nonblocking::NonBlocking;
@@ -28,25 +30,6 @@ use super::nonblocking::NonBlocking;
 const WRITE_NOW: usize = 256 * 1024;
 /// Above this, a buffer's capacity is not kept once written (a burst should not pin memory).
 const KEEP_CAPACITY: usize = 1024 * 1024;
-
-/// What the current thread is to the writer.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Other,
-    /// Reads a blocking input: must never block on output.
-    BlockingReader,
-    /// Reads a non-blocking input and will write what is pending when it releases the writer.
-    Holding,
-}
-
-thread_local! {
-    static ROLE: Cell<Role> = const { Cell::new(Role::Other) };
-}
-
-/// Marks the current thread as the reader of a blocking input.
-pub(crate) fn mark_reader_thread() {
-    ROLE.with(|role| role.set(Role::BlockingReader));
-}
 
 /// Where the bytes go.
 enum Output {
@@ -86,44 +69,56 @@ impl Output {
 pub(crate) struct SharedWriter {
     queue: Mutex<Queue>,
     /// Signalled whenever `writing` or `scheduled` is cleared.
-    idle: Condvar,
-    /// The same, for tasks.
-    idle_tasks: tokio::sync::Notify,
+    idle: tokio::sync::Notify,
+    /// Signalled when a write fails (`failed` is set): apart from `idle`, so that what waits
+    /// for the output's end is not woken by every write.
+    gone: tokio::sync::Notify,
     output: Output,
+    /// The backlog above which [`room`](Self::room) waits.
+    max_backlog: usize,
 }
 
 #[derive(Default)]
 struct Queue {
     /// Messages waiting to be written, each followed by a newline.
     pending: Vec<u8>,
+    /// Bytes taken from `pending` by a write that has not finished.
+    in_flight: usize,
     /// A written buffer kept for its capacity.
     spare: Vec<u8>,
     /// Whether someone is writing (and will write `pending` before it stops).
     writing: bool,
     /// Whether a flush task is on its way (and will write `pending` unless someone else does).
     scheduled: bool,
+    /// The thread of the serving loop while it holds the writer (it will write `pending`
+    /// when it lets go, so what it sends itself need not be scheduled).
+    holder: Option<std::thread::ThreadId>,
     /// The first write error; once set, messages are dropped.
     failed: Option<io::Error>,
 }
 
 impl SharedWriter {
     /// A writer on a blocking output.
-    pub(crate) fn new(output: impl Write + Send + 'static) -> Arc<SharedWriter> {
-        Self::with_output(Output::Blocking(Mutex::new(Box::new(output))))
+    pub(crate) fn new(
+        output: impl Write + Send + 'static,
+        max_backlog: usize,
+    ) -> Arc<SharedWriter> {
+        Self::with_output(Output::Blocking(Mutex::new(Box::new(output))), max_backlog)
     }
 
     /// A writer on a non-blocking output, opened within the current runtime.
     #[cfg(unix)]
-    pub(crate) fn non_blocking(output: NonBlocking) -> Arc<SharedWriter> {
+    pub(crate) fn non_blocking(output: NonBlocking, max_backlog: usize) -> Arc<SharedWriter> {
         let runtime = tokio::runtime::Handle::current();
-        Self::with_output(Output::NonBlocking(output, runtime))
+        Self::with_output(Output::NonBlocking(output, runtime), max_backlog)
     }
 
-    fn with_output(output: Output) -> Arc<SharedWriter> {
+    fn with_output(output: Output, max_backlog: usize) -> Arc<SharedWriter> {
         Arc::new(SharedWriter {
+            max_backlog,
             queue: Mutex::new(Queue::default()),
-            idle: Condvar::new(),
-            idle_tasks: tokio::sync::Notify::new(),
+            idle: tokio::sync::Notify::new(),
+            gone: tokio::sync::Notify::new(),
             output,
         })
     }
@@ -137,51 +132,43 @@ impl SharedWriter {
         queue.pending.reserve(message.len() + 1);
         queue.pending.extend_from_slice(message);
         queue.pending.push(b'\n');
-        if queue.writing {
+        if queue.writing
+            || queue
+                .holder
+                .is_some_and(|h| h == std::thread::current().id())
+        {
             return;
         }
-        let role = ROLE.with(Cell::get);
-        if role == Role::Holding {
+        if queue.scheduled && queue.pending.len() < WRITE_NOW {
             return;
         }
-        let reader = role == Role::BlockingReader;
-        if queue.scheduled && (reader || queue.pending.len() < WRITE_NOW) {
+        if !queue.scheduled
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            queue.scheduled = true;
+            drop(queue);
+            let writer = Arc::clone(self);
+            drop(runtime.spawn(async move {
+                tokio::task::yield_now().await;
+                writer.flush();
+            }));
             return;
-        }
-        if !queue.scheduled {
-            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-                queue.scheduled = true;
-                drop(queue);
-                let writer = Arc::clone(self);
-                drop(runtime.spawn(async move {
-                    tokio::task::yield_now().await;
-                    writer.flush();
-                }));
-                return;
-            }
-            if reader {
-                // No runtime to write from: a thread of its own, for this rare case.
-                queue.scheduled = true;
-                drop(queue);
-                let writer = Arc::clone(self);
-                std::thread::spawn(move || writer.flush());
-                return;
-            }
         }
         queue.writing = true;
         self.drain(queue);
     }
 
-    /// From now until [`release`](Self::release), messages sent from this thread wait in the
-    /// buffer. Only for the reader of a non-blocking input.
-    pub(crate) fn hold(&self) {
-        ROLE.with(|role| role.set(Role::Holding));
+    /// Until the returned hold is dropped, the messages this thread sends wait in the buffer;
+    /// then what is pending is written at once, on this thread. For the serving loop, around
+    /// what one read brought.
+    pub(crate) fn hold(self: &Arc<Self>) -> Hold {
+        self.lock_queue().holder = Some(std::thread::current().id());
+        Hold(Arc::clone(self))
     }
 
-    /// Writes what the holding thread has sent (and whatever else is pending).
-    pub(crate) fn release(self: &Arc<Self>) {
-        ROLE.with(|role| role.set(Role::Other));
+    fn release(self: &Arc<Self>) {
         let mut queue = self.lock_queue();
+        queue.holder = None;
         if queue.writing || queue.pending.is_empty() || queue.failed.is_some() {
             return;
         }
@@ -208,6 +195,7 @@ impl SharedWriter {
         loop {
             let spare = mem::take(&mut queue.spare);
             let chunk = mem::replace(&mut queue.pending, spare);
+            queue.in_flight = chunk.len();
             drop(queue);
             let written = self.output.write_now(&chunk);
             queue = self.lock_queue();
@@ -233,9 +221,11 @@ impl SharedWriter {
     /// Takes stock after a write of `chunk`: keeps the buffer, records an error, or puts back
     /// what was not written. True if something was left (the output is full).
     fn settle(&self, queue: &mut Queue, mut chunk: Vec<u8>, written: io::Result<usize>) -> bool {
+        queue.in_flight = 0;
         match written {
             Err(error) => {
                 queue.failed = Some(error);
+                self.gone.notify_waiters();
                 queue.pending = Vec::new();
                 false
             }
@@ -262,46 +252,68 @@ impl SharedWriter {
             unreachable!("only a non-blocking output is ever full");
         };
         loop {
-            let chunk = mem::take(&mut self.lock_queue().pending);
+            let chunk = {
+                let mut queue = self.lock_queue();
+                queue.in_flight = queue.pending.len();
+                mem::take(&mut queue.pending)
+            };
             let written = output.write(&chunk).await;
             let mut queue = self.lock_queue();
             self.settle(&mut queue, chunk, written);
-            if queue.pending.is_empty() || queue.failed.is_some() {
-                queue.writing = false;
-                drop(queue);
-                self.signal_idle();
+            let done = queue.pending.is_empty() || queue.failed.is_some();
+            queue.writing = !done;
+            drop(queue);
+            // Also wakes the serving loop waiting for room.
+            self.signal_idle();
+            if done {
                 return;
             }
         }
     }
 
-    /// Waits until everything queued is written (blocking: call it off the runtime's workers,
-    /// which run the flush); the first write error, if any.
-    pub(crate) fn finish(self: &Arc<Self>) -> io::Result<()> {
-        let mut queue = self.lock_queue();
+    /// Completes when the backlog (what waits to be written) is within the limit, or the
+    /// output has failed.
+    pub(crate) async fn room(&self) {
         loop {
-            while queue.writing || queue.scheduled {
-                queue = self.idle.wait(queue).unwrap_or_else(|e| e.into_inner());
+            let progress = self.idle.notified();
+            {
+                let queue = self.lock_queue();
+                if queue.pending.len() + queue.in_flight <= self.max_backlog
+                    || queue.failed.is_some()
+                {
+                    return;
+                }
             }
-            if queue.pending.is_empty() || queue.failed.is_some() {
-                break;
-            }
-            queue.writing = true;
-            self.drain(queue);
-            queue = self.lock_queue();
-        }
-        match queue.failed.take() {
-            Some(error) => Err(error),
-            None => Ok(()),
+            progress.await;
         }
     }
 
-    /// The same as [`finish`](Self::finish), waiting as a task: for a non-blocking output,
-    /// whose writing never blocks the thread.
-    #[cfg(unix)]
-    pub(crate) async fn finish_on_runtime(self: &Arc<Self>) -> io::Result<()> {
+    /// Completes once the output is known to be gone: a write failed, or the client closed its
+    /// end of a non-blocking output.
+    pub(crate) async fn closed(&self) {
+        #[cfg(unix)]
+        if let Output::NonBlocking(output, _) = &self.output {
+            tokio::select! {
+                () = output.errored() => {}
+                () = self.write_failed() => {}
+            }
+            return;
+        }
+        self.write_failed().await;
+    }
+
+    async fn write_failed(&self) {
+        let gone = self.gone.notified();
+        if self.lock_queue().failed.is_some() {
+            return;
+        }
+        gone.await;
+    }
+
+    /// Waits until everything queued is written; the first write error, if any.
+    pub(crate) async fn finish(self: &Arc<Self>) -> io::Result<()> {
         loop {
-            let idle = self.idle_tasks.notified();
+            let idle = self.idle.notified();
             {
                 let mut queue = self.lock_queue();
                 if !queue.writing && !queue.scheduled {
@@ -318,13 +330,21 @@ impl SharedWriter {
     }
 
     fn signal_idle(&self) {
-        self.idle.notify_all();
-        self.idle_tasks.notify_waiters();
+        self.idle.notify_waiters();
     }
 
     fn lock_queue(&self) -> MutexGuard<'_, Queue> {
         // A panic while holding the lock leaves the queue consistent: keep going.
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The serving loop's hold on the writer (see [`SharedWriter::hold`]).
+pub(crate) struct Hold(Arc<SharedWriter>);
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        self.0.release();
     }
 }
 
@@ -353,7 +373,7 @@ mod tests {
     #[test]
     fn messages_from_many_threads_arrive_whole_and_in_each_thread_s_order() {
         let sink = Sink::default();
-        let writer = SharedWriter::new(sink.clone());
+        let writer = SharedWriter::new(sink.clone(), usize::MAX);
         let threads: Vec<_> = (0..4)
             .map(|t| {
                 let writer = Arc::clone(&writer);
@@ -367,7 +387,7 @@ mod tests {
         for thread in threads {
             thread.join().unwrap();
         }
-        writer.finish().unwrap();
+        finish(&writer).unwrap();
         let text = String::from_utf8(sink.bytes.lock().unwrap().clone()).unwrap();
         let mut next = [0; 4];
         for line in text.lines() {
@@ -379,28 +399,47 @@ mod tests {
         assert_eq!(next, [1000; 4]);
     }
 
+    /// Waits for the writer on a runtime of its own.
+    fn finish(writer: &Arc<SharedWriter>) -> io::Result<()> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(writer.finish())
+    }
+
     #[test]
-    fn the_reader_thread_hands_writing_off_and_finish_waits_for_it() {
+    fn what_the_holding_thread_sends_leaves_together_when_the_hold_ends() {
         let sink = Sink::default();
-        let writer = SharedWriter::new(sink.clone());
-        let runtime = tokio::runtime::Builder::new_multi_thread().build().unwrap();
-        let reader_writer = Arc::clone(&writer);
-        let handle = runtime.handle().clone();
-        std::thread::spawn(move || {
-            let _runtime = handle.enter();
-            mark_reader_thread();
-            reader_writer.send(b"from the reader");
-        })
-        .join()
-        .unwrap();
-        writer.finish().unwrap();
-        assert_eq!(&*sink.bytes.lock().unwrap(), b"from the reader\n");
+        let writer = SharedWriter::new(sink.clone(), usize::MAX);
+        let hold = writer.hold();
+        writer.send(b"one");
+        writer.send(b"two");
+        assert!(
+            sink.bytes.lock().unwrap().is_empty(),
+            "written during the hold"
+        );
+        // Another thread's message is not held back (outside a runtime, it writes at once,
+        // taking what waits along).
+        let other = Arc::clone(&writer);
+        std::thread::spawn(move || other.send(b"three"))
+            .join()
+            .unwrap();
+        assert_eq!(&*sink.bytes.lock().unwrap(), b"one\ntwo\nthree\n");
+        writer.send(b"four");
+        writer.send(b"five");
+        drop(hold);
+        assert_eq!(*sink.writes.lock().unwrap(), 2);
+        finish(&writer).unwrap();
+        assert_eq!(
+            &*sink.bytes.lock().unwrap(),
+            b"one\ntwo\nthree\nfour\nfive\n"
+        );
     }
 
     #[test]
     fn replies_ready_together_on_a_runtime_share_one_write() {
         let sink = Sink::default();
-        let writer = SharedWriter::new(sink.clone());
+        let writer = SharedWriter::new(sink.clone(), usize::MAX);
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
@@ -414,11 +453,7 @@ mod tests {
             for task in tasks {
                 task.await.unwrap();
             }
-            let finisher = Arc::clone(&writer);
-            tokio::task::spawn_blocking(move || finisher.finish())
-                .await
-                .unwrap()
-                .unwrap();
+            writer.finish().await.unwrap();
         });
         let text = String::from_utf8(sink.bytes.lock().unwrap().clone()).unwrap();
         assert_eq!(text.lines().count(), 100);
@@ -440,10 +475,10 @@ mod tests {
                 Ok(())
             }
         }
-        let writer = SharedWriter::new(Broken);
+        let writer = SharedWriter::new(Broken, usize::MAX);
         writer.send(b"one");
         writer.send(b"two");
-        let error = writer.finish().unwrap_err();
+        let error = finish(&writer).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
     }
 }

@@ -1,41 +1,44 @@
-//! One POSTed request's answer, decided by the first message its handler sends. The reply
-//! alone goes through a oneshot channel straight into an `application/json` response, and
-//! nothing else is set up for it. Anything before the reply (progress, a log message, a request
-//! to the client) makes the answer a stream: the endpoint attaches a [`Hub`], which receives
-//! what was sent meanwhile and then everything up to the reply.
+//! One POSTed message's answer, decided by the first thing its handler does. The reply alone
+//! goes through a oneshot channel straight into an `application/json` response, and nothing
+//! else is set up for it. Anything before the reply (progress, a log message, a request to the
+//! client, closing the stream) makes the answer a stream, when the client takes one: the
+//! endpoint attaches a [`Hub`], which receives what was sent meanwhile and then everything up to
+//! the reply. A client that takes only JSON gets the reply alone; what comes before it is
+//! dropped.
 
 use std::mem;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::oneshot;
 
-use super::stream::{Hub, ends_request};
-use crate::server::Outbound;
+use super::stream::Hub;
+use crate::jsonrpc::RequestId;
+use crate::server::{Outbound, Outgoing};
 
-/// The first thing that happened to a request's answer.
+/// How the answer goes on, once its first message (or close) is known.
 pub(super) enum First {
     /// The reply came first: it is the whole answer.
     Reply(Vec<u8>),
-    /// Another message came first: the answer is a stream, starting with it.
-    Message(Vec<u8>),
-    /// The handler ended its stream (`Context::close_stream`) before sending anything.
-    Closed,
+    /// Something else came first: the answer is a stream, which [`Exchange::attach`] feeds.
+    Stream,
 }
 
 pub(super) struct Exchange {
-    /// The raw id of the request.
-    request: String,
+    /// The id of the request; `None` for a batch or a message that is not a valid request.
+    request: Option<RequestId>,
+    /// Whether the client takes a stream (else only the reply is kept).
+    streams: bool,
     state: Mutex<State>,
 }
 
 enum State {
     /// Nothing sent yet.
     Waiting(oneshot::Sender<First>),
-    /// The first message was not the reply: what follows waits here for the stream. `ended`:
-    /// the request is over (the stream gets nothing more).
+    /// The answer is a stream, not attached yet: what is sent waits here. `closed_at`: the
+    /// handler ended the stream after that many messages. `ended`: the request is over.
     Pending {
-        messages: Vec<Vec<u8>>,
-        closed: bool,
+        messages: Vec<(Vec<u8>, bool)>,
+        closed_at: Option<usize>,
         ended: bool,
     },
     /// The stream carries the rest.
@@ -46,49 +49,61 @@ enum State {
 }
 
 impl Exchange {
-    /// The exchange of the request whose raw id is `request`, and where its first message (or
-    /// event) arrives. The receiver fails if the request ends without sending anything (it was
-    /// cancelled): when its sinks are all gone.
-    pub(super) fn new(request: String) -> (Arc<Exchange>, oneshot::Receiver<First>) {
+    /// The exchange of the request `request`, and where its first message arrives; `streams`:
+    /// whether the client takes a stream. The receiver fails if the request ends without
+    /// sending anything (it was cancelled): when its sinks are all gone.
+    pub(super) fn new(
+        request: Option<RequestId>,
+        streams: bool,
+    ) -> (Arc<Exchange>, oneshot::Receiver<First>) {
         let (first, receiver) = oneshot::channel();
         let exchange = Arc::new(Exchange {
             request,
+            streams,
             state: Mutex::new(State::Waiting(first)),
         });
         (exchange, receiver)
     }
 
-    /// The raw id of the request.
-    pub(super) fn request(&self) -> &str {
-        &self.request
+    /// The id of the request, if the message was one.
+    pub(super) fn request(&self) -> Option<&RequestId> {
+        self.request.as_ref()
     }
 
-    /// The sink the request's messages go to. With `closable` (the client takes a stream), its
-    /// handler may end the stream before the reply.
+    /// The sink the request's messages go to. With `closable` (a stream the client can
+    /// resume), its handler may end the stream before the reply.
     pub(super) fn sink(self: &Arc<Self>, trace: bool, closable: bool) -> Outbound {
         let feed = Arc::new(Feed(Arc::clone(self)));
         let sending = Arc::clone(&feed);
-        let sink = Outbound::new(trace, move |message| sending.0.deliver(message));
-        if !closable {
+        let sink = Outbound::new(trace, move |kind, message| {
+            sending
+                .0
+                .deliver(matches!(kind, Outgoing::Reply(_)), message);
+        });
+        if !(closable && self.streams) {
             return sink;
         }
         sink.with_close(move || feed.0.close())
     }
 
-    /// The stream that carries the rest of the answer, after a [`First::Message`] or
-    /// [`First::Closed`]: what was sent since is pushed to it now.
+    /// The stream that carries the rest of the answer, after [`First::Stream`]: what was sent
+    /// since is pushed to it now.
     pub(super) fn attach(&self, hub: &Arc<Hub>) {
         let mut state = self.lock();
         match mem::replace(&mut *state, State::Done) {
             State::Pending {
                 messages,
-                closed,
+                closed_at,
                 ended,
             } => {
-                for message in messages {
-                    hub.push(message);
+                let count = messages.len();
+                for (index, (message, reply)) in messages.into_iter().enumerate() {
+                    if closed_at == Some(index) {
+                        hub.close_subscriber();
+                    }
+                    hub.push(message, reply);
                 }
-                if closed {
+                if closed_at == Some(count) {
                     hub.close_subscriber();
                 }
                 if !ended {
@@ -99,31 +114,20 @@ impl Exchange {
         }
     }
 
-    fn deliver(&self, message: Vec<u8>) {
+    fn deliver(&self, reply: bool, message: Vec<u8>) {
         let mut state = self.lock();
         match &mut *state {
-            State::Waiting(_) => {
-                let reply = ends_request(&self.request, &message);
-                let next = if reply {
-                    State::Done
-                } else {
-                    State::Pending {
-                        messages: Vec::new(),
-                        closed: false,
-                        ended: false,
-                    }
-                };
-                if let State::Waiting(first) = mem::replace(&mut *state, next) {
+            State::Waiting(_) if reply => {
+                if let State::Waiting(first) = mem::replace(&mut *state, State::Done) {
                     drop(state);
-                    let _ = first.send(if reply {
-                        First::Reply(message)
-                    } else {
-                        First::Message(message)
-                    });
+                    let _ = first.send(First::Reply(message));
                 }
             }
-            State::Pending { messages, .. } => messages.push(message),
-            State::Streaming(hub) => hub.push(message),
+            // A client that takes only JSON gets the reply alone.
+            State::Waiting(_) if !self.streams => {}
+            State::Waiting(_) => self.start_stream(state, Some((message, reply)), None),
+            State::Pending { messages, .. } => messages.push((message, reply)),
+            State::Streaming(hub) => hub.push(message, reply),
             State::Done => {}
         }
     }
@@ -131,20 +135,32 @@ impl Exchange {
     fn close(&self) {
         let mut state = self.lock();
         match &mut *state {
-            State::Waiting(_) => {
-                let next = State::Pending {
-                    messages: Vec::new(),
-                    closed: false,
-                    ended: false,
-                };
-                if let State::Waiting(first) = mem::replace(&mut *state, next) {
-                    drop(state);
-                    let _ = first.send(First::Closed);
-                }
-            }
-            State::Pending { closed, .. } => *closed = true,
+            State::Waiting(_) => self.start_stream(state, None, Some(0)),
+            State::Pending {
+                messages,
+                closed_at,
+                ..
+            } => *closed_at = closed_at.or(Some(messages.len())),
             State::Streaming(hub) => hub.close_subscriber(),
             State::Done => {}
+        }
+    }
+
+    /// Turns a waiting exchange into a stream that `first` opens.
+    fn start_stream(
+        &self,
+        mut state: std::sync::MutexGuard<'_, State>,
+        first: Option<(Vec<u8>, bool)>,
+        closed_at: Option<usize>,
+    ) {
+        let next = State::Pending {
+            messages: first.into_iter().collect(),
+            closed_at,
+            ended: false,
+        };
+        if let State::Waiting(first) = mem::replace(&mut *state, next) {
+            drop(state);
+            let _ = first.send(First::Stream);
         }
     }
 

@@ -1,19 +1,17 @@
 //! POST, GET and DELETE on the MCP endpoint.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use tokio::sync::{mpsc, oneshot};
 
 use super::HttpOptions;
 use super::exchange::{Exchange, First};
 use super::sessions::{HttpSession, SessionTable};
-use super::stream::{Frame, Hub, SseBody, ends_request, parse_event_id};
+use super::stream::{Hub, SseBody, Subscription, parse_event_id};
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
 use crate::protocol::Revision;
 use crate::server::{Outbound, Server, Session};
@@ -37,7 +35,7 @@ impl HttpState {
             server,
             options,
             sessions: SessionTable::default(),
-            discard: Outbound::new(false, |_| {}),
+            discard: Outbound::discard(),
         }
     }
 
@@ -117,8 +115,12 @@ fn find_session(state: &HttpState, headers: &HeaderMap) -> Result<Arc<HttpSessio
 
 /// What a POSTed body holds, for routing.
 enum Kind {
-    /// A request (or a batch with requests): its raw id, and whether it is `initialize`.
-    Request { id: String, initialize: bool },
+    /// A request (or a batch with requests): its id (`None` for a batch), and whether it is
+    /// `initialize`.
+    Request {
+        id: Option<RequestId>,
+        initialize: bool,
+    },
     /// Notifications and responses only.
     NoReply,
     /// Not a message at all.
@@ -131,7 +133,7 @@ enum Kind {
 fn classify(message: &Incoming, body: &[u8]) -> Kind {
     match message {
         Incoming::Request(request) => Kind::Request {
-            id: request.id.as_json().to_owned(),
+            id: Some(request.id.clone()),
             initialize: request.method == "initialize",
         },
         Incoming::Notification { .. } | Incoming::Response(_) => Kind::NoReply,
@@ -152,7 +154,7 @@ fn peek(body: &[u8]) -> Kind {
         return match serde_json::from_slice::<Vec<Peek<'_>>>(body) {
             Ok(items) if items.iter().any(|p| p.method.is_some() && p.id.is_some()) => {
                 Kind::Request {
-                    id: String::new(),
+                    id: None,
                     initialize: false,
                 }
             }
@@ -165,7 +167,7 @@ fn peek(body: &[u8]) -> Kind {
             id: Some(id),
             method: Some(method),
         }) => Kind::Request {
-            id: id.get().to_owned(),
+            id: RequestId::from_raw(id),
             initialize: method == "initialize",
         },
         Ok(Peek {
@@ -215,7 +217,7 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
         Kind::Request {
             initialize: true, ..
         } => {
-            let session = HttpSession::new(&state.server, state.options.replay_events);
+            let session = HttpSession::new(&state.server, state.options.stream_limits());
             let id = state
                 .sessions
                 .insert(Arc::clone(&session), state.options.session_idle);
@@ -263,129 +265,49 @@ async fn respond(
         message,
         kind,
     } = received;
-    match kind {
+    let (request, status, sse) = match kind {
         Kind::NoReply => {
             session.receive_parsed(body, message, &state.discard);
-            StatusCode::ACCEPTED.into_response()
+            return StatusCode::ACCEPTED.into_response();
         }
-        Kind::Invalid => {
-            let (sender, mut receiver) = mpsc::unbounded_channel();
-            let sink = Outbound::new(false, move |m| {
-                let _ = sender.send(m);
-            });
-            session.receive_parsed(body, message, &sink);
-            let message = receiver.recv().await.unwrap_or_default();
-            json_response(StatusCode::BAD_REQUEST, message)
-        }
-        Kind::Request { id, .. } => {
-            let sse = accepts_sse(headers);
-            let (exchange, first) = Exchange::new(id);
-            // Ending a stream early asks the client to resume it, which only a session allows.
-            let closable = sse && http_session.is_some();
-            let sink = exchange.sink(state.server.core.trace, closable);
-            session.receive_parsed(body, message, &sink);
-            // Only the request may hold its sinks: when they are gone, it has ended.
-            drop(sink);
-            answer_request(state, session, http_session, sse, exchange, first).await
-        }
-    }
-}
-
-/// Answers a request with JSON (nothing but the reply) or, when the client takes `sse`, with
-/// a stream (messages first).
-async fn answer_request(
-    state: &HttpState,
-    session: &Arc<Session>,
-    http_session: Option<&Arc<HttpSession>>,
-    sse: bool,
-    exchange: Arc<Exchange>,
-    first: oneshot::Receiver<First>,
-) -> Response {
-    // The first message decides: the reply alone is JSON; anything before it makes a stream.
-    let mut cancel_on_drop = CancelOnDrop {
-        session: Arc::clone(session),
-        exchange: Arc::clone(&exchange),
-        armed: true,
+        // Its error is the whole answer.
+        Kind::Invalid => (None, StatusCode::BAD_REQUEST, false),
+        Kind::Request { id, .. } => (id, StatusCode::OK, accepts_sse(headers)),
     };
-    let first = match (first.await, sse) {
-        (Ok(First::Reply(reply)), _) => {
-            cancel_on_drop.armed = false;
-            return json_response(StatusCode::OK, reply);
-        }
-        // A client that takes only JSON gets the reply alone.
-        (Ok(First::Message(_)), false) => {
-            return json_reply_after(state, &exchange, cancel_on_drop).await;
-        }
-        (Ok(First::Message(message)), true) => message,
-        (Err(_), _) => {
-            cancel_on_drop.armed = false;
-            return unanswered(exchange.request(), sse);
-        }
-        (Ok(First::Closed), _) => {
-            // The handler closed the stream before sending anything: a stream that only primes
-            // the client to reconnect for the rest.
-            cancel_on_drop.armed = false;
+    let (exchange, first) = Exchange::new(request, sse);
+    // Ending a stream early asks the client to resume it, which only a session allows.
+    let sink = exchange.sink(state.server.core.trace, http_session.is_some());
+    session.receive_parsed(body, message, &sink);
+    // Only the request may hold its sinks: when they are gone, it has ended.
+    drop(sink);
+
+    // The first message decides: the reply alone is JSON; anything before it makes a stream.
+    let cancel_on_drop = CancelOnDrop {
+        session: Arc::clone(session),
+        request: exchange.request().cloned(),
+    };
+    let first = first.await;
+    cancel_on_drop.disarm();
+    match first {
+        Ok(First::Reply(reply)) => json_response(status, reply),
+        Ok(First::Stream) => {
             let hub = open_stream(state, session, http_session, exchange.request());
             let subscription = hub.subscribe(None);
             exchange.attach(&hub);
-            let priming = priming(state, session, &hub);
-            let mut body = SseBody::new(subscription, priming, state.options.keepalive);
-            body.end_after_pending();
-            return sse_response(Body::from_stream(body));
+            sse_response(state, session, &hub, subscription, true)
         }
-    };
-    cancel_on_drop.armed = false;
-    let hub = open_stream(state, session, http_session, exchange.request());
-    let subscription = hub.subscribe(None);
-    hub.push(first);
-    exchange.attach(&hub);
-    let priming = priming(state, session, &hub);
-    let body = SseBody::new(subscription, priming, state.options.keepalive);
-    sse_response(Body::from_stream(body))
-}
-
-/// The reply, as JSON, of a request that sent other messages first: they are dropped.
-async fn json_reply_after(
-    state: &HttpState,
-    exchange: &Exchange,
-    mut cancel_on_drop: CancelOnDrop,
-) -> Response {
-    let hub = Hub::new(
-        0,
-        Some(exchange.request().to_owned()),
-        state.options.replay_events,
-    );
-    let mut subscription = hub.subscribe(None);
-    exchange.attach(&hub);
-    // The hub is the exchange's now: when the request ends, the subscription ends with it.
-    drop(hub);
-    let reply = loop {
-        match subscription.receiver.recv().await {
-            Some(Frame::Event { data, .. }) if ends_request(exchange.request(), &data) => {
-                break Some(data.to_vec());
-            }
-            Some(_) => continue,
-            None => break None,
-        }
-    };
-    cancel_on_drop.armed = false;
-    match reply {
-        Some(reply) => json_response(StatusCode::OK, reply),
-        None => unanswered(exchange.request(), false),
+        Err(_) => unanswered(exchange.request(), sse),
     }
 }
 
 /// The answer to a request that ended without a reply, as one the client cancelled does: a
 /// stream that ends with nothing to resume, or an error saying so.
-fn unanswered(request_id: &str, sse: bool) -> Response {
+fn unanswered(request: Option<&RequestId>, sse: bool) -> Response {
     if sse {
-        return sse_response(Body::empty());
+        return event_stream(Body::empty());
     }
     let error = RpcError::internal("the request was cancelled before it was answered");
-    json_response(
-        StatusCode::OK,
-        encode_error(parse_request_id(request_id).as_ref(), &error),
-    )
+    json_response(StatusCode::OK, encode_error(request, &error))
 }
 
 /// The stream a request is answered on. A session's streams can be resumed: a client that
@@ -395,30 +317,29 @@ fn open_stream(
     state: &HttpState,
     session: &Arc<Session>,
     http_session: Option<&Arc<HttpSession>>,
-    request_id: &str,
+    request: Option<&RequestId>,
 ) -> Arc<Hub> {
+    let request = request.cloned();
     let Some(http_session) = http_session else {
-        let hub = Hub::new(1, Some(request_id.to_owned()), state.options.replay_events);
+        let hub = Hub::for_request(1, state.options.stream_limits());
         let session = Arc::downgrade(session);
-        let id = parse_request_id(request_id);
         hub.set_on_abandoned(move || {
-            if let (Some(session), Some(id)) = (session.upgrade(), &id) {
+            if let (Some(session), Some(id)) = (session.upgrade(), &request) {
                 session.cancel(id);
             }
         });
         return hub;
     };
-    let hub = http_session.open_stream(request_id.to_owned());
+    let hub = http_session.open_stream();
     let stream = hub.stream;
     let runtime_session = Arc::clone(session);
     let http_session = Arc::downgrade(http_session);
     let grace = state.options.resume_grace;
-    let raw_id = request_id.to_owned();
     hub.set_on_abandoned(move || {
         // The client lost the stream before the reply: give it time to resume, then cancel.
         let runtime_session = Arc::clone(&runtime_session);
         let http_session = http_session.clone();
-        let raw_id = raw_id.clone();
+        let request = request.clone();
         tokio::spawn(async move {
             tokio::time::sleep(grace).await;
             let Some(http_session) = http_session.upgrade() else {
@@ -434,18 +355,13 @@ fn open_stream(
             {
                 return; // resumed in time
             }
-            if let Some(id) = parse_request_id(&raw_id) {
-                runtime_session.cancel(&id);
+            if let Some(id) = &request {
+                runtime_session.cancel(id);
             }
             http_session.forget_stream(stream);
         });
     });
     hub
-}
-
-/// The priming event a stream starts with, from 2025-11-25 on.
-fn priming(state: &HttpState, session: &Session, hub: &Hub) -> Option<(String, Duration)> {
-    (session.revision() >= Revision::V2025_11_25).then(|| (hub.priming_id(), state.options.retry))
 }
 
 fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
@@ -458,7 +374,22 @@ fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
     response
 }
 
-fn sse_response(body: Body) -> Response {
+/// An SSE response carrying `subscription` to `hub`'s events. A new stream (`fresh`, not a
+/// resume) starts with a priming event from 2025-11-25 on.
+fn sse_response(
+    state: &HttpState,
+    session: &Session,
+    hub: &Hub,
+    subscription: Subscription,
+    fresh: bool,
+) -> Response {
+    let priming = (fresh && session.revision() >= Revision::V2025_11_25)
+        .then(|| (hub.priming_id(), state.options.retry));
+    let body = SseBody::new(subscription, priming, state.options.keepalive);
+    event_stream(Body::from_stream(body))
+}
+
+fn event_stream(body: Body) -> Response {
     Response::builder()
         .status(StatusCode::OK)
         .header(header::CONTENT_TYPE, "text/event-stream")
@@ -467,37 +398,40 @@ fn sse_response(body: Body) -> Response {
         .expect("a valid response")
 }
 
-fn parse_request_id(raw: &str) -> Option<RequestId> {
-    let raw = serde_json::value::RawValue::from_string(raw.to_owned()).ok()?;
-    RequestId::from_raw(&raw)
-}
-
-/// Cancels the request if the client goes away while its JSON reply is awaited.
+/// Cancels the request if the client goes away while its first message is awaited.
 struct CancelOnDrop {
     session: Arc<Session>,
-    exchange: Arc<Exchange>,
-    armed: bool,
+    request: Option<RequestId>,
+}
+
+impl CancelOnDrop {
+    fn disarm(mut self) {
+        self.request = None;
+    }
 }
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        if self.armed
-            && let Some(id) = parse_request_id(self.exchange.request())
-        {
-            self.session.cancel(&id);
+        if let Some(id) = &self.request {
+            self.session.cancel(id);
         }
     }
 }
 
-/// `/mcp` and its three methods, without a router: what `serve_http` serves.
-pub(super) async fn endpoint(State(state): Shared, request: Request) -> Response {
+/// `/mcp` and its three methods: what `serve_http` serves.
+pub(super) async fn endpoint(state: Shared, request: Request) -> Response {
     if request.uri().path() != "/mcp" {
         return StatusCode::NOT_FOUND.into_response();
     }
+    route(state, request).await
+}
+
+/// The endpoint's three methods, wherever it is mounted.
+pub(super) async fn route(state: Shared, request: Request) -> Response {
     match *request.method() {
-        Method::POST => post(State(state), request).await,
-        Method::GET => get(State(state), request.into_parts().0.headers).await,
-        Method::DELETE => delete(State(state), request.into_parts().0.headers).await,
+        Method::POST => post(state, request).await,
+        Method::GET => get(state, request.into_parts().0.headers).await,
+        Method::DELETE => delete(state, request.into_parts().0.headers).await,
         _ => {
             let mut response = StatusCode::METHOD_NOT_ALLOWED.into_response();
             response
@@ -548,13 +482,13 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
         None => (Arc::clone(&session.standalone), None),
     };
     let subscription = hub.subscribe(after);
-    let priming = (session.session.revision() >= Revision::V2025_11_25 && after.is_none())
-        .then(|| (hub.priming_id(), state.options.retry));
-    sse_response(Body::from_stream(SseBody::new(
+    sse_response(
+        &state,
+        &session.session,
+        &hub,
         subscription,
-        priming,
-        state.options.keepalive,
-    )))
+        after.is_none(),
+    )
 }
 
 pub(super) async fn delete(State(state): Shared, headers: HeaderMap) -> Response {
@@ -577,6 +511,8 @@ pub(super) async fn delete(State(state): Shared, headers: HeaderMap) -> Response
     };
     match state.sessions.remove(id) {
         Some(session) => {
+            // Ending the session ends what runs in it: nothing could receive its replies.
+            session.session.cancel_all();
             session.session.close();
             session.standalone.close_subscriber();
             StatusCode::NO_CONTENT.into_response()

@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::handler::Handler;
-use axum::routing::get;
+use axum::routing::any;
 
 use crate::error::Error;
 use crate::server::Server;
@@ -41,6 +41,7 @@ pub struct HttpOptions {
     pub(crate) stateless: bool,
     pub(crate) retry: Duration,
     pub(crate) replay_events: usize,
+    pub(crate) stream_queue: usize,
     pub(crate) resume_grace: Duration,
     pub(crate) session_idle: Duration,
     pub(crate) keepalive: Duration,
@@ -54,6 +55,7 @@ impl Default for HttpOptions {
             stateless: false,
             retry: Duration::from_millis(1000),
             replay_events: 1024,
+            stream_queue: 256,
             resume_grace: Duration::from_secs(30),
             session_idle: Duration::from_secs(60 * 60),
             keepalive: Duration::from_secs(15),
@@ -109,6 +111,16 @@ impl HttpOptions {
         self
     }
 
+    /// How many events may wait for a slow reader of one SSE stream (256 by default). A reader
+    /// that falls further behind is disconnected: its stream ends (with a log line on stderr),
+    /// and it resumes with `Last-Event-ID` from the events kept for replay (the last 1024 of
+    /// each stream).
+    #[must_use]
+    pub fn stream_queue(mut self, events: usize) -> HttpOptions {
+        self.stream_queue = events;
+        self
+    }
+
     /// The reconnection delay suggested to clients in SSE `retry` fields.
     #[must_use]
     pub fn retry(mut self, retry: Duration) -> HttpOptions {
@@ -142,12 +154,7 @@ impl Server {
     pub fn http_router(&self, options: HttpOptions) -> Router {
         let state = Arc::new(handlers::HttpState::new(self.clone(), options));
         Router::new()
-            .route(
-                "/",
-                get(handlers::get)
-                    .post(handlers::post)
-                    .delete(handlers::delete),
-            )
+            .route("/", any(handlers::route))
             .with_state(state)
     }
 
@@ -204,6 +211,13 @@ impl Server {
 }
 
 impl HttpOptions {
+    fn stream_limits(&self) -> stream::StreamLimits {
+        stream::StreamLimits {
+            replay_events: self.replay_events,
+            queue: self.stream_queue,
+        }
+    }
+
     fn with_port(mut self, port: u16) -> HttpOptions {
         self.hosts = self.hosts.with_port(port);
         self

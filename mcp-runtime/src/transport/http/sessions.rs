@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::stream::Hub;
-use crate::server::{Outbound, Server, Session};
+use super::stream::{Hub, StreamLimits};
+use crate::server::{Outbound, Outgoing, Server, Session};
 
 /// One client's session: the runtime's session, its standalone stream, and its request streams
 /// (kept while they may be resumed).
@@ -16,28 +16,30 @@ pub(super) struct HttpSession {
     streams: Mutex<HashMap<u64, Arc<Hub>>>,
     next_stream: AtomicU64,
     last_seen: Mutex<Instant>,
-    max_events: usize,
+    limits: StreamLimits,
 }
 
 impl HttpSession {
-    pub(super) fn new(server: &Server, max_events: usize) -> Arc<HttpSession> {
-        let standalone = Hub::new(0, None, max_events);
+    pub(super) fn new(server: &Server, limits: StreamLimits) -> Arc<HttpSession> {
+        let standalone = Hub::standalone(limits);
         let hub = Arc::clone(&standalone);
-        let outbound = Outbound::new(server.core.trace, move |message| hub.push(message));
+        let outbound = Outbound::new(server.core.trace, move |kind, message| {
+            hub.push(message, matches!(kind, Outgoing::Reply(_)));
+        });
         Arc::new(HttpSession {
             session: Session::new(Arc::clone(&server.core), outbound),
             standalone,
             streams: Mutex::new(HashMap::new()),
             next_stream: AtomicU64::new(1),
             last_seen: Mutex::new(Instant::now()),
-            max_events,
+            limits,
         })
     }
 
-    /// A new stream for the request whose raw id is `request`.
-    pub(super) fn open_stream(&self, request: String) -> Arc<Hub> {
+    /// A new stream to answer a request on.
+    pub(super) fn open_stream(&self) -> Arc<Hub> {
         let stream = self.next_stream.fetch_add(1, Ordering::Relaxed);
-        let hub = Hub::new(stream, Some(request), self.max_events);
+        let hub = Hub::for_request(stream, self.limits);
         let mut streams = self.streams.lock().expect("lock poisoned");
         streams.retain(|_, hub| !hub.is_finished());
         streams.insert(stream, Arc::clone(&hub));

@@ -1,5 +1,10 @@
 //! SSE streams with event ids: what was sent on each stream is kept for a while, so a client
 //! that lost a stream can resume it (GET with `Last-Event-ID`) without losing messages.
+//!
+//! What waits for a stream's reader is bounded ([`StreamLimits::queue`]): a reader that falls
+//! further behind is disconnected (its response ends once it has read what waits) and resumes
+//! from the events kept, so a client that never reads costs a bounded queue, not memory
+//! without end.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -12,12 +17,23 @@ use axum::body::Bytes;
 use futures_util::Stream;
 use tokio::sync::mpsc;
 
-use crate::jsonrpc::is_reply_to;
+/// What one SSE stream holds.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct StreamLimits {
+    /// Events kept for a client that resumes the stream.
+    pub(super) replay_events: usize,
+    /// Events waiting for the subscriber; a subscriber further behind is disconnected.
+    pub(super) queue: usize,
+}
 
 /// What a stream's subscriber receives.
 pub(super) enum Frame {
-    /// A message, with its event id.
-    Event { id: String, data: Arc<[u8]> },
+    /// A message, with its event id; `last`: the reply that ends the stream.
+    Event {
+        id: String,
+        data: Arc<[u8]>,
+        last: bool,
+    },
     /// The server ends the stream here (the client should reconnect to get the rest).
     Close,
 }
@@ -25,8 +41,8 @@ pub(super) enum Frame {
 /// One SSE stream's events: a request's stream, or the session's standalone stream.
 pub(super) struct Hub {
     pub(super) stream: u64,
-    /// The raw id of the request whose reply ends this stream; `None` for the standalone one.
-    request: Option<String>,
+    /// Whether this is a request's stream, which its reply ends (else the standalone one).
+    for_request: bool,
     inner: Mutex<HubInner>,
 }
 
@@ -34,7 +50,8 @@ struct HubInner {
     events: VecDeque<(u64, Arc<[u8]>, bool)>,
     next_seq: u64,
     max_events: usize,
-    subscriber: Option<mpsc::UnboundedSender<Frame>>,
+    queue: usize,
+    subscriber: Option<mpsc::Sender<Frame>>,
     /// The last event handed to a live subscriber.
     delivered: u64,
     finished: bool,
@@ -43,14 +60,25 @@ struct HubInner {
 }
 
 impl Hub {
-    pub(super) fn new(stream: u64, request: Option<String>, max_events: usize) -> Arc<Hub> {
+    /// The session's standalone stream (GET without `Last-Event-ID`), stream 0.
+    pub(super) fn standalone(limits: StreamLimits) -> Arc<Hub> {
+        Hub::new(0, false, limits)
+    }
+
+    /// The stream `stream` answering one request.
+    pub(super) fn for_request(stream: u64, limits: StreamLimits) -> Arc<Hub> {
+        Hub::new(stream, true, limits)
+    }
+
+    fn new(stream: u64, for_request: bool, limits: StreamLimits) -> Arc<Hub> {
         Arc::new(Hub {
             stream,
-            request,
+            for_request,
             inner: Mutex::new(HubInner {
                 events: VecDeque::new(),
                 next_seq: 1,
-                max_events: max_events.max(1),
+                max_events: limits.replay_events.max(1),
+                queue: limits.queue.max(1),
                 subscriber: None,
                 delivered: 0,
                 finished: false,
@@ -63,16 +91,10 @@ impl Hub {
         self.inner.lock().expect("lock poisoned").on_abandoned = Some(Box::new(f));
     }
 
-    /// Whether `message` ends this stream: the reply to its request (or a batch reply).
-    pub(super) fn is_final(&self, message: &[u8]) -> bool {
-        self.request
-            .as_deref()
-            .is_some_and(|request| ends_request(request, message))
-    }
-
-    /// Records a message and hands it to the subscriber, if any.
-    pub(super) fn push(&self, message: Vec<u8>) {
-        let last = self.is_final(&message);
+    /// Records a message and hands it to the subscriber, if any. `reply`: the message is the
+    /// reply that ends a request's stream.
+    pub(super) fn push(&self, message: Vec<u8>, reply: bool) {
+        let last = reply && self.for_request;
         let data: Arc<[u8]> = message.into();
         let mut inner = self.inner.lock().expect("lock poisoned");
         let seq = inner.next_seq;
@@ -85,10 +107,23 @@ impl Hub {
             inner.finished = true;
         }
         let id = self.event_id(seq);
-        if let Some(subscriber) = &inner.subscriber
-            && subscriber.send(Frame::Event { id, data }).is_ok()
-        {
-            inner.delivered = seq;
+        let Some(subscriber) = &inner.subscriber else {
+            return;
+        };
+        match subscriber.try_send(Frame::Event { id, data, last }) {
+            Ok(()) => inner.delivered = seq,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                // A slow reader: its stream ends once it has read what waits, and it resumes
+                // from the events kept.
+                inner.subscriber = None;
+                let queue = inner.queue;
+                drop(inner);
+                eprintln!(
+                    "mcp: the reader of SSE stream {} fell {queue} events behind (HttpOptions::stream_queue): its stream is ended, to be resumed with Last-Event-ID",
+                    self.stream
+                );
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
     }
 
@@ -105,22 +140,25 @@ impl Hub {
     /// `after` and then the live ones. Without `after`, a request's stream replays all it kept
     /// and the standalone stream what no subscriber has received yet.
     pub(super) fn subscribe(self: &Arc<Self>, after: Option<u64>) -> Subscription {
-        let (sender, receiver) = mpsc::unbounded_channel();
         let mut inner = self.inner.lock().expect("lock poisoned");
-        let after = after.or((self.request.is_none()).then_some(inner.delivered));
+        // Room for the replay and a close, besides the queue.
+        let (sender, receiver) = mpsc::channel(inner.queue + inner.events.len() + 1);
+        let after = after.or((!self.for_request).then_some(inner.delivered));
         if let Some((last, _, _)) = inner.events.back() {
             inner.delivered = inner.delivered.max(*last);
         }
-        for (seq, data, _) in &inner.events {
+        for (seq, data, last) in &inner.events {
             if after.is_none_or(|after| *seq > after) {
-                let _ = sender.send(Frame::Event {
+                let _ = sender.try_send(Frame::Event {
                     id: self.event_id(*seq),
                     data: Arc::clone(data),
+                    last: *last,
                 });
             }
         }
         if let Some(old) = inner.subscriber.replace(sender) {
-            let _ = old.send(Frame::Close);
+            // When its queue is full, dropping it ends the stream as well.
+            let _ = old.try_send(Frame::Close);
         }
         Subscription {
             hub: Arc::downgrade(self),
@@ -131,7 +169,7 @@ impl Hub {
     /// Ends the current subscriber's stream; the events go on being kept for a resume.
     pub(super) fn close_subscriber(&self) {
         if let Some(subscriber) = self.inner.lock().expect("lock poisoned").subscriber.take() {
-            let _ = subscriber.send(Frame::Close);
+            let _ = subscriber.try_send(Frame::Close);
         }
     }
 
@@ -162,7 +200,7 @@ impl Hub {
 /// A subscriber's end of a hub.
 pub(super) struct Subscription {
     hub: Weak<Hub>,
-    pub(super) receiver: mpsc::UnboundedReceiver<Frame>,
+    pub(super) receiver: mpsc::Receiver<Frame>,
 }
 
 impl Drop for Subscription {
@@ -175,19 +213,6 @@ impl Drop for Subscription {
             hub.abandoned();
         }
     }
-}
-
-/// Whether `message` ends the answer to the request whose raw id is `request`: its reply, or
-/// for a batch (`request` empty: no single id) the batch's reply or the error refusing it.
-pub(super) fn ends_request(request: &str, message: &[u8]) -> bool {
-    if message.first() == Some(&b'[') {
-        return true;
-    }
-    if request.is_empty() {
-        return message.starts_with(br#"{"jsonrpc":"2.0","error":"#)
-            || is_reply_to(message, "null");
-    }
-    is_reply_to(message, request)
 }
 
 /// Parses a `Last-Event-ID` into the stream and sequence number it names.
@@ -238,11 +263,6 @@ impl SseBody {
             ended: false,
         }
     }
-
-    /// Ends the body once what is pending is sent.
-    pub(super) fn end_after_pending(&mut self) {
-        self.ended = true;
-    }
 }
 
 impl Stream for SseBody {
@@ -256,11 +276,8 @@ impl Stream for SseBody {
             return Poll::Ready(None);
         }
         match self.subscription.receiver.poll_recv(cx) {
-            Poll::Ready(Some(Frame::Event { id, data })) => {
-                let hub = self.subscription.hub.upgrade();
-                if hub.as_ref().is_some_and(|hub| hub.is_final(&data)) {
-                    self.ended = true;
-                }
+            Poll::Ready(Some(Frame::Event { id, data, last })) => {
+                self.ended = last;
                 self.keepalive.reset();
                 return Poll::Ready(Some(Ok(event(&id, &data))));
             }
@@ -274,5 +291,46 @@ impl Stream for SseBody {
             return Poll::Ready(Some(Ok(Bytes::from_static(b": keep-alive\n\n"))));
         }
         Poll::Pending
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(subscription: &mut Subscription) -> (Vec<String>, bool) {
+        let mut ids = Vec::new();
+        loop {
+            match subscription.receiver.try_recv() {
+                Ok(Frame::Event { id, .. }) => ids.push(id),
+                Ok(Frame::Close) | Err(mpsc::error::TryRecvError::Disconnected) => {
+                    return (ids, true);
+                }
+                Err(mpsc::error::TryRecvError::Empty) => return (ids, false),
+            }
+        }
+    }
+
+    #[test]
+    fn a_reader_that_falls_a_queue_behind_is_disconnected_and_resumes_from_the_replay() {
+        let limits = StreamLimits {
+            replay_events: 100,
+            queue: 4,
+        };
+        let hub = Hub::for_request(3, limits);
+        let mut slow = hub.subscribe(None);
+        for n in 0..10 {
+            hub.push(format!("{n}").into_bytes(), false);
+        }
+        let (read, ended) = events(&mut slow);
+        // The queue, and the room always kept for a close.
+        assert_eq!(read, ["3-1", "3-2", "3-3", "3-4", "3-5"]);
+        assert!(ended, "the slow reader's stream goes on");
+        assert!(!hub.has_subscriber());
+        let mut resumed = hub.subscribe(Some(5));
+        hub.push(b"reply".to_vec(), true);
+        let (read, _) = events(&mut resumed);
+        let expected: Vec<String> = (6..=11).map(|n| format!("3-{n}")).collect();
+        assert_eq!(read, expected);
     }
 }
