@@ -454,6 +454,9 @@ pub use transport::http::{HostPolicy, HttpOptions};
 /// # });
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Attribute keys
+///
 pub use mcp_macros::mcp_tool;
 
 /// Turns a function into an MCP resource, or a family of resources behind a URI template.
@@ -534,6 +537,9 @@ pub use mcp_macros::mcp_tool;
 /// # });
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Attribute keys
+///
 pub use mcp_macros::mcp_resource;
 
 /// Turns a function into an MCP prompt.
@@ -600,6 +606,9 @@ pub use mcp_macros::mcp_resource;
 /// # });
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Attribute keys
+///
 pub use mcp_macros::mcp_prompt;
 
 /// schemars 1.x's `JsonSchema` (the trait and its derive), re-exported so the prelude brings
