@@ -11,7 +11,7 @@ use serde_json::json;
 use super::HttpOptions;
 use super::exchange::{Exchange, First};
 use super::sessions::{HttpSession, SessionTable};
-use super::stream::{Hub, SseBody, Subscription, parse_event_id};
+use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription, parse_event_id};
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
 use crate::protocol::Revision;
 use crate::server::{Outbound, Server, Session};
@@ -23,7 +23,7 @@ const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 pub(super) struct HttpState {
     server: Server,
     options: HttpOptions,
-    sessions: SessionTable,
+    sessions: Arc<SessionTable>,
     /// Where messages no one can receive go: a stateless session's own (nothing reaches its
     /// client outside its request), and whatever a POSTed notification or response causes.
     discard: Outbound,
@@ -32,9 +32,9 @@ pub(super) struct HttpState {
 impl HttpState {
     pub(super) fn new(server: Server, options: HttpOptions) -> HttpState {
         HttpState {
+            sessions: Arc::new(SessionTable::new(options.max_sessions)),
             server,
             options,
-            sessions: SessionTable::default(),
             discard: Outbound::discard(),
         }
     }
@@ -199,8 +199,11 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
     {
         return too_large();
     }
-    let Ok(body) = axum::body::to_bytes(body, limit).await else {
-        return too_large();
+    let timeout = state.options.body_read_timeout;
+    let body = match tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(_)) => return too_large(),
+        Err(_) => return body_too_slow(timeout),
     };
 
     let message = parse_message(&body);
@@ -218,9 +221,11 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
             initialize: true, ..
         } => {
             let session = HttpSession::new(&state.server, state.options.stream_limits());
-            let id = state
-                .sessions
-                .insert(Arc::clone(&session), state.options.session_idle);
+            let Some(id) = state.sessions.insert(Arc::clone(&session)) else {
+                session.end();
+                return at_session_cap(state.options.max_sessions);
+            };
+            state.sessions.sweep_every(state.options.session_idle);
             (session, Some(id))
         }
         Kind::Invalid => match find_session(&state, headers) {
@@ -241,6 +246,46 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
     {
         response.headers_mut().insert(SESSION_HEADER, value);
     }
+    response
+}
+
+/// The answer to a body that took longer than `timeout` to arrive; the connection is closed,
+/// as the rest of the body may still be on its way.
+fn body_too_slow(timeout: std::time::Duration) -> Response {
+    eprintln!(
+        "mcp: a request body took longer than {} s to arrive (HttpOptions::body_read_timeout): 408",
+        timeout.as_secs_f64()
+    );
+    let mut response = refuse(
+        StatusCode::REQUEST_TIMEOUT,
+        crate::ErrorCode::InvalidRequest,
+        format!(
+            "the request body did not arrive within the server's limit of {} s",
+            timeout.as_secs_f64()
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// The answer to `initialize` when `max` sessions are live: the server is at capacity (503),
+/// which is not this client's doing (429 would say it is).
+fn at_session_cap(max: usize) -> Response {
+    eprintln!(
+        "mcp: {max} sessions are live (HttpOptions::max_sessions): `initialize` is refused with 503"
+    );
+    let mut response = refuse(
+        StatusCode::SERVICE_UNAVAILABLE,
+        crate::ErrorCode::Other(-32000),
+        format!(
+            "the server has as many sessions as it allows ({max}, HttpOptions::max_sessions): retry later"
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
     response
 }
 
@@ -292,9 +337,10 @@ async fn respond(
         Ok(First::Reply(reply)) => json_response(status, reply),
         Ok(First::Stream) => {
             let hub = open_stream(state, session, http_session, exchange.request());
-            let subscription = hub.subscribe(None);
+            let subscription = hub.subscribe();
             exchange.attach(&hub);
-            sse_response(state, session, &hub, subscription, true)
+            let limits = SseLimits::default();
+            sse_response(state, session, &hub, (subscription, true), limits)
         }
         Err(_) => unanswered(exchange.request(), sse),
     }
@@ -374,18 +420,18 @@ fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
     response
 }
 
-/// An SSE response carrying `subscription` to `hub`'s events. A new stream (`fresh`, not a
-/// resume) starts with a priming event from 2025-11-25 on.
+/// An SSE response carrying `subscription` to `hub`'s events, within `limits`. A new stream
+/// (`fresh`, not a resume) starts with a priming event from 2025-11-25 on.
 fn sse_response(
     state: &HttpState,
     session: &Session,
     hub: &Hub,
-    subscription: Subscription,
-    fresh: bool,
+    (subscription, fresh): (Subscription, bool),
+    limits: SseLimits,
 ) -> Response {
     let priming = (fresh && session.revision() >= Revision::V2025_11_25)
         .then(|| (hub.priming_id(), state.options.retry));
-    let body = SseBody::new(subscription, priming, state.options.keepalive);
+    let body = SseBody::new(subscription, priming, state.options.keepalive, limits);
     event_stream(Body::from_stream(body))
 }
 
@@ -464,31 +510,64 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
         Ok(session) => session,
         Err(refusal) => return *refusal,
     };
+    let Some(slot) = session.open_get_stream(state.options.max_streams_per_session) else {
+        let max = state.options.max_streams_per_session;
+        eprintln!(
+            "mcp: a session holds {max} GET streams open (HttpOptions::max_streams_per_session): another is refused with 429"
+        );
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            crate::ErrorCode::InvalidRequest,
+            format!(
+                "this session already holds {max} streams open (HttpOptions::max_streams_per_session): close one first"
+            ),
+        );
+    };
+    let limits = SseLimits {
+        idle: Some(state.options.stream_idle),
+        slot: Some(slot),
+    };
     let resume = headers
         .get(LAST_EVENT_ID)
         .and_then(|v| v.to_str().ok())
         .and_then(parse_event_id);
-    let (hub, after) = match resume {
-        Some((stream, seq)) => match session.stream(stream) {
-            Some(hub) => (hub, Some(seq)),
-            None => {
-                return refuse(
-                    StatusCode::NOT_FOUND,
-                    crate::ErrorCode::InvalidRequest,
-                    "that stream can no longer be resumed",
-                );
-            }
-        },
-        None => (Arc::clone(&session.standalone), None),
+    let Some((stream, after)) = resume else {
+        let hub = Arc::clone(&session.standalone);
+        let subscription = hub.subscribe();
+        return sse_response(&state, &session.session, &hub, (subscription, true), limits);
     };
-    let subscription = hub.subscribe(after);
-    sse_response(
-        &state,
-        &session.session,
-        &hub,
-        subscription,
-        after.is_none(),
-    )
+    // 410: the events are gone, the session is not (404 would tell the client to start a new
+    // one); an error status is how a client learns that the stream it asked for is not coming.
+    let Some(hub) = session.stream(stream) else {
+        return refuse(
+            StatusCode::GONE,
+            crate::ErrorCode::InvalidRequest,
+            format!(
+                "stream {stream} can no longer be resumed: it ended and its events are no longer kept"
+            ),
+        );
+    };
+    match hub.resume(after) {
+        Resume::Subscribed(subscription) => sse_response(
+            &state,
+            &session.session,
+            &hub,
+            (subscription, false),
+            limits,
+        ),
+        Resume::Gone { missed } => {
+            eprintln!(
+                "mcp: a resume of SSE stream {stream} after event {after} is refused with 410: at least {missed} event(s) after it are no longer kept (HttpOptions::replay_events, replay_bytes)"
+            );
+            refuse(
+                StatusCode::GONE,
+                crate::ErrorCode::InvalidRequest,
+                format!(
+                    "at least {missed} event(s) of stream {stream} after {stream}-{after} are no longer kept (HttpOptions::replay_events, replay_bytes): they cannot be replayed"
+                ),
+            )
+        }
+    }
 }
 
 pub(super) async fn delete(State(state): Shared, headers: HeaderMap) -> Response {
@@ -511,10 +590,7 @@ pub(super) async fn delete(State(state): Shared, headers: HeaderMap) -> Response
     };
     match state.sessions.remove(id) {
         Some(session) => {
-            // Ending the session ends what runs in it: nothing could receive its replies.
-            session.session.cancel_all();
-            session.session.close();
-            session.standalone.close_subscriber();
+            session.end();
             StatusCode::NO_CONTENT.into_response()
         }
         None => refuse(
