@@ -69,10 +69,13 @@ impl Session {
             "resources/unsubscribe"
         };
         let UriParams { uri, .. } = parse_params(method, params)?;
+        if on {
+            self.check_subscription_uri(&uri)?;
+        }
         if on && self.server().resources.load().resolve(&uri).is_none() {
             return Err(not_found(&uri));
         }
-        self.set_subscription(uri, on);
+        self.set_subscription(uri, on)?;
         Ok(encode_result(id, &json!({})))
     }
 }

@@ -127,13 +127,43 @@ impl Session {
         }
     }
 
-    pub(crate) fn set_subscription(&self, uri: String, on: bool) {
+    /// Subscribes to `uri` or unsubscribes, within the server's
+    /// [`SubscriptionLimits`](super::builder::SubscriptionLimits): a URI too long, or one
+    /// subscription too many, is refused with invalid params naming the limit.
+    pub(crate) fn set_subscription(&self, uri: String, on: bool) -> Result<(), RpcError> {
         let mut subscriptions = self.subscriptions.lock().expect("lock poisoned");
-        if on {
-            subscriptions.insert(uri);
-        } else {
+        if !on {
             subscriptions.remove(&uri);
+            return Ok(());
         }
+        self.check_subscription_uri(&uri)?;
+        let limits = self.server.subscriptions;
+        if subscriptions.len() >= limits.max && !subscriptions.contains(&uri) {
+            drop(subscriptions);
+            eprintln!(
+                "mcp: a session holds {} subscriptions (ServerBuilder::max_subscriptions): another is refused",
+                limits.max
+            );
+            return Err(RpcError::invalid_params(format!(
+                "this session already holds the server's limit of {} subscriptions (ServerBuilder::max_subscriptions): unsubscribe from one first",
+                limits.max
+            )));
+        }
+        subscriptions.insert(uri);
+        Ok(())
+    }
+
+    /// Refuses a URI longer than a subscription may be: checked before anything else is done
+    /// with it.
+    pub(crate) fn check_subscription_uri(&self, uri: &str) -> Result<(), RpcError> {
+        let max = self.server.subscriptions.max_uri_bytes;
+        if uri.len() <= max {
+            return Ok(());
+        }
+        Err(RpcError::invalid_params(format!(
+            "the URI is {} bytes long, over the server's limit of {max} bytes for a subscription (ServerBuilder::max_subscription_uri)",
+            uri.len()
+        )))
     }
 
     pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
@@ -218,6 +248,12 @@ impl Session {
         for request in inflight.into_values() {
             request.cancel();
         }
+    }
+
+    /// Whether a request is in flight.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn is_busy(&self) -> bool {
+        self.running.load(Ordering::Acquire) > 0
     }
 
     /// Waits until every request in flight has been answered (or cancelled).

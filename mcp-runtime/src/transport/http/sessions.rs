@@ -159,8 +159,9 @@ impl SessionTable {
         removed
     }
 
-    /// Starts the sweeper (once): every `idle / 4` (at most a minute), sessions unused for
-    /// `idle` and with no stream open are ended. It stops when the table is dropped.
+    /// Starts the sweeper (once): every `idle / 4` (at most a minute), the sessions that have
+    /// had no request for `idle`, and have none in flight and no GET stream open, are ended.
+    /// It stops when the table is dropped.
     pub(super) fn sweep_every(self: &Arc<Self>, idle: Duration) {
         if self.sweeping.set(()).is_err() {
             return;
@@ -185,8 +186,9 @@ impl SessionTable {
         let mut expired = Vec::new();
         for shard in &self.shards {
             shard.lock().expect("lock poisoned").retain(|_, session| {
-                let keep =
-                    session.idle_for() < idle || session.get_streams.load(Ordering::Acquire) > 0;
+                let keep = session.idle_for() < idle
+                    || session.get_streams.load(Ordering::Acquire) > 0
+                    || session.session.is_busy();
                 if !keep {
                     expired.push(Arc::clone(session));
                 }

@@ -457,4 +457,55 @@ mod tests {
         let expected: Vec<String> = (6..=11).map(|n| format!("3-{n}")).collect();
         assert_eq!(read, expected);
     }
+
+    fn limits(replay_events: usize, replay_bytes: usize) -> StreamLimits {
+        StreamLimits {
+            replay_events,
+            replay_bytes,
+            queue: 16,
+        }
+    }
+
+    #[test]
+    fn what_is_kept_for_a_resume_is_bounded_in_bytes_and_a_resume_before_it_is_refused() {
+        let hub = Hub::for_request(2, limits(1000, 250));
+        for _ in 0..10 {
+            hub.push(vec![b'x'; 100], false);
+        }
+        hub.push(vec![b'r'; 400], true);
+        // The reply alone is over the bound, and kept: a resume must be able to end the stream.
+        assert!(matches!(hub.resume(3), Resume::Gone { missed: 7 }));
+        let Resume::Subscribed(mut resumed) = hub.resume(10) else {
+            panic!("the reply is kept");
+        };
+        assert_eq!(events(&mut resumed).0, ["2-11"]);
+        let inner = hub.inner.lock().unwrap();
+        assert_eq!((inner.events.len(), inner.kept_bytes), (1, 400));
+    }
+
+    #[test]
+    fn the_standalone_stream_keeps_nothing_before_its_first_subscriber() {
+        let hub = Hub::standalone(limits(1000, 1 << 20));
+        hub.push(b"early".to_vec(), false);
+        assert!(hub.inner.lock().unwrap().events.is_empty());
+        assert!(matches!(hub.resume(0), Resume::Gone { missed: 1 }));
+        let first = hub.subscribe();
+        drop(first);
+        hub.push(b"while away".to_vec(), false);
+        let Resume::Subscribed(mut resumed) = hub.resume(1) else {
+            panic!("kept once a client opened the stream");
+        };
+        assert_eq!(events(&mut resumed).0, ["0-2"]);
+    }
+
+    #[test]
+    fn resuming_a_finished_stream_after_its_reply_ends_at_once() {
+        let hub = Hub::for_request(4, limits(1000, 1 << 20));
+        hub.push(b"progress".to_vec(), false);
+        hub.push(b"reply".to_vec(), true);
+        let Resume::Subscribed(mut resumed) = hub.resume(2) else {
+            panic!("nothing was dropped");
+        };
+        assert_eq!(events(&mut resumed), (vec![], true));
+    }
 }
