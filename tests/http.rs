@@ -914,6 +914,13 @@ async fn error_message(response: http::Response) -> String {
         .to_owned()
 }
 
+/// A GET on the session `id`'s endpoint: its standalone stream, or a resume after `last`.
+async fn get_stream(port: u16, id: &str, last: Option<&str>) -> http::Response {
+    let mut headers = vec![("accept", "text/event-stream"), ("mcp-session-id", id)];
+    headers.extend(last.map(|last| ("last-event-id", last)));
+    request(port, "GET", &headers, "").await
+}
+
 /// Retries `attempt` every 50 ms for up to 5 s, until it returns true.
 async fn eventually(mut attempt: impl AsyncFnMut() -> bool) -> bool {
     for _ in 0..100 {
@@ -975,13 +982,7 @@ async fn an_unused_session_expires_on_a_timer() {
 async fn a_session_in_use_does_not_expire() {
     let port = start(HttpOptions::new().session_idle(Duration::from_millis(200))).await;
     let id = session(port, "2025-11-25", json!({})).await;
-    let mut stream = request(
-        port,
-        "GET",
-        &[("accept", "text/event-stream"), ("mcp-session-id", &id)],
-        "",
-    )
-    .await;
+    let mut stream = get_stream(port, &id, None).await;
     assert_eq!(stream.status, 200);
     let _priming = stream.next_event().await.unwrap();
     tokio::time::sleep(Duration::from_millis(600)).await;
@@ -999,15 +1000,7 @@ async fn a_session_in_use_does_not_expire() {
 async fn get_streams_per_session_are_capped_with_429() {
     let port = start(HttpOptions::new().max_streams_per_session(1)).await;
     let id = session(port, "2025-11-25", json!({})).await;
-    let get = async || {
-        request(
-            port,
-            "GET",
-            &[("accept", "text/event-stream"), ("mcp-session-id", &id)],
-            "",
-        )
-        .await
-    };
+    let get = async || get_stream(port, &id, None).await;
     let open = get().await;
     assert_eq!(open.status, 200);
     let refused = get().await;
@@ -1028,13 +1021,7 @@ async fn get_streams_per_session_are_capped_with_429() {
 async fn a_get_stream_with_nothing_to_carry_is_ended() {
     let port = start(HttpOptions::new().stream_idle(Duration::from_millis(200))).await;
     let id = session(port, "2025-06-18", json!({})).await;
-    let mut stream = request(
-        port,
-        "GET",
-        &[("accept", "text/event-stream"), ("mcp-session-id", &id)],
-        "",
-    )
-    .await;
+    let mut stream = get_stream(port, &id, None).await;
     assert_eq!(stream.status, 200);
     assert_eq!(stream.next_event().await, None, "the stream ends");
 }
@@ -1161,19 +1148,7 @@ async fn a_resume_from_before_what_was_kept_gets_410_saying_events_were_missed()
     drop(response);
     let resume = |last: String| {
         let id = id.clone();
-        async move {
-            request(
-                port,
-                "GET",
-                &[
-                    ("accept", "text/event-stream"),
-                    ("mcp-session-id", &id),
-                    ("last-event-id", &last),
-                ],
-                "",
-            )
-            .await
-        }
+        async move { get_stream(port, &id, Some(&last)).await }
     };
     let gone = resume(primed).await;
     assert_eq!(gone.status, 410);
@@ -1201,17 +1176,7 @@ async fn resuming_a_finished_stream_ends_it() {
         }
     }
     let last = last.expect("the reply has an event id");
-    let mut resumed = request(
-        port,
-        "GET",
-        &[
-            ("accept", "text/event-stream"),
-            ("mcp-session-id", &id),
-            ("last-event-id", &last),
-        ],
-        "",
-    )
-    .await;
+    let mut resumed = get_stream(port, &id, Some(&last)).await;
     assert_eq!(resumed.status, 200);
     assert_eq!(resumed.next_event().await, None, "a finished stream ends");
 }
