@@ -1249,3 +1249,30 @@ async fn deleting_a_session_whose_client_is_gone_cancels_its_requests() {
         "the handler was not cancelled"
     );
 }
+
+/// A 2025-03-26 batch (which only a session can send: batches need `initialize`).
+#[tokio::test]
+async fn a_batch_whose_client_disconnects_is_cancelled() {
+    use tokio::io::AsyncWriteExt;
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-03-26", json!({})).await;
+    let batch = format!(
+        "[{}]",
+        call(43, "wait", json!({"tag": "batch-gone", "progress": false}))
+    );
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-03-26\r\nmcp-session-id: {id}\r\ncontent-length: {}\r\n\r\n{batch}",
+        batch.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!was_cancelled("batch-gone"));
+    drop(stream);
+    assert!(
+        eventually(async || was_cancelled("batch-gone")).await,
+        "the batch's handler was not cancelled"
+    );
+}

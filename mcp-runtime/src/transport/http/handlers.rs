@@ -322,6 +322,7 @@ async fn respond(
     let (exchange, first) = Exchange::new(request, sse);
     // Ending a stream early asks the client to resume it, which only a session allows.
     let sink = exchange.sink(state.server.core.trace, http_session.is_some());
+    let requests = request_ids(&message);
     session.receive_parsed(body, message, &sink);
     // Only the request may hold its sinks: when they are gone, it has ended.
     drop(sink);
@@ -329,14 +330,14 @@ async fn respond(
     // The first message decides: the reply alone is JSON; anything before it makes a stream.
     let cancel_on_drop = CancelOnDrop {
         session: Arc::clone(session),
-        request: exchange.request().cloned(),
+        requests: requests.clone(),
     };
     let first = first.await;
     cancel_on_drop.disarm();
     match first {
         Ok(First::Reply(reply)) => json_response(status, reply),
         Ok(First::Stream) => {
-            let hub = open_stream(state, session, http_session, exchange.request());
+            let hub = open_stream(state, session, http_session, requests);
             let subscription = hub.subscribe();
             exchange.attach(&hub);
             let limits = SseLimits::default();
@@ -363,15 +364,14 @@ fn open_stream(
     state: &HttpState,
     session: &Arc<Session>,
     http_session: Option<&Arc<HttpSession>>,
-    request: Option<&RequestId>,
+    requests: Vec<RequestId>,
 ) -> Arc<Hub> {
-    let request = request.cloned();
     let Some(http_session) = http_session else {
         let hub = Hub::for_request(1, state.options.stream_limits());
         let session = Arc::downgrade(session);
         hub.set_on_abandoned(move || {
-            if let (Some(session), Some(id)) = (session.upgrade(), &request) {
-                session.cancel(id);
+            if let Some(session) = session.upgrade() {
+                cancel_each(&session, &requests);
             }
         });
         return hub;
@@ -385,7 +385,7 @@ fn open_stream(
         // The client lost the stream before the reply: give it time to resume, then cancel.
         let runtime_session = Arc::clone(&runtime_session);
         let http_session = http_session.clone();
-        let request = request.clone();
+        let requests = requests.clone();
         tokio::spawn(async move {
             tokio::time::sleep(grace).await;
             let Some(http_session) = http_session.upgrade() else {
@@ -401,9 +401,7 @@ fn open_stream(
             {
                 return; // resumed in time
             }
-            if let Some(id) = &request {
-                runtime_session.cancel(id);
-            }
+            cancel_each(&runtime_session, &requests);
             http_session.forget_stream(stream);
         });
     });
@@ -444,23 +442,44 @@ fn event_stream(body: Body) -> Response {
         .expect("a valid response")
 }
 
-/// Cancels the request if the client goes away while its first message is awaited.
+/// Cancels the requests if the client goes away while their first message is awaited.
 struct CancelOnDrop {
     session: Arc<Session>,
-    request: Option<RequestId>,
+    requests: Vec<RequestId>,
 }
 
 impl CancelOnDrop {
     fn disarm(mut self) {
-        self.request = None;
+        self.requests.clear();
     }
 }
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        if let Some(id) = &self.request {
-            self.session.cancel(id);
-        }
+        cancel_each(&self.session, &self.requests);
+    }
+}
+
+/// Cancels each of `requests` still in flight.
+fn cancel_each(session: &Session, requests: &[RequestId]) {
+    for id in requests {
+        session.cancel(id);
+    }
+}
+
+/// The ids of the requests a message starts, a batch's included: what to cancel when the
+/// client that would receive their replies goes away.
+fn request_ids(message: &Incoming) -> Vec<RequestId> {
+    match message {
+        Incoming::Request(request) => vec![request.id.clone()],
+        Incoming::Batch(items) => items
+            .iter()
+            .filter_map(|item| match parse_message(item.get().as_bytes()) {
+                Incoming::Request(request) => Some(request.id),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
