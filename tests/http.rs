@@ -1276,3 +1276,24 @@ async fn a_batch_whose_client_disconnects_is_cancelled() {
         "the batch's handler was not cancelled"
     );
 }
+
+#[tokio::test]
+async fn a_lost_request_stream_not_resumed_within_the_grace_is_cancelled() {
+    let port = start(HttpOptions::new().resume_grace(Duration::from_millis(200))).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let mut response = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &call(33, "wait", json!({"tag": "lost-stream", "progress": true})),
+    )
+    .await;
+    let _priming = response.next_event().await.unwrap();
+    let (_, progress) = response.next_event().await.unwrap();
+    assert!(progress.contains("notifications/progress"));
+    drop(response);
+    assert!(
+        eventually(async || was_cancelled("lost-stream")).await,
+        "the handler was not cancelled after the grace"
+    );
+}
