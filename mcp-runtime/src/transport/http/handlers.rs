@@ -10,6 +10,7 @@ use serde_json::json;
 
 use super::HttpOptions;
 use super::exchange::{Exchange, First};
+use super::limit_log::LimitLog;
 use super::sessions::{HttpSession, SessionTable};
 use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription, parse_event_id};
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
@@ -252,10 +253,13 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
 /// The answer to a body that took longer than `timeout` to arrive; the connection is closed,
 /// as the rest of the body may still be on its way.
 fn body_too_slow(timeout: std::time::Duration) -> Response {
-    eprintln!(
-        "mcp: a request body took longer than {} s to arrive (HttpOptions::body_read_timeout): 408",
-        timeout.as_secs_f64()
-    );
+    static LOG: LimitLog = LimitLog::new();
+    LOG.hit(|| {
+        format!(
+            "a request body took longer than {} s to arrive (HttpOptions::body_read_timeout): 408",
+            timeout.as_secs_f64()
+        )
+    });
     let mut response = refuse(
         StatusCode::REQUEST_TIMEOUT,
         crate::ErrorCode::InvalidRequest,
@@ -273,9 +277,12 @@ fn body_too_slow(timeout: std::time::Duration) -> Response {
 /// The answer to `initialize` when `max` sessions are live: the server is at capacity (503),
 /// which is not this client's doing (429 would say it is).
 fn at_session_cap(max: usize) -> Response {
-    eprintln!(
-        "mcp: {max} sessions are live (HttpOptions::max_sessions): `initialize` is refused with 503"
-    );
+    static LOG: LimitLog = LimitLog::new();
+    LOG.hit(|| {
+        format!(
+            "{max} sessions are live (HttpOptions::max_sessions): `initialize` is refused with 503"
+        )
+    });
     let mut response = refuse(
         StatusCode::SERVICE_UNAVAILABLE,
         crate::ErrorCode::Other(-32000),
@@ -531,9 +538,10 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
     };
     let Some(slot) = session.open_get_stream(state.options.max_streams_per_session) else {
         let max = state.options.max_streams_per_session;
-        eprintln!(
-            "mcp: a session holds {max} GET streams open (HttpOptions::max_streams_per_session): another is refused with 429"
-        );
+        static LOG: LimitLog = LimitLog::new();
+        LOG.hit(|| {
+            format!("a session holds {max} GET streams open (HttpOptions::max_streams_per_session): another is refused with 429")
+        });
         return refuse(
             StatusCode::TOO_MANY_REQUESTS,
             crate::ErrorCode::InvalidRequest,
@@ -575,9 +583,10 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
             limits,
         ),
         Resume::Gone { missed } => {
-            eprintln!(
-                "mcp: a resume of SSE stream {stream} after event {after} is refused with 410: at least {missed} event(s) after it are no longer kept (HttpOptions::replay_events, replay_bytes)"
-            );
+            static LOG: LimitLog = LimitLog::new();
+            LOG.hit(|| {
+                format!("a resume of SSE stream {stream} after event {after} is refused with 410: at least {missed} event(s) after it are no longer kept (HttpOptions::replay_events, replay_bytes)")
+            });
             refuse(
                 StatusCode::GONE,
                 crate::ErrorCode::InvalidRequest,

@@ -23,6 +23,7 @@
 mod exchange;
 mod guard;
 mod handlers;
+mod limit_log;
 mod serve;
 mod sessions;
 mod stream;

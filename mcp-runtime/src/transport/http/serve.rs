@@ -3,7 +3,9 @@
 //! whenever it waits for a request, so a kept-alive connection idle between requests is closed
 //! by it as well), and a cap on open connections ([`HttpOptions::max_connections`]). A
 //! connection over the cap is answered `503 Service Unavailable` with `Retry-After` and closed,
-//! so the client learns why at once instead of waiting in the listen backlog.
+//! so the client learns why at once instead of waiting in the listen backlog. Answering takes a
+//! moment of its own, so at most [`REFUSING`] connections are being answered at once; past
+//! that, a connection over the cap is closed without an answer.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -19,10 +21,14 @@ use tokio::sync::Semaphore;
 
 use super::HttpOptions;
 use super::handlers::{HttpState, endpoint};
+use super::limit_log::LimitLog;
 
 /// Serves `state`'s endpoint on `listener` until accepting fails for good.
 pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options: &HttpOptions) {
     let open = Arc::new(Semaphore::new(options.max_connections));
+    let refusing = Arc::new(Semaphore::new(REFUSING));
+    static ACCEPT_FAILED: LimitLog = LimitLog::new();
+    static AT_CAP: LimitLog = LimitLog::new();
     let header_read_timeout = options.header_read_timeout;
     loop {
         let stream = match listener.accept().await {
@@ -30,17 +36,24 @@ pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options:
             Err(error) => {
                 // Out of file descriptors, most often: the connections in progress go on, and
                 // accepting resumes when some close.
-                eprintln!("mcp: accepting a connection failed: {error}");
+                ACCEPT_FAILED.hit(|| format!("accepting a connection failed: {error}"));
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
         };
         let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
-            eprintln!(
-                "mcp: {} connections are open (HttpOptions::max_connections): a new one is refused with 503",
-                options.max_connections
-            );
-            tokio::spawn(refuse(stream));
+            let max = options.max_connections;
+            AT_CAP.hit(|| {
+                format!(
+                    "{max} connections are open (HttpOptions::max_connections): a new one is refused with 503"
+                )
+            });
+            if let Ok(permit) = Arc::clone(&refusing).try_acquire_owned() {
+                tokio::spawn(async move {
+                    refuse(stream).await;
+                    drop(permit);
+                });
+            }
             continue;
         };
         let state = Arc::clone(&state);
@@ -64,6 +77,9 @@ pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options:
         });
     }
 }
+
+/// How many connections over the cap may be being answered 503 at once.
+const REFUSING: usize = 64;
 
 /// How long a refused connection is given to take its answer.
 const REFUSAL_TIME: Duration = Duration::from_secs(1);

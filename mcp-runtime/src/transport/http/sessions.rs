@@ -95,12 +95,15 @@ impl HttpSession {
 /// cap before a session is made. Idle sessions are dropped by a sweeper task on a timer
 /// ([`SessionTable::sweep`]), one shard at a time, never on the insert path.
 pub(super) struct SessionTable {
-    shards: Box<[Mutex<HashMap<String, Arc<HttpSession>>>]>,
+    shards: Box<[Shard]>,
     hasher: RandomState,
     live: AtomicUsize,
     max: usize,
     sweeping: OnceLock<()>,
 }
+
+/// One of the maps the sessions are spread over.
+type Shard = Mutex<HashMap<String, Arc<HttpSession>>>;
 
 /// How many maps the sessions are spread over: enough that threads seldom meet on one lock.
 const SHARDS: usize = 64;
@@ -116,7 +119,7 @@ impl SessionTable {
         }
     }
 
-    fn shard(&self, id: &str) -> &Mutex<HashMap<String, Arc<HttpSession>>> {
+    fn shard(&self, id: &str) -> &Shard {
         let index = self.hasher.hash_one(id) as usize % SHARDS;
         &self.shards[index]
     }

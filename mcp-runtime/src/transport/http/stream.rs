@@ -25,6 +25,8 @@ use axum::body::Bytes;
 use futures_util::Stream;
 use tokio::sync::mpsc;
 
+use super::limit_log::LimitLog;
+
 /// What one SSE stream holds.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct StreamLimits {
@@ -153,10 +155,13 @@ impl Hub {
                 inner.subscriber = None;
                 let queue = inner.queue;
                 drop(inner);
-                eprintln!(
-                    "mcp: the reader of SSE stream {} fell {queue} events behind (HttpOptions::stream_queue): its stream is ended, to be resumed with Last-Event-ID",
-                    self.stream
-                );
+                static LOG: LimitLog = LimitLog::new();
+                LOG.hit(|| {
+                    format!(
+                        "the reader of SSE stream {} fell {queue} events behind (HttpOptions::stream_queue): its stream is ended, to be resumed with Last-Event-ID",
+                        self.stream
+                    )
+                });
             }
             Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
@@ -401,10 +406,13 @@ impl Stream for SseBody {
         if let Some((idle, sleep)) = &mut self.idle
             && sleep.as_mut().poll(cx).is_ready()
         {
-            eprintln!(
-                "mcp: an SSE stream carried no message for {} s (HttpOptions::stream_idle): it is ended, to be resumed with Last-Event-ID",
-                idle.as_secs_f64()
-            );
+            static LOG: LimitLog = LimitLog::new();
+            LOG.hit(|| {
+                format!(
+                    "an SSE stream carried no message for {} s (HttpOptions::stream_idle): it is ended, to be resumed with Last-Event-ID",
+                    idle.as_secs_f64()
+                )
+            });
             self.ended = true;
             return Poll::Ready(None);
         }
