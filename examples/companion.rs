@@ -117,7 +117,7 @@ fn add_greeter(
             async move { CallToolResult::text(greeting) }
         },
     );
-    ctx.server().add_tool(tool)?;
+    ctx.server().add_dynamic_tool(tool)?;
     Ok(format!("added the tool greet_{name}"))
 }
 

@@ -16,7 +16,6 @@
 use std::time::Duration;
 
 use mcp_runtime::prelude::*;
-use mcp_runtime::protocol::base64_encode;
 use mcp_runtime::{
     BuildError, ClientError, DynamicTool, Elicitation, SamplingRequest, Server, ServerBuilder,
 };
@@ -39,7 +38,7 @@ const SILENT_WAV: [u8; 46] = [
 ];
 
 fn red_pixel() -> Content {
-    Content::image(base64_encode(&RED_PIXEL_PNG), "image/png")
+    Content::image_bytes(&RED_PIXEL_PNG, "image/png")
 }
 
 /// An embedded text resource.
@@ -64,7 +63,7 @@ fn test_image_content() -> Content {
 /// Tests audio content response.
 #[mcp_tool(read_only)]
 fn test_audio_content() -> Content {
-    Content::audio(base64_encode(&SILENT_WAV), "audio/wav")
+    Content::audio_bytes(&SILENT_WAV, "audio/wav")
 }
 
 /// Tests embedded resource content response.

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use mcp_runtime::prelude::*;
-use mcp_runtime::resource::{list_files, read_file};
+use mcp_runtime::{list_files, read_file};
 
 /// The folder being served.
 static ROOT: OnceLock<PathBuf> = OnceLock::new();
@@ -38,11 +38,7 @@ fn file(
             mime_type: Some(mime_type(Path::new(&path)).to_owned()),
             text,
         },
-        Err(binary) => ResourceContents::Blob {
-            uri,
-            mime_type: Some("application/octet-stream".to_owned()),
-            blob: mcp_runtime::protocol::base64_encode(binary.as_bytes()),
-        },
+        Err(binary) => ResourceContents::blob(uri, "application/octet-stream", binary.as_bytes()),
     })
 }
 

@@ -39,10 +39,10 @@ async fn wait(
 
 fn main() -> Result<(), mcp_runtime::Error> {
     mcp_runtime::server!()
-        .max_message_size(64 * 1024)
+        .max_message_bytes(64 * 1024)
         // Short, for the tests: a request still running 2 s after stdin ends is cancelled.
         .shutdown_grace(Duration::from_secs(2))
         // Small, for the tests: with 256 KiB of replies unread, stdin is not read.
         .max_output_backlog(256 * 1024)
-        .run_stdio()
+        .run()
 }

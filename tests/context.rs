@@ -111,7 +111,7 @@ async fn roots(ctx: Context) -> Result<String, ClientError> {
 #[mcp_tool]
 fn add_greeter(ctx: Context, name: String) -> Result<String, mcp_runtime::BuildError> {
     let greeting = format!("Hello, {name}!");
-    ctx.server().add_tool(
+    ctx.server().add_dynamic_tool(
         DynamicTool::new(format!("greet_{name}"), format!("Greets {name}.")).handler(
             move |_ctx, _args| {
                 let greeting = greeting.clone();
@@ -474,7 +474,7 @@ async fn resources_and_prompts_added_at_run_time_are_announced_and_served() {
         .unwrap();
     let client = Checked::connect(&server, "2025-11-25").await;
     let handle = server.handle();
-    handle.add_resource_of::<later>().unwrap();
+    handle.add_resource::<later>().unwrap();
     assert_eq!(
         client.next_message().await.unwrap()["method"],
         "notifications/resources/list_changed"
@@ -484,13 +484,13 @@ async fn resources_and_prompts_added_at_run_time_are_announced_and_served() {
         .await
         .unwrap();
     assert_eq!(read["contents"][0]["text"], "here now");
-    handle.add_prompt_of::<slow_prompt>().unwrap();
+    handle.add_prompt::<slow_prompt>().unwrap();
     assert_eq!(
         client.next_message().await.unwrap()["method"],
         "notifications/prompts/list_changed"
     );
     assert!(
-        handle.add_prompt_of::<slow_prompt>().is_err(),
+        handle.add_prompt::<slow_prompt>().is_err(),
         "a prompt name is taken once"
     );
     assert!(handle.remove_resource("live://later"));

@@ -62,7 +62,7 @@ async fn nap(ctx: Context) -> String {
 #[mcp_tool]
 fn grow(ctx: Context) -> Result<String, mcp_runtime::BuildError> {
     ctx.server()
-        .add_tool(DynamicTool::new("grown", "A new tool."))?;
+        .add_dynamic_tool(DynamicTool::new("grown", "A new tool."))?;
     Ok("grown".to_owned())
 }
 
@@ -133,7 +133,7 @@ async fn start(options: HttpOptions) -> u16 {
     let server = server();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move { server.serve_http_listener(listener, options).await });
+    tokio::spawn(async move { server.serve_http(listener, options).await });
     port
 }
 

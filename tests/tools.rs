@@ -5,7 +5,7 @@ mod common;
 
 use common::{Checked, SESSION_REVISIONS, first_text, validate_against};
 use mcp_runtime::prelude::*;
-use mcp_runtime::{BuildError, Server};
+use mcp_runtime::{BuildProblem, Server};
 use serde_json::{Value, json};
 
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Debug)]
@@ -404,19 +404,21 @@ fn two_tools_with_one_name_do_not_build() {
         .build()
         .err()
         .expect("a duplicate name is rejected");
-    match &error {
-        BuildError::Duplicate {
-            kind,
-            name,
-            first,
-            second,
-        } => {
+    match error.problems() {
+        [
+            BuildProblem::Duplicate {
+                kind,
+                name,
+                first,
+                second,
+            },
+        ] => {
             assert_eq!(*kind, "tool");
             assert_eq!(name, "add");
             assert!(first.ends_with("::add") || second.ends_with("::add"));
             assert!(first.ends_with("add_again") || second.ends_with("add_again"));
         }
-        other => panic!("unexpected {other}"),
+        other => panic!("unexpected {other:?}"),
     }
     assert!(error.to_string().contains("two tools have the name `add`"));
 }
@@ -458,12 +460,55 @@ fn a_tool_reading_missing_state_does_not_build() {
 }
 
 #[test]
+fn every_problem_is_reported_at_once() {
+    let error = Server::builder(mcp_runtime::server_info!())
+        .tool::<add>()
+        .tool::<add_again>()
+        .tool::<greet>()
+        .page_size(0)
+        .build()
+        .err()
+        .expect("three problems are rejected");
+    assert!(
+        matches!(
+            error.problems(),
+            [
+                BuildProblem::ZeroPageSize,
+                BuildProblem::MissingState { .. },
+                BuildProblem::Duplicate { kind: "tool", .. },
+            ]
+        ),
+        "{error}"
+    );
+    let message = error.to_string();
+    assert!(
+        message.starts_with("3 problems:\n  1. the page size"),
+        "{message}"
+    );
+    assert!(
+        message.contains("\n  2. tool `greet` takes `State<"),
+        "{message}"
+    );
+    assert!(
+        message.contains("\n  3. two tools have the name `add`"),
+        "{message}"
+    );
+}
+
+#[test]
 fn registered_tools_are_found_without_a_list_and_the_crate_names_the_server() {
     let error = mcp_runtime::server!()
         .build()
         .err()
         .expect("this test binary registers two tools named add");
-    assert!(matches!(error, BuildError::Duplicate { kind: "tool", .. }));
+    // (`greet` is registered too, without its state: a second problem.)
+    assert!(
+        error
+            .problems()
+            .iter()
+            .any(|problem| matches!(problem, BuildProblem::Duplicate { kind: "tool", .. })),
+        "{error}"
+    );
     let info = mcp_runtime::server_info!();
     assert_eq!(info.name, "mcp-examples");
     assert_eq!(info.version, env!("CARGO_PKG_VERSION"));

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use libfuzzer_sys::fuzz_target;
-use mcp_runtime::resource::UriTemplate;
+use mcp_runtime::__internals::UriTemplate;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

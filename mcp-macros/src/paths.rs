@@ -13,44 +13,45 @@ pub(crate) enum Runtime {
     HandlerError,
     ArgErrors,
     Inventory,
+    /// How a parameter is obtained: `Param<Source, Marker>`.
+    Param,
+    /// The marker of a parameter decoded from the request's arguments.
+    FromArguments,
+    /// A handler's registration: `Registration::tool::<T>()`, `::resource`, `::prompt`.
+    Registration,
+    /// The return-value engine: `Probe::<Rules, Ret>`, its kinds' `Convert::<Rules, Ret>`, and
+    /// the module of the kind traits (`ViaDirect`, ...).
+    Probe,
+    Convert,
+    ReturnKinds,
     // Tools.
     Tool,
-    ToolRegistration,
     ToolDefinition,
     ToolAnnotations,
-    ToolParam,
     InputSchema,
     Arguments,
     CallToolResult,
     OutputCache,
-    OutputKind,
-    OutputProbe,
-    /// The module of the tool return-value kinds (`ViaStructured`, ...).
-    ToolOutputKinds,
+    /// A tool's return rules.
+    ToolReturns,
     // Prompts and resources: arguments that arrive as strings.
     ArgumentSpecs,
     StringArgs,
-    StringParam,
-    FromArguments,
     SuppliedParam,
     CompleteFn,
     /// The check that a parameter with `#[complete(...)]` is an argument.
     CompletedParam,
     // Prompts.
     Prompt,
-    PromptRegistration,
     PromptDefinition,
     GetPromptResult,
     IntoPromptResult,
     // Resources.
     Resource,
-    ResourceRegistration,
     ResourceDefinition,
     ResourceContents,
-    ResourceOutput,
-    ResourceProbe,
-    /// The module of the resource return-value kinds (`ViaJson`, ...).
-    ResourceOutputKinds,
+    /// A resource's return rules.
+    ResourceReturns,
     Annotations,
     Role,
 }
@@ -63,37 +64,33 @@ impl Runtime {
             Runtime::HandlerError => "HandlerError",
             Runtime::ArgErrors => "ArgErrors",
             Runtime::Inventory => "inventory",
+            Runtime::Param => "Param",
+            Runtime::FromArguments => "FromArguments",
+            Runtime::Registration => "Registration",
+            Runtime::Probe => "Probe",
+            Runtime::Convert => "Convert",
+            Runtime::ReturnKinds => "kinds",
             Runtime::Tool => "Tool",
-            Runtime::ToolRegistration => "ToolRegistration",
             Runtime::ToolDefinition => "ToolDefinition",
             Runtime::ToolAnnotations => "ToolAnnotations",
-            Runtime::ToolParam => "ToolParam",
             Runtime::InputSchema => "InputSchema",
             Runtime::Arguments => "Arguments",
             Runtime::CallToolResult => "CallToolResult",
             Runtime::OutputCache => "OutputCache",
-            Runtime::OutputKind => "OutputKind",
-            Runtime::OutputProbe => "OutputProbe",
-            Runtime::ToolOutputKinds => "kinds",
+            Runtime::ToolReturns => "ToolReturns",
             Runtime::ArgumentSpecs => "ArgumentSpecs",
             Runtime::StringArgs => "StringArgs",
-            Runtime::StringParam => "StringParam",
-            Runtime::FromArguments => "FromArguments",
             Runtime::SuppliedParam => "SuppliedParam",
             Runtime::CompleteFn => "CompleteFn",
             Runtime::CompletedParam => "CompletedParam",
             Runtime::Prompt => "Prompt",
-            Runtime::PromptRegistration => "PromptRegistration",
             Runtime::PromptDefinition => "PromptDefinition",
             Runtime::GetPromptResult => "GetPromptResult",
             Runtime::IntoPromptResult => "IntoPromptResult",
             Runtime::Resource => "Resource",
-            Runtime::ResourceRegistration => "ResourceRegistration",
             Runtime::ResourceDefinition => "ResourceDefinition",
             Runtime::ResourceContents => "ResourceContents",
-            Runtime::ResourceOutput => "ResourceOutput",
-            Runtime::ResourceProbe => "ResourceProbe",
-            Runtime::ResourceOutputKinds => "resource_kinds",
+            Runtime::ResourceReturns => "ResourceReturns",
             Runtime::Annotations => "Annotations",
             Runtime::Role => "Role",
         }
@@ -157,21 +154,14 @@ impl Paths {
     }
 }
 
-/// The traits of `Runtime::ToolOutputKinds`, in the order the probe tries them.
-pub(crate) const TOOL_OUTPUT_KINDS: &[&str] = &[
-    "ViaExplicit",
-    "ViaExplicitResult",
-    "ViaStructured",
-    "ViaStructuredResult",
-    "ViaUnsupported",
-];
-
-/// The traits of `Runtime::ResourceOutputKinds`, in the order the probe tries them.
-pub(crate) const RESOURCE_OUTPUT_KINDS: &[&str] = &[
-    "ViaExplicit",
-    "ViaExplicitResult",
-    "ViaJson",
-    "ViaJsonResult",
+/// The traits of `Runtime::ReturnKinds`, one per level of the probe.
+pub(crate) const RETURN_KINDS: &[&str] = &[
+    "ViaDirectResult",
+    "ViaSerializedResult",
+    "ViaDirect",
+    "ViaSerialized",
+    "ViaDirectResultOfAnyError",
+    "ViaSerializedResultOfAnyError",
     "ViaUnsupported",
 ];
 

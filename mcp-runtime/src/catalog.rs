@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, RwLock};
 
-use crate::BuildError;
+use crate::error::{BuildError, BuildProblem};
 
 /// A value replaced as a whole while readers keep the version they loaded: the lists of a
 /// running server.
@@ -75,7 +75,7 @@ impl<E> Default for Catalog<E> {
 
 impl<E: Entry> Catalog<E> {
     /// Sorts the entries; the same entry twice is kept once, two entries with one key are an
-    /// error naming both definitions.
+    /// error naming both definitions (every such pair, at once).
     pub(crate) fn new(entries: Vec<E>) -> Result<Catalog<E>, BuildError> {
         Catalog::from_shared(entries.into_iter().map(Arc::new).collect())
     }
@@ -84,17 +84,20 @@ impl<E: Entry> Catalog<E> {
     pub(crate) fn from_shared(mut entries: Vec<Arc<E>>) -> Result<Catalog<E>, BuildError> {
         entries.sort_by(|a, b| a.key().cmp(b.key()));
         entries.dedup_by(|a, b| a.key() == b.key() && a.location() == b.location());
-        for pair in entries.windows(2) {
-            if pair[0].key() == pair[1].key() {
-                return Err(BuildError::Duplicate {
-                    kind: E::KIND,
-                    name: pair[0].key().to_owned(),
-                    first: pair[0].location().to_owned(),
-                    second: pair[1].location().to_owned(),
-                });
-            }
+        let duplicates = entries
+            .windows(2)
+            .filter(|pair| pair[0].key() == pair[1].key())
+            .map(|pair| BuildProblem::Duplicate {
+                kind: E::KIND,
+                name: pair[0].key().to_owned(),
+                first: pair[0].location().to_owned(),
+                second: pair[1].location().to_owned(),
+            })
+            .collect();
+        match BuildError::of(duplicates) {
+            Some(error) => Err(error),
+            None => Ok(Catalog { entries }),
         }
-        Ok(Catalog { entries })
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -117,12 +120,13 @@ impl<E: Entry> Catalog<E> {
     /// This catalog with `entry` added; an error if its key is taken.
     pub(crate) fn with(&self, entry: E) -> Result<Catalog<E>, BuildError> {
         if let Some(existing) = self.get(entry.key()) {
-            return Err(BuildError::Duplicate {
+            return Err(BuildProblem::Duplicate {
                 kind: E::KIND,
                 name: entry.key().to_owned(),
                 first: existing.location().to_owned(),
                 second: entry.location().to_owned(),
-            });
+            }
+            .into());
         }
         let mut entries = self.entries.clone();
         entries.push(Arc::new(entry));

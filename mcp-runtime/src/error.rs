@@ -3,10 +3,64 @@
 use std::fmt;
 use std::io;
 
-/// A server could not be built: its configuration contradicts itself.
+/// A server could not be built: every problem its configuration has, found at once.
+///
+/// Adding one tool, resource or prompt to a running server ([`ServerHandle`]) can only meet
+/// one problem, so its error lists exactly one.
+///
+/// [`ServerHandle`]: crate::ServerHandle
+#[derive(Clone, PartialEq, Eq)]
+pub struct BuildError {
+    problems: Vec<BuildProblem>,
+}
+
+impl BuildError {
+    /// Every problem, in the order found (never empty).
+    pub fn problems(&self) -> &[BuildProblem] {
+        &self.problems
+    }
+
+    /// The error for `problems`; `None` if there is none.
+    pub(crate) fn of(problems: Vec<BuildProblem>) -> Option<BuildError> {
+        (!problems.is_empty()).then_some(BuildError { problems })
+    }
+}
+
+impl From<BuildProblem> for BuildError {
+    fn from(problem: BuildProblem) -> BuildError {
+        BuildError {
+            problems: vec![problem],
+        }
+    }
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.problems[..] {
+            [one] => fmt::Display::fmt(one, f),
+            several => {
+                write!(f, "{} problems:", several.len())?;
+                for (number, problem) in several.iter().enumerate() {
+                    write!(f, "\n  {}. {problem}", number + 1)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// One problem of a server's configuration.
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum BuildError {
+pub enum BuildProblem {
     /// Two different tools, prompts or resources have the same name (or URI).
     Duplicate {
         /// "tool", "prompt" or "resource".
@@ -52,10 +106,10 @@ pub enum BuildError {
     ZeroPageSize,
 }
 
-impl fmt::Display for BuildError {
+impl fmt::Display for BuildProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BuildError::Duplicate {
+            BuildProblem::Duplicate {
                 kind,
                 name,
                 first,
@@ -67,37 +121,35 @@ impl fmt::Display for BuildError {
                     "two {kind}s have the {key} `{name}`: `{first}` and `{second}`; give one of them another {key} with #[mcp_{kind}({key} = \"...\")], or build the server with only one of them (`Server::builder(..).{kind}::<...>()`)"
                 )
             }
-            BuildError::MissingState { handler, type_name } => write!(
+            BuildProblem::MissingState { handler, type_name } => write!(
                 f,
                 "{handler} takes `State<{type_name}>`, but the server was given no state of that type; add `.state(value)` to the server builder, with a `{type_name}` or an `Arc<{type_name}>`"
             ),
-            BuildError::NotAStringArgument { handler, problem } => {
+            BuildProblem::NotAStringArgument { handler, problem } => {
                 write!(f, "{handler}: {problem}")
             }
-            BuildError::InvalidUri { uri, problem } => {
+            BuildProblem::InvalidUri { uri, problem } => {
                 write!(f, "invalid resource URI `{uri}`: {problem}")
             }
-            BuildError::InvalidDefinition {
+            BuildProblem::InvalidDefinition {
                 kind,
                 name,
                 problem,
             } => {
                 write!(f, "invalid {kind} `{name}`: {problem}")
             }
-            BuildError::ZeroPageSize => {
+            BuildProblem::ZeroPageSize => {
                 f.write_str("the page size must be at least 1 (`ServerBuilder::page_size`)")
             }
         }
     }
 }
 
-impl fmt::Debug for BuildError {
+impl fmt::Debug for BuildProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
 }
-
-impl std::error::Error for BuildError {}
 
 /// A server stopped with an error.
 #[non_exhaustive]

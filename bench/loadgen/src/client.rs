@@ -240,6 +240,11 @@ impl Connection {
         procfs::peak_rss_kib(self.pid())
     }
 
+    /// The server's resident set size now, in KiB.
+    pub fn rss_kib(&self) -> f64 {
+        procfs::rss_kib(self.pid())
+    }
+
     /// Closes stdin and waits (at most 10 s) for the server to exit.
     pub fn close(mut self) -> Result<(), String> {
         drop(self.input);

@@ -37,12 +37,21 @@ pub fn cpu_seconds(pid: u32) -> f64 {
 
 /// The process's peak resident set size in KiB (`VmHWM` of /proc/PID/status).
 pub fn peak_rss_kib(pid: u32) -> f64 {
+    status_kib(pid, "VmHWM:")
+}
+
+/// The process's resident set size now, in KiB (`VmRSS` of /proc/PID/status).
+pub fn rss_kib(pid: u32) -> f64 {
+    status_kib(pid, "VmRSS:")
+}
+
+fn status_kib(pid: u32, field: &str) -> f64 {
     let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
         return f64::NAN;
     };
     status
         .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .find_map(|line| line.strip_prefix(field))
         .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(f64::NAN)
 }

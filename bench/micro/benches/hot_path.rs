@@ -9,7 +9,7 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use mcp_runtime::jsonrpc::__bench as jsonrpc;
+use mcp_runtime::__internals as internals;
 use mcp_runtime::{Arguments, CallToolResult};
 use micro::{INITIALIZE, RECORD_ARGUMENTS, Record, call, server};
 use serde_json::{Map, Value};
@@ -23,10 +23,10 @@ fn decode_request(c: &mut Criterion) {
     let summarize = call(42, "summarize", RECORD_ARGUMENTS);
     let mut group = c.benchmark_group("decode_request");
     group.bench_function("add", |b| {
-        b.iter(|| jsonrpc::parse_message(black_box(&add)))
+        b.iter(|| internals::parse_message(black_box(&add)))
     });
     group.bench_function("summarize", |b| {
-        b.iter(|| jsonrpc::parse_message(black_box(&summarize)))
+        b.iter(|| internals::parse_message(black_box(&summarize)))
     });
     group.finish();
 }
@@ -82,12 +82,12 @@ fn decode_arguments(c: &mut Criterion) {
 }
 
 fn encode_reply(c: &mut Criterion) {
-    let id = jsonrpc::request_id("42").unwrap();
+    let id = internals::request_id("42").unwrap();
     let mut group = c.benchmark_group("encode_reply");
     group.bench_function("add", |b| {
         b.iter_batched(
             || CallToolResult::text("5"),
-            |result| jsonrpc::encode_result(&id, &result),
+            |result| internals::encode_result(&id, &result),
             BatchSize::SmallInput,
         )
     });
@@ -97,7 +97,7 @@ fn encode_reply(c: &mut Criterion) {
     group.bench_function("summarize", |b| {
         b.iter_batched(
             || CallToolResult::text(text.clone()),
-            |result| jsonrpc::encode_result(&id, &result),
+            |result| internals::encode_result(&id, &result),
             BatchSize::SmallInput,
         )
     });
@@ -109,7 +109,7 @@ fn dispatch(c: &mut Criterion) {
         .build()
         .expect("a runtime");
     let server = server();
-    let session = server.direct_session();
+    let session = internals::direct_session(&server);
     runtime
         .block_on(session.handle(INITIALIZE))
         .expect("initialize is answered");

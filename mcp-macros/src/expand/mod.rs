@@ -181,11 +181,8 @@ fn trait_impl(handler: &HandlerFn, kind: &Kind, body: Body, paths: &Paths) -> To
     let definition_type = paths.runtime(kind.definition);
     let arg_errors = paths.runtime(Runtime::ArgErrors);
     let inventory = paths.runtime(Runtime::Inventory);
-    let registration = paths.runtime(match kind.trait_name {
-        Runtime::Tool => Runtime::ToolRegistration,
-        Runtime::Resource => Runtime::ResourceRegistration,
-        _ => Runtime::PromptRegistration,
-    });
+    let registration = paths.runtime(Runtime::Registration);
+    let register = syn::Ident::new(kind.noun, proc_macro2::Span::call_site());
     let Body {
         params,
         definition,
@@ -235,7 +232,7 @@ fn trait_impl(handler: &HandlerFn, kind: &Kind, body: Body, paths: &Paths) -> To
         }
 
         #inventory::submit! {
-            #registration::of::<#ident>()
+            #registration::#register::<#ident>()
         }
     }
 }
@@ -394,37 +391,32 @@ pub(crate) fn description(
     attr.map(ToTokens::to_token_stream).or_else(|| doc.cloned())
 }
 
-/// How a return-value engine of the runtime picks the kind of a return type: by autoref
-/// specialisation, `(&&&&Probe::<Ret>::new()).probe_method()` with the kind traits in scope.
+/// How the runtime's return-value engine picks the kind of a return type for a handler whose
+/// rules are `returns` (`ToolReturns`, `ResourceReturns`): by autoref specialisation,
+/// `(&&&&&&Probe::<Rules, Ret>::new()).__mcp_return_kind()` with the kind traits in scope.
 pub(crate) struct Probe {
-    pub(crate) probe: Runtime,
-    pub(crate) probe_method: &'static str,
-    /// The module of the kind traits, and their names.
-    pub(crate) kinds: Runtime,
-    pub(crate) kind_traits: &'static [&'static str],
+    pub(crate) returns: Runtime,
 }
 
 impl Probe {
-    /// `Trait::<Ret>::method(&kind, args)`, the kind found by the probe; the path and its
-    /// first argument spanned from the return type's first token to its last, so that an
-    /// unsupported return type is reported there, once, with the trait's message.
+    /// `Convert::<Rules, Ret>::method(&kind, args)`, the kind found by the probe; the path and
+    /// its first argument spanned from the return type's first token to its last, so that an
+    /// unsupported return type is reported there, once.
     pub(crate) fn call(
         &self,
         ret: &syn::Type,
-        trait_path: Runtime,
         method: &str,
         args: TokenStream,
         paths: &Paths,
     ) -> TokenStream {
-        let probe = paths.runtime(self.probe);
-        let kinds = paths.runtime(self.kinds);
-        let probe_method = syn::Ident::new(self.probe_method, proc_macro2::Span::call_site());
-        let kind_traits = self
-            .kind_traits
+        let probe = paths.runtime(Runtime::Probe);
+        let kinds = paths.runtime(Runtime::ReturnKinds);
+        let returns = paths.runtime(self.returns);
+        let kind_traits = paths::RETURN_KINDS
             .iter()
             .map(|name| syn::Ident::new(name, proc_macro2::Span::call_site()));
         let (first, last) = spans::first_last(ret);
-        let open = spans::respan(paths.runtime(trait_path), first);
+        let open = spans::respan(paths.runtime(Runtime::Convert), first);
         let method = syn::Ident::new(method, last);
         let close = quote_spanned!(last=> >::#method);
         let amp = quote_spanned!(first=> &);
@@ -433,9 +425,9 @@ impl Probe {
             let __mcp_kind = {
                 #[allow(unused_imports)]
                 use #kinds::{#(#kind_traits as _),*};
-                (&&&&#probe::<#ret>::new()).#probe_method()
+                (&&&&&&#probe::<#returns, #ret>::new()).__mcp_return_kind()
             };
-            #open::<#ret #close(#amp #kind, #args)
+            #open::<#returns, #ret #close(#amp #kind, #args)
         }}
     }
 }

@@ -63,7 +63,8 @@ fn completed_check(param: &Param, complete: &Complete, paths: &Paths) -> TokenSt
 
 /// The prompt's definition, its parameters and its return value.
 fn body(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths) -> Body {
-    let string_param = paths.runtime(Runtime::StringParam);
+    let param_trait = paths.runtime(Runtime::Param);
+    let string_args = paths.runtime(Runtime::StringArgs);
     let params = handler
         .params
         .iter()
@@ -73,7 +74,7 @@ fn body(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths) -> Bo
             let completer = completer_expr(param.completer.as_ref(), paths);
             let describe = bound_call(
                 param,
-                quote!(#string_param<_>),
+                quote!(#param_trait<#string_args, _>),
                 "describe",
                 quote!(__mcp_specs, #arg_name, #description, #completer),
             );
@@ -83,7 +84,7 @@ fn body(handler: &HandlerFn, attr: &PromptAttr, name: &str, paths: &Paths) -> Bo
                 .map(|complete| completed_check(param, complete, paths));
             let extract = bound_call(
                 param,
-                quote!(#string_param<_>),
+                quote!(#param_trait<#string_args, _>),
                 "extract",
                 quote!(&mut __mcp_args, #arg_name, &__mcp_ctx),
             );
@@ -135,9 +136,13 @@ mod tests {
         )
         .to_string();
         assert!(!out.contains("compile_error"), "{out}");
-        // Both are bound to `StringParam<_>`, and `name`, which has a completer, must also be
-        // an argument the client sends.
-        assert_eq!(out.matches("StringParam < _ >").count(), 4);
+        // Both are bound to `Param<StringArgs, _>`, and `name`, which has a completer, must
+        // also be an argument the client sends.
+        assert_eq!(
+            out.matches("Param < :: mcp_runtime :: __private :: StringArgs , _ >")
+                .count(),
+            4
+        );
         assert_eq!(
             out.matches("CompletedParam :: check (:: core :: marker :: PhantomData :: < String >)")
                 .count(),

@@ -71,13 +71,14 @@ fn body(
     variables: &[String],
     paths: &Paths,
 ) -> Body {
-    let string_param = paths.runtime(Runtime::StringParam);
+    let param_trait = paths.runtime(Runtime::Param);
+    let string_args = paths.runtime(Runtime::StringArgs);
     let from_arguments = paths.runtime(Runtime::FromArguments);
     let supplied = paths.runtime(Runtime::SuppliedParam);
     // A variable's value comes from the URI, so its type is decoded from text
-    // (`StringParam<FromArguments>`, not a value the runtime supplies); any other parameter
+    // (`Param<StringArgs, FromArguments>`, not a value the runtime supplies); any other parameter
     // must be supplied, an error reported on `name: Type`.
-    let variable_bound = quote!(#string_param<#from_arguments>);
+    let variable_bound = quote!(#param_trait<#string_args, #from_arguments>);
     let params = handler
         .params
         .iter()
@@ -147,16 +148,12 @@ fn body(
         quote!(#option_type::None)
     };
     let probe = Probe {
-        probe: Runtime::ResourceProbe,
-        probe_method: "__mcp_resource_kind",
-        kinds: Runtime::ResourceOutputKinds,
-        kind_traits: paths::RESOURCE_OUTPUT_KINDS,
+        returns: Runtime::ResourceReturns,
     };
     let convert = probe.call(
         &handler.return_type(),
-        Runtime::ResourceOutput,
-        "contents",
-        quote!(__mcp_value, &__mcp_uri, #mime),
+        "convert",
+        quote!(__mcp_value, (&__mcp_uri, #mime)),
         paths,
     );
     Body {

@@ -85,21 +85,24 @@ fn guard_name(name: &str) -> String {
 
 /// The tool's definition, its parameters and its return value.
 fn body(handler: &HandlerFn, attr: &ToolAttr, name: &str, paths: &Paths) -> Body {
-    let tool_param = paths.runtime(Runtime::ToolParam);
+    let option_type = paths::std(Std::Option);
+    let param_trait = paths.runtime(Runtime::Param);
+    let arguments = paths.runtime(Runtime::Arguments);
+    let none = quote!(#option_type::None);
     let params = handler
         .params
         .iter()
         .map(|param| {
             let arg_name = check::default_name(&param.ident);
             let description = option(param.description.as_ref());
-            let bound = quote!(#tool_param<_>);
+            let bound = quote!(#param_trait<#arguments, _>);
             (
                 {
                     let call = bound_call(
                         param,
                         bound.clone(),
                         "describe",
-                        quote!(__mcp_specs, #arg_name, #description),
+                        quote!(__mcp_specs, #arg_name, #description, #none),
                     );
                     quote!(#call;)
                 },
@@ -114,26 +117,10 @@ fn body(handler: &HandlerFn, attr: &ToolAttr, name: &str, paths: &Paths) -> Body
         .collect();
     let ret = handler.return_type();
     let probe = Probe {
-        probe: Runtime::OutputProbe,
-        probe_method: "__mcp_output_kind",
-        kinds: Runtime::ToolOutputKinds,
-        kind_traits: paths::TOOL_OUTPUT_KINDS,
+        returns: Runtime::ToolReturns,
     };
-    let output_schema = probe.call(
-        &ret,
-        Runtime::OutputKind,
-        "output_schema",
-        quote!(&__MCP_OUTPUT),
-        paths,
-    );
-    let convert = probe.call(
-        &ret,
-        Runtime::OutputKind,
-        "into_result",
-        quote!(__mcp_value, &__MCP_OUTPUT),
-        paths,
-    );
-    let option_type = paths::std(Std::Option);
+    let output_schema = probe.call(&ret, "output_schema", quote!(&__MCP_OUTPUT), paths);
+    let convert = probe.call(&ret, "convert", quote!(__mcp_value, &__MCP_OUTPUT), paths);
     let cow = paths::std(Std::Cow);
     let definition = paths.runtime(Runtime::ToolDefinition);
     let annotations = paths.runtime(Runtime::ToolAnnotations);

@@ -5,8 +5,6 @@
 //! string first, then as a JSON number or boolean. A parameter whose schema says it can never
 //! come from a string (an object, an array) is refused when the server is built.
 
-mod param;
 mod specs;
 
-pub use param::StringParam;
 pub use specs::{ArgumentSpec, ArgumentSpecs, StringArgs};

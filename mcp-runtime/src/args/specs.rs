@@ -8,9 +8,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::completion::Completer;
+use crate::handler::{ArgumentSource, Missing, Requirements, describe_error, is_optional};
 use crate::schema::input_generator;
-use crate::tool::Requirements;
-use crate::tool::arguments::{Missing, describe_error, is_optional};
 
 /// One string argument of a prompt or variable of a resource template.
 #[derive(Clone)]
@@ -151,6 +150,27 @@ impl StringArgs {
                 }
             }
         }
+    }
+}
+
+impl ArgumentSource for StringArgs {
+    type Description = ArgumentSpecs;
+
+    fn describe<T: DeserializeOwned + JsonSchema>(
+        into: &mut ArgumentSpecs,
+        name: &str,
+        description: Option<&str>,
+        completer: Option<Completer>,
+    ) {
+        into.add::<T>(name, description, completer);
+    }
+
+    fn requirements(into: &mut ArgumentSpecs) -> &mut Requirements {
+        &mut into.requirements
+    }
+
+    fn decode<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Result<T, String> {
+        StringArgs::decode(self, name)
     }
 }
 

@@ -24,13 +24,12 @@ pub use logging::LoggingLevel;
 #[cfg(feature = "tracing")]
 pub(crate) use logging::send_log;
 pub(crate) use request_state::RequestState;
-pub use state::State;
+pub use state::{Shareable, State};
 pub(crate) use state::{StateMap, StateNeed};
 
 use crate::jsonrpc::{RequestId, RpcError};
 use crate::protocol::{ClientInfo, Revision};
 use crate::server::{ServerHandle, Session};
-use crate::tool::FromContext;
 
 /// The request being served: passed to any handler that takes a `Context` parameter.
 ///
@@ -157,11 +156,5 @@ impl std::fmt::Debug for Context {
             .field("request_id", &self.inner.id)
             .field("revision", &self.inner.revision)
             .finish_non_exhaustive()
-    }
-}
-
-impl FromContext for Context {
-    fn from_context(ctx: &Context) -> Result<Self, String> {
-        Ok(ctx.clone())
     }
 }

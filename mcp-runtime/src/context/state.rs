@@ -5,9 +5,6 @@ use std::collections::HashMap;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use super::Context;
-use crate::tool::{FromContext, Requirements};
-
 /// Application state of type `T`, given to the server at start-up with
 /// `ServerBuilder::state(value)` and shared by every request. The value may also be given as
 /// an `Arc<T>` (`.state(Arc::new(db))` serves `State<Db>`), which shares that very `Arc`.
@@ -32,33 +29,30 @@ use crate::tool::{FromContext, Requirements};
 ///     .unwrap();
 /// # drop(server);
 /// ```
-pub struct State<T>(pub Arc<T>);
+pub struct State<T: Shareable>(pub Arc<T>);
 
-impl<T> Deref for State<T> {
+/// A type state can have: one value is read by every request, and requests run on several
+/// threads, so it is `Send + Sync + 'static`. Implemented for every such type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be server state: it is not `Send + Sync + 'static`",
+    label = "`State<T>` needs a `T` that every request, on any thread, can read",
+    note = "requests run on several threads and share one value: use `Arc` instead of `Rc`, and `Mutex`, `RwLock` or an atomic (`AtomicU32`, ...) instead of `Cell` or `RefCell`"
+)]
+pub trait Shareable: Send + Sync + 'static {}
+
+#[diagnostic::do_not_recommend]
+impl<T: Send + Sync + 'static> Shareable for T {}
+
+impl<T: Shareable> Deref for State<T> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.0
     }
 }
 
-impl<T> Clone for State<T> {
+impl<T: Shareable> Clone for State<T> {
     fn clone(&self) -> Self {
         State(Arc::clone(&self.0))
-    }
-}
-
-impl<T: Send + Sync + 'static> FromContext for State<T> {
-    fn from_context(ctx: &Context) -> Result<Self, String> {
-        ctx.state::<T>().map(State).ok_or_else(|| {
-            format!(
-                "the server has no state of type `{}`",
-                std::any::type_name::<T>()
-            )
-        })
-    }
-
-    fn declare(requirements: &mut Requirements) {
-        requirements.state::<T>();
     }
 }
 

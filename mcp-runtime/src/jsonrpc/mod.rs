@@ -15,29 +15,3 @@ pub(crate) use encode::{
 pub use error::{ErrorCode, RpcError};
 pub use id::RequestId;
 pub(crate) use incoming::{Incoming, IncomingRequest, IncomingResponse, parse_message};
-
-/// The framing steps on their own, for the micro-benchmarks in `bench/micro`. Not a public
-/// API: it changes without notice.
-#[doc(hidden)]
-pub mod __bench {
-    use serde::Serialize;
-    use serde_json::value::RawValue;
-
-    use super::{Incoming, RequestId};
-
-    /// Classifies one message as a transport does; true for a request.
-    pub fn parse_message(bytes: &[u8]) -> bool {
-        matches!(super::parse_message(bytes), Incoming::Request(_))
-    }
-
-    /// A request id from its JSON text (`7`, `"a"`); `None` unless a string or a number.
-    pub fn request_id(json: &str) -> Option<RequestId> {
-        let raw: &RawValue = serde_json::from_str(json).ok()?;
-        RequestId::from_raw(raw)
-    }
-
-    /// `{"jsonrpc":"2.0","id":ID,"result":RESULT}`, as every reply is encoded.
-    pub fn encode_result(id: &RequestId, result: &impl Serialize) -> Vec<u8> {
-        super::encode_result(id, result)
-    }
-}

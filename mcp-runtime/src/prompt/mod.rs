@@ -5,8 +5,7 @@ mod registry;
 
 use std::future::Future;
 
-pub use registry::PromptRegistration;
-pub(crate) use registry::{PromptCatalog, PromptEntry, registered};
+pub(crate) use registry::{PromptCatalog, PromptEntry};
 
 use crate::args::{ArgumentSpecs, StringArgs};
 use crate::context::Context;

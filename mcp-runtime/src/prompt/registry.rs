@@ -8,37 +8,29 @@ use super::Prompt;
 use crate::args::{ArgumentSpecs, StringArgs};
 use crate::catalog::{Catalog, Entry, WireCache};
 use crate::context::Context;
+use crate::handler::{BoxFuture, Registration};
 use crate::handler_error::HandlerError;
-use crate::protocol::{GetPromptResult, PromptDefinition, Revision, WirePrompt};
-use crate::tool::registry::BoxFuture;
+use crate::protocol::{GetPromptResult, PromptDefinition, Revision, WireArgument, WirePrompt};
 
 type GetFn = Arc<
     dyn Fn(Context, StringArgs) -> BoxFuture<Result<GetPromptResult, HandlerError>> + Send + Sync,
 >;
 
-/// One `#[mcp_prompt]` function, as collected from the whole program.
-pub struct PromptRegistration {
-    pub(crate) entry: fn() -> PromptEntry,
-}
-
-impl PromptRegistration {
-    /// The registration of prompt `P`.
-    pub const fn of<P: Prompt>() -> PromptRegistration {
-        PromptRegistration {
-            entry: PromptEntry::of::<P>,
-        }
+impl Registration<PromptEntry> {
+    /// The registration of prompt `P` (generated code submits one per `#[mcp_prompt]`).
+    pub const fn prompt<P: Prompt>() -> Registration<PromptEntry> {
+        Registration::new(PromptEntry::of::<P>)
     }
 }
 
-inventory::collect!(PromptRegistration);
-
-/// Every prompt the program registered.
-pub(crate) fn registered() -> impl Iterator<Item = &'static PromptRegistration> {
-    inventory::iter::<PromptRegistration>.into_iter()
-}
+inventory::collect!(Registration<PromptEntry>);
 
 /// A prompt ready to be listed and rendered.
-pub(crate) struct PromptEntry {
+///
+/// `pub` because generated code holds one inside a public `Registration`; no path outside the
+/// crate names it.
+#[doc(hidden)]
+pub struct PromptEntry {
     pub(crate) definition: PromptDefinition,
     pub(crate) specs: ArgumentSpecs,
     location: &'static str,
@@ -90,7 +82,12 @@ impl Entry for PromptEntry {
     /// The entry's list JSON for a revision, serialized once.
     fn wire(&self, revision: Revision) -> &RawValue {
         self.wire.get(revision, || {
-            WirePrompt::new(&self.definition, &self.specs.specs, revision)
+            let arguments = self.specs.specs.iter().map(|spec| WireArgument {
+                name: &spec.name,
+                description: spec.description.as_deref(),
+                required: spec.required,
+            });
+            WirePrompt::new(&self.definition, arguments.collect(), revision)
         })
     }
 }

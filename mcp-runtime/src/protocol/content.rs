@@ -32,6 +32,16 @@ impl Content {
         })
     }
 
+    /// An image block from its bytes (sent base64-encoded) and its MIME type.
+    pub fn image_bytes(bytes: &[u8], mime_type: impl Into<String>) -> Content {
+        Content::image(super::base64_encode(bytes), mime_type)
+    }
+
+    /// An audio block from its bytes (sent base64-encoded) and its MIME type.
+    pub fn audio_bytes(bytes: &[u8], mime_type: impl Into<String>) -> Content {
+        Content::audio(super::base64_encode(bytes), mime_type)
+    }
+
     /// An audio block from base64 data and its MIME type.
     pub fn audio(base64_data: impl Into<String>, mime_type: impl Into<String>) -> Content {
         Content::Audio(AudioContent {
@@ -149,6 +159,17 @@ pub enum ResourceContents {
     },
 }
 
+impl ResourceContents {
+    /// Binary contents from their bytes (sent base64-encoded), with their MIME type.
+    pub fn blob(uri: impl Into<String>, mime_type: impl Into<String>, bytes: &[u8]) -> Self {
+        ResourceContents::Blob {
+            uri: uri.into(),
+            mime_type: Some(mime_type.into()),
+            blob: super::base64_encode(bytes),
+        }
+    }
+}
+
 /// `{"type": "resource_link", "uri": ..., "name": ...}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -163,4 +184,32 @@ pub struct ResourceLink {
     /// Its MIME type.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub mime_type: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_are_sent_base64_encoded() {
+        let Content::Image(image) = Content::image_bytes(b"hi", "image/png") else {
+            panic!("an image")
+        };
+        assert_eq!(
+            (image.data.as_str(), image.mime_type.as_str()),
+            ("aGk=", "image/png")
+        );
+        let Content::Audio(audio) = Content::audio_bytes(b"hi!", "audio/wav") else {
+            panic!("audio")
+        };
+        assert_eq!(audio.data, "aGkh");
+        assert_eq!(
+            ResourceContents::blob("file:///a", "application/octet-stream", b"hi"),
+            ResourceContents::Blob {
+                uri: "file:///a".into(),
+                mime_type: Some("application/octet-stream".into()),
+                blob: "aGk=".into(),
+            }
+        );
+    }
 }

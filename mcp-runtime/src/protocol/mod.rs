@@ -10,9 +10,9 @@ mod resource;
 mod revision;
 mod tool;
 
-pub use base64::base64_encode;
-pub(crate) use prompt::WirePrompt;
+pub(crate) use base64::base64_encode;
 pub use prompt::{GetPromptResult, PromptDefinition, PromptMessage};
+pub(crate) use prompt::{WireArgument, WirePrompt};
 pub(crate) use resource::WireResource;
 pub use resource::{Annotations, ReadResourceResult, ResourceDefinition, Role};
 

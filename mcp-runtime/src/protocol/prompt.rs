@@ -5,7 +5,6 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use super::{Content, Revision, Role};
-use crate::args::ArgumentSpec;
 
 /// What `prompts/list` says about a prompt, apart from its arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,19 +28,20 @@ pub(crate) struct WirePrompt<'a> {
     arguments: Vec<WireArgument<'a>>,
 }
 
+/// One argument of a prompt, as `prompts/list` shows it.
 #[derive(Serialize)]
-struct WireArgument<'a> {
-    name: &'a str,
+pub(crate) struct WireArgument<'a> {
+    pub(crate) name: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<&'a str>,
+    pub(crate) description: Option<&'a str>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    required: bool,
+    pub(crate) required: bool,
 }
 
 impl<'a> WirePrompt<'a> {
     pub(crate) fn new(
         prompt: &'a PromptDefinition,
-        arguments: &'a [ArgumentSpec],
+        arguments: Vec<WireArgument<'a>>,
         revision: Revision,
     ) -> WirePrompt<'a> {
         WirePrompt {
@@ -51,14 +51,7 @@ impl<'a> WirePrompt<'a> {
                 .as_deref()
                 .filter(|_| revision.has_structured_output()),
             description: prompt.description.as_deref(),
-            arguments: arguments
-                .iter()
-                .map(|a| WireArgument {
-                    name: &a.name,
-                    description: a.description.as_deref(),
-                    required: a.required,
-                })
-                .collect(),
+            arguments,
         }
     }
 }

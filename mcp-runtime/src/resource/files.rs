@@ -14,7 +14,7 @@ use crate::handler_error::HandlerError;
 ///
 /// ```
 /// # let root = std::env::temp_dir();
-/// use mcp_runtime::resource::safe_join;
+/// use mcp_runtime::safe_join;
 /// assert!(safe_join(&root, "../etc/passwd").is_err());
 /// assert!(safe_join(&root, "/etc/passwd").is_err());
 /// ```
@@ -54,7 +54,7 @@ pub fn safe_join(root: &Path, requested: &str) -> Result<PathBuf, HandlerError> 
 ///
 /// ```
 /// # let root = std::env::temp_dir();
-/// use mcp_runtime::resource::read_file;
+/// use mcp_runtime::read_file;
 /// assert!(read_file(&root, "../etc/passwd", 1 << 20).is_err());
 /// assert!(read_file(&root, ".", 1 << 20).is_err()); // a folder
 /// ```
@@ -103,7 +103,7 @@ pub fn read_file(root: &Path, requested: &str, max_bytes: u64) -> Result<Vec<u8>
 /// # let root = std::env::temp_dir().join(format!("mcp-list-files-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(root.join("notes")).unwrap();
 /// std::fs::write(root.join("notes/today.md"), "# Today").unwrap();
-/// assert_eq!(mcp_runtime::resource::list_files(&root, 10_000), ["notes/today.md"]);
+/// assert_eq!(mcp_runtime::list_files(&root, 10_000), ["notes/today.md"]);
 /// # std::fs::remove_dir_all(&root).ok();
 /// ```
 pub fn list_files(root: &Path, max_entries: usize) -> Vec<String> {

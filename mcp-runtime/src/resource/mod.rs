@@ -4,14 +4,15 @@
 mod contents;
 mod files;
 mod registry;
+mod supplied;
 mod uri_template;
 
 use std::future::Future;
 
-pub use contents::{IntoResourceContents, ResourceOutput, ResourceProbe, kinds};
+pub use contents::{IntoResourceContents, ResourceReturns};
 pub use files::{list_files, read_file, safe_join};
-pub use registry::ResourceRegistration;
-pub(crate) use registry::{ResourceCatalog, ResourceEntry, registered};
+pub(crate) use registry::{ResourceCatalog, ResourceEntry};
+pub use supplied::SuppliedParam;
 pub use uri_template::{TemplateError, UriTemplate};
 
 use crate::args::{ArgumentSpecs, StringArgs};

@@ -8,9 +8,10 @@ use super::{Resource, UriTemplate};
 use crate::args::{ArgumentSpecs, StringArgs};
 use crate::catalog::{Catalog, Entry, WireCache};
 use crate::context::Context;
+use crate::error::{BuildError, BuildProblem};
+use crate::handler::{BoxFuture, Registration};
 use crate::handler_error::HandlerError;
 use crate::protocol::{ResourceContents, ResourceDefinition, Revision, WireResource};
-use crate::tool::registry::BoxFuture;
 
 type ReadFn = Arc<
     dyn Fn(Context, String, StringArgs) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>>
@@ -18,29 +19,21 @@ type ReadFn = Arc<
         + Sync,
 >;
 
-/// One `#[mcp_resource]` function, as collected from the whole program.
-pub struct ResourceRegistration {
-    pub(crate) entry: fn() -> ResourceEntry,
-}
-
-impl ResourceRegistration {
-    /// The registration of resource `R`.
-    pub const fn of<R: Resource>() -> ResourceRegistration {
-        ResourceRegistration {
-            entry: ResourceEntry::of::<R>,
-        }
+impl Registration<ResourceEntry> {
+    /// The registration of resource `R` (generated code submits one per `#[mcp_resource]`).
+    pub const fn resource<R: Resource>() -> Registration<ResourceEntry> {
+        Registration::new(ResourceEntry::of::<R>)
     }
 }
 
-inventory::collect!(ResourceRegistration);
-
-/// Every resource the program registered.
-pub(crate) fn registered() -> impl Iterator<Item = &'static ResourceRegistration> {
-    inventory::iter::<ResourceRegistration>.into_iter()
-}
+inventory::collect!(Registration<ResourceEntry>);
 
 /// A resource or template ready to be listed and read.
-pub(crate) struct ResourceEntry {
+///
+/// `pub` because generated code holds one inside a public `Registration`; no path outside the
+/// crate names it.
+#[doc(hidden)]
+pub struct ResourceEntry {
     pub(crate) definition: ResourceDefinition,
     pub(crate) template: Option<UriTemplate>,
     pub(crate) specs: ArgumentSpecs,
@@ -111,28 +104,42 @@ pub(crate) struct ResourceCatalog {
 }
 
 impl ResourceCatalog {
-    pub(crate) fn new(entries: Vec<ResourceEntry>) -> Result<ResourceCatalog, crate::BuildError> {
+    pub(crate) fn new(entries: Vec<ResourceEntry>) -> Result<ResourceCatalog, BuildError> {
         ResourceCatalog::from_shared(entries.into_iter().map(Arc::new).collect())
     }
 
-    fn from_shared(entries: Vec<Arc<ResourceEntry>>) -> Result<ResourceCatalog, crate::BuildError> {
+    fn from_shared(entries: Vec<Arc<ResourceEntry>>) -> Result<ResourceCatalog, BuildError> {
         let (templates, resources): (Vec<_>, Vec<_>) =
             entries.into_iter().partition(|e| e.definition.is_template);
+        let mut problems = Vec::new();
         for entry in &templates {
             if let Err(error) = UriTemplate::parse(&entry.definition.uri) {
-                return Err(crate::BuildError::InvalidUri {
+                problems.push(BuildProblem::InvalidUri {
                     uri: entry.definition.uri.to_string(),
                     problem: error.to_string(),
                 });
             }
-            if let Some(problem) = entry.specs.problems.first() {
-                return Err(crate::BuildError::NotAStringArgument {
+            problems.extend(entry.specs.problems.iter().map(|problem| {
+                BuildProblem::NotAStringArgument {
                     handler: format!("resource template `{}`", entry.definition.uri),
                     problem: problem.clone(),
-                });
-            }
+                }
+            }));
         }
-        let templates = Catalog::from_shared(templates)?;
+        let (templates, resources) = (
+            Catalog::from_shared(templates),
+            Catalog::from_shared(resources),
+        );
+        for error in [&templates, &resources]
+            .into_iter()
+            .filter_map(|c| c.as_ref().err())
+        {
+            problems.extend(error.problems().iter().cloned());
+        }
+        if let Some(error) = BuildError::of(problems) {
+            return Err(error);
+        }
+        let (templates, resources) = (templates?, resources?);
         let mut by_specificity: Vec<usize> = (0..templates.shared().len()).collect();
         by_specificity.sort_by_key(|&i| {
             std::cmp::Reverse(
@@ -143,14 +150,14 @@ impl ResourceCatalog {
             )
         });
         Ok(ResourceCatalog {
-            resources: Catalog::from_shared(resources)?,
+            resources,
             templates,
             by_specificity,
         })
     }
 
     /// This catalog with `entry` added.
-    pub(crate) fn with(&self, entry: ResourceEntry) -> Result<ResourceCatalog, crate::BuildError> {
+    pub(crate) fn with(&self, entry: ResourceEntry) -> Result<ResourceCatalog, BuildError> {
         let mut entries: Vec<Arc<ResourceEntry>> = self.shared().cloned().collect();
         entries.push(Arc::new(entry));
         ResourceCatalog::from_shared(entries)
@@ -178,10 +185,6 @@ impl ResourceCatalog {
 
     pub(crate) fn is_empty(&self) -> bool {
         self.resources.is_empty() && self.templates.is_empty()
-    }
-
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &ResourceEntry> {
-        self.resources.iter().chain(self.templates.iter())
     }
 
     /// The resource for `uri`: an exact static match, else the most specific template that

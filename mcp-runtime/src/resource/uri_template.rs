@@ -82,13 +82,9 @@ impl UriTemplate {
         })
     }
 
-    /// The template as written.
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-
     /// The variables, in order of appearance.
-    pub fn variables(&self) -> impl Iterator<Item = &str> {
+    #[cfg(test)]
+    fn variables(&self) -> impl Iterator<Item = &str> {
         self.parts
             .iter()
             .flat_map(|part| match part {

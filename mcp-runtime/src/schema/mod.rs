@@ -1,4 +1,5 @@
-//! JSON Schemas for tool arguments and results, generated once per tool with schemars.
+//! JSON Schemas for tool arguments and results, generated once per tool with schemars: the
+//! generators' settings, and the shapes MCP clients accept.
 //!
 //! The shapes are chosen for what MCP clients accept, not for what is shortest:
 //!
@@ -18,13 +19,11 @@
 //! * **Output schemas are faithful**: they describe what the value serializes to, `null`
 //!   included, because clients validate `structuredContent` against them.
 
-mod input;
 mod normalize;
 mod output;
 
-pub use input::InputSchema;
-pub(crate) use normalize::strip_null;
-pub use output::OutputShape;
+pub(crate) use normalize::{clean_input, strip_null};
+pub(crate) use output::OutputShape;
 pub(crate) use output::output_schema_for;
 
 use schemars::generate::{SchemaGenerator, SchemaSettings};

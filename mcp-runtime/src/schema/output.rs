@@ -9,7 +9,7 @@ use super::output_generator;
 
 /// How a tool's structured result is laid out, decided once from its type's schema.
 #[derive(Clone, Debug, PartialEq)]
-pub struct OutputShape {
+pub(crate) struct OutputShape {
     /// The `outputSchema`.
     pub schema: Map<String, Value>,
     /// Whether values are wrapped as `{"result": value}` because they are not JSON objects.

@@ -8,12 +8,13 @@ use super::command_line::{self, CommandLine};
 use super::{ServerHandle, Sessions};
 use crate::catalog::Live;
 use crate::context::StateMap;
-use crate::error::{BuildError, Error};
-use crate::prompt::{self, Prompt, PromptCatalog, PromptEntry};
+use crate::error::{BuildError, BuildProblem, Error};
+use crate::handler::registered;
+use crate::prompt::{Prompt, PromptCatalog, PromptEntry};
 use crate::protocol::Implementation;
-use crate::resource::{self, Resource, ResourceCatalog, ResourceEntry};
+use crate::resource::{Resource, ResourceCatalog, ResourceEntry};
 use crate::tool::Tool;
-use crate::tool::registry::{self, ToolEntry, ToolRegistry};
+use crate::tool::{ToolEntry, ToolRegistry};
 
 /// The default number of items in one page of `tools/list`.
 const DEFAULT_PAGE_SIZE: usize = 100;
@@ -46,7 +47,7 @@ pub struct ServerBuilder {
     instructions: Option<String>,
     tools: Vec<ToolEntry>,
     /// Mistakes found while adding, reported by `build`.
-    errors: Vec<BuildError>,
+    errors: Vec<BuildProblem>,
     resources: Vec<ResourceEntry>,
     prompts: Vec<PromptEntry>,
     page_size: usize,
@@ -139,14 +140,14 @@ impl ServerBuilder {
     /// Adds every function annotated with `#[mcp_resource]` in the program.
     pub fn registered_resources(mut self) -> ServerBuilder {
         self.resources
-            .extend(resource::registered().map(|registration| (registration.entry)()));
+            .extend(registered().map(crate::handler::Registration::entry));
         self
     }
 
     /// Adds every function annotated with `#[mcp_prompt]` in the program.
     pub fn registered_prompts(mut self) -> ServerBuilder {
         self.prompts
-            .extend(prompt::registered().map(|registration| (registration.entry)()));
+            .extend(registered().map(crate::handler::Registration::entry));
         self
     }
 
@@ -165,7 +166,7 @@ impl ServerBuilder {
     /// Adds every function annotated with `#[mcp_tool]` in the program, in any crate.
     pub fn registered_tools(mut self) -> ServerBuilder {
         self.tools
-            .extend(registry::registered().map(|registration| (registration.entry)()));
+            .extend(registered().map(crate::handler::Registration::entry));
         self
     }
 
@@ -238,7 +239,7 @@ impl ServerBuilder {
 
     /// Sets the largest incoming message, in bytes (16 MiB by default). A larger one is
     /// discarded and answered with an error.
-    pub fn max_message_size(mut self, bytes: usize) -> ServerBuilder {
+    pub fn max_message_bytes(mut self, bytes: usize) -> ServerBuilder {
         self.max_message_bytes = bytes;
         self
     }
@@ -282,50 +283,64 @@ impl ServerBuilder {
         self
     }
 
-    /// Checks the configuration and freezes it.
-    pub fn build(mut self) -> Result<Server, BuildError> {
-        if !self.errors.is_empty() {
-            return Err(self.errors.remove(0));
-        }
+    /// Checks the configuration and freezes it. The error lists every problem found, not only
+    /// the first.
+    pub fn build(self) -> Result<Server, BuildError> {
+        let mut problems = self.errors;
         if self.page_size == 0 {
-            return Err(BuildError::ZeroPageSize);
+            problems.push(BuildProblem::ZeroPageSize);
         }
-        let tools = ToolRegistry::new(self.tools)?;
-        let resources = ResourceCatalog::new(self.resources)?;
-        let prompts = PromptCatalog::new(self.prompts)?;
-        for prompt in prompts.iter() {
-            if let Some(problem) = prompt.specs.problems.first() {
-                return Err(BuildError::NotAStringArgument {
+        for prompt in &self.prompts {
+            problems.extend(prompt.specs.problems.iter().map(|problem| {
+                BuildProblem::NotAStringArgument {
                     handler: format!("prompt `{}`", prompt.name()),
                     problem: problem.clone(),
-                });
-            }
+                }
+            }));
         }
-        let needs = tools
+        let needs = self
+            .tools
             .iter()
             .flat_map(|t| {
                 t.needs_state
                     .iter()
                     .map(move |n| (format!("tool `{}`", t.name()), n))
             })
-            .chain(resources.iter().flat_map(|r| {
+            .chain(self.resources.iter().flat_map(|r| {
                 r.needs_state()
                     .iter()
                     .map(move |n| (format!("resource `{}`", r.definition.uri), n))
             }))
-            .chain(prompts.iter().flat_map(|p| {
+            .chain(self.prompts.iter().flat_map(|p| {
                 p.needs_state()
                     .iter()
                     .map(move |n| (format!("prompt `{}`", p.name()), n))
             }));
         for (handler, need) in needs {
-            if !need.is_met(&self.state) {
-                return Err(BuildError::MissingState {
-                    handler,
-                    type_name: need.type_name,
-                });
+            let problem = BuildProblem::MissingState {
+                handler,
+                type_name: need.type_name,
+            };
+            // The same handler added twice is one handler: report it once.
+            if !need.is_met(&self.state) && !problems.contains(&problem) {
+                problems.push(problem);
             }
         }
+        let tools = ToolRegistry::new(self.tools);
+        let resources = ResourceCatalog::new(self.resources);
+        let prompts = PromptCatalog::new(self.prompts);
+        let failures = [
+            tools.as_ref().err(),
+            resources.as_ref().err(),
+            prompts.as_ref().err(),
+        ];
+        for error in failures.into_iter().flatten() {
+            problems.extend(error.problems().iter().cloned());
+        }
+        if let Some(error) = BuildError::of(problems) {
+            return Err(error);
+        }
+        let (tools, resources, prompts) = (tools?, resources?, prompts?);
         Ok(Server {
             core: Arc::new(ServerCore {
                 info: self.info,
@@ -346,23 +361,19 @@ impl ServerBuilder {
         })
     }
 
-    /// Builds the server and serves it over stdin/stdout (see [`Server::serve_stdio`]).
-    pub async fn serve_stdio(self) -> Result<(), Error> {
-        self.build()?.serve_stdio().await
-    }
-
-    /// Like [`serve_stdio`](Self::serve_stdio), on a single-threaded Tokio runtime of its
-    /// own: for a plain `fn main`. See [`Server::run_stdio`] for when to prefer a
-    /// multi-threaded runtime of your own.
-    pub fn run_stdio(self) -> Result<(), Error> {
-        self.build()?.run_stdio()
-    }
-
-    /// Serves stdio, or Streamable HTTP when the program was started with `--http ADDRESS`
-    /// (`--http 127.0.0.1:8000`, `--http localhost:8000`; needs the `http` feature), on a
-    /// Tokio runtime of its own. `--help` prints the usage and returns; any other option (an
-    /// argument starting with `-`, before a `--`) is refused by name with [`Error::Usage`].
-    /// Arguments that are not options are left to the program.
+    /// Builds the server and serves it from a plain `fn main`, on a Tokio runtime of its own:
+    /// over stdin/stdout until stdin closes, or over Streamable HTTP at `http://ADDRESS/mcp`
+    /// when the program was started with `--http ADDRESS` (`--http 127.0.0.1:8000`,
+    /// `--http localhost:8000`; needs the `http` feature). `--help` prints the usage and
+    /// returns; any other option (an argument starting with `-`, before a `--`) is refused by
+    /// name with [`Error::Usage`]. Arguments that are not options are left to the program.
+    ///
+    /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
+    /// is served from one thread, fastest: a request is read, answered and written without
+    /// waking another thread. Handlers that wait (I/O, timers, the client) still run
+    /// concurrently. A handler that *computes* or *blocks* for long holds the others back:
+    /// move such work to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime
+    /// of your own with [`Server::serve_stdio`].
     pub fn run(self) -> Result<(), Error> {
         let http = match command_line::parse(std::env::args())? {
             CommandLine::Serve(http) => http,

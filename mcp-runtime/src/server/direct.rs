@@ -14,9 +14,8 @@ pub struct DirectSession {
 }
 
 impl Server {
-    /// A connection without a transport, for benchmarks. Not a public API.
-    #[doc(hidden)]
-    pub fn direct_session(&self) -> DirectSession {
+    /// A connection without a transport, for benchmarks (`mcp_runtime::__internals`).
+    pub(crate) fn direct_session(&self) -> DirectSession {
         let outbound = Outbound::discard();
         DirectSession {
             session: Session::new(Arc::clone(&self.core), outbound),
@@ -30,7 +29,7 @@ impl DirectSession {
     /// for anything but a request (notifications are handled, and need no reply).
     pub async fn handle(&self, message: &[u8]) -> Option<Vec<u8>> {
         match parse_message(message) {
-            Incoming::Request(request) => Some(self.session.dispatch(request).await),
+            Incoming::Request(request) => Some(super::methods::route(&self.session, request).await),
             _ => {
                 self.session.receive(message);
                 None

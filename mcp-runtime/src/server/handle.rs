@@ -49,12 +49,12 @@ pub struct ServerHandle {
 
 impl ServerHandle {
     /// Adds a tool built at run time. Fails if another tool has its name.
-    pub fn add_tool(&self, tool: DynamicTool) -> Result<(), BuildError> {
+    pub fn add_dynamic_tool(&self, tool: DynamicTool) -> Result<(), BuildError> {
         self.add_tool_entry(tool.into_entry()?)
     }
 
     /// Adds a `#[mcp_tool]` tool. Fails if another tool has its name.
-    pub fn add_tool_of<T: Tool>(&self) -> Result<(), BuildError> {
+    pub fn add_tool<T: Tool>(&self) -> Result<(), BuildError> {
         self.add_tool_entry(ToolEntry::of::<T>())
     }
 
@@ -83,7 +83,7 @@ impl ServerHandle {
     }
 
     /// Adds a `#[mcp_resource]` resource or template. Fails if its URI is taken.
-    pub fn add_resource_of<R: Resource>(&self) -> Result<(), BuildError> {
+    pub fn add_resource<R: Resource>(&self) -> Result<(), BuildError> {
         let entry = ResourceEntry::of::<R>();
         if self.core.resources.update(|r| r.with(entry).map(Some))? {
             self.resource_list_changed();
@@ -105,7 +105,7 @@ impl ServerHandle {
     }
 
     /// Adds a `#[mcp_prompt]` prompt. Fails if another prompt has its name.
-    pub fn add_prompt_of<P: Prompt>(&self) -> Result<(), BuildError> {
+    pub fn add_prompt<P: Prompt>(&self) -> Result<(), BuildError> {
         let entry = PromptEntry::of::<P>();
         if self.core.prompts.update(|p| p.with(entry).map(Some))? {
             self.broadcast("notifications/prompts/list_changed");

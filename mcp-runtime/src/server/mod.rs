@@ -1,24 +1,20 @@
-//! The server: its configuration ([`ServerBuilder`]), one connection's state ([`Session`]),
-//! and the routing of each method to the code that answers it.
+//! The server: its configuration ([`ServerBuilder`]), the handle that changes it while it runs
+//! ([`ServerHandle`]), one connection's state ([`Session`]), and below them the method-routing
+//! layer (`methods`) that answers each request.
 
 mod builder;
 mod command_line;
-mod completion;
 mod direct;
-mod dispatch;
 mod handle;
-mod lifecycle;
-mod lists;
+mod methods;
 mod outbound;
 mod panic;
-mod prompts;
-mod resources;
 mod session;
 mod suggest;
-mod tools;
 
 pub(crate) use builder::ServerCore;
 pub use builder::{Server, ServerBuilder};
+pub(crate) use direct::DirectSession;
 pub use handle::ServerHandle;
 pub(crate) use handle::Sessions;
 pub(crate) use outbound::{Outbound, Outgoing};

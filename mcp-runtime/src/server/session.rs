@@ -304,7 +304,7 @@ impl Session {
         let task = async move {
             let _guard = guard;
             let id = request.id.clone();
-            let handling = CatchUnwind(Box::pin(session.dispatch(request)));
+            let handling = CatchUnwind(Box::pin(super::methods::route(&session, request)));
             #[cfg(feature = "tracing")]
             let handling = Box::pin(crate::log_bridge::CURRENT.scope(
                 crate::log_bridge::LogTarget {

@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::registry::{BoxFuture, ToolEntry};
-use crate::BuildError;
+use super::ToolEntry;
 use crate::context::Context;
+use crate::error::BuildProblem;
+use crate::handler::BoxFuture;
 use crate::protocol::{CallToolResult, ToolAnnotations, ToolDefinition};
 
 type Handler = Arc<dyn Fn(Context, Map<String, Value>) -> BoxFuture<CallToolResult> + Send + Sync>;
@@ -87,16 +88,16 @@ impl DynamicTool {
         self
     }
 
-    pub(crate) fn into_entry(self) -> Result<ToolEntry, BuildError> {
+    pub(crate) fn into_entry(self) -> Result<ToolEntry, BuildProblem> {
         if let Some(problem) = crate::tool::name_problem(&self.definition.name) {
-            return Err(BuildError::InvalidDefinition {
+            return Err(BuildProblem::InvalidDefinition {
                 kind: "tool",
                 name: self.definition.name.to_string(),
                 problem,
             });
         }
         if self.definition.input_schema.get("type") != Some(&json!("object")) {
-            return Err(BuildError::InvalidDefinition {
+            return Err(BuildProblem::InvalidDefinition {
                 kind: "tool",
                 name: self.definition.name.to_string(),
                 problem: "its inputSchema must have `\"type\": \"object\"` at the root".to_owned(),

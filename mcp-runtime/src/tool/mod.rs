@@ -1,23 +1,22 @@
-//! Tools: the trait `#[mcp_tool]` implements, how a parameter is obtained, how a return value
-//! becomes a `tools/call` result, and the registry the server looks tools up in.
+//! Tools: the trait `#[mcp_tool]` implements, the `arguments` a call decodes its parameters
+//! from, the `inputSchema` describing them, how a return value becomes a `tools/call` result,
+//! and the registry the server looks tools up in. The machinery shared with resources and
+//! prompts (parameters, registration) is the `handler` layer below.
 
-pub(crate) mod arguments;
+mod arguments;
 mod dynamic;
+mod input_schema;
 mod output;
-mod param;
-pub(crate) mod registry;
+mod registry;
 
 use std::future::Future;
 
 pub(crate) use arguments::RawFields;
 pub use arguments::{ArgErrors, Arguments};
 pub use dynamic::DynamicTool;
-pub use output::{IntoToolResult, OutputCache, OutputKind, OutputProbe, kinds};
-pub use param::{
-    FromArguments, FromContext, FromRequestContext, Requirements, SuppliedParam, ToolParam,
-};
-pub(crate) use registry::ToolEntry;
-pub use registry::ToolRegistration;
+pub use input_schema::InputSchema;
+pub use output::{IntoToolResult, OutputCache, ToolReturns};
+pub(crate) use registry::{ToolEntry, ToolRegistry};
 
 /// Why `name` breaks the specification's rule for tool names (1 to 128 of `A-Za-z0-9_.-`).
 pub(crate) fn name_problem(name: &str) -> Option<String> {
@@ -50,7 +49,7 @@ pub trait Tool: 'static {
     const NAME: &'static str;
 
     /// Describes the tool: called once when a server is built.
-    fn definition(schema: &mut crate::schema::InputSchema) -> ToolDefinition;
+    fn definition(schema: &mut InputSchema) -> ToolDefinition;
 
     /// Runs the tool with the request's context and arguments.
     fn call(ctx: Context, args: Arguments)

@@ -1,50 +1,33 @@
 //! The tools a server exposes: registered by `#[mcp_tool]` anywhere in the program, or chosen
 //! one by one, then frozen in name order when the server is built.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use super::{Arguments, Tool};
+use super::{Arguments, InputSchema, Tool};
 use crate::catalog::WireCache;
 use crate::context::Context;
+use crate::handler::{BoxFuture, Registration};
 use crate::protocol::{CallToolResult, Revision, ToolDefinition, WireTool};
-use crate::schema::InputSchema;
-
-/// A boxed future, as stored for type-erased handlers.
-pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 type CallFn = Arc<dyn Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync>;
 
-/// One `#[mcp_tool]` function, as collected from the whole program.
-///
-/// Generated code submits one per tool; [`ServerBuilder::registered_tools`] gathers them.
-///
-/// [`ServerBuilder::registered_tools`]: crate::ServerBuilder::registered_tools
-pub struct ToolRegistration {
-    pub(crate) entry: fn() -> ToolEntry,
-}
-
-impl ToolRegistration {
-    /// The registration of tool `T`.
-    pub const fn of<T: Tool>() -> ToolRegistration {
-        ToolRegistration {
-            entry: ToolEntry::of::<T>,
-        }
+impl Registration<ToolEntry> {
+    /// The registration of tool `T` (generated code submits one per `#[mcp_tool]`).
+    pub const fn tool<T: Tool>() -> Registration<ToolEntry> {
+        Registration::new(ToolEntry::of::<T>)
     }
 }
 
-inventory::collect!(ToolRegistration);
-
-/// Every tool the program registered with `#[mcp_tool]`.
-pub(crate) fn registered() -> impl Iterator<Item = &'static ToolRegistration> {
-    inventory::iter::<ToolRegistration>.into_iter()
-}
+inventory::collect!(Registration<ToolEntry>);
 
 /// A tool ready to be listed and called.
-pub(crate) struct ToolEntry {
+///
+/// `pub` because generated code holds one inside a public `Registration`; no path outside the
+/// crate names it.
+#[doc(hidden)]
+pub struct ToolEntry {
     pub(crate) definition: ToolDefinition,
     /// Where it was defined, to name both places when two tools share a name.
     pub(crate) location: &'static str,

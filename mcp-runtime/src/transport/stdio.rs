@@ -60,16 +60,9 @@ impl Server {
         Session::new(self.core.clone(), outbound)
     }
 
-    /// Like [`serve_stdio`](Self::serve_stdio), on a single-threaded Tokio runtime of its
-    /// own: for a plain `fn main`.
-    ///
-    /// One client talks to a stdio server, and most handlers finish in microseconds, so one
-    /// thread serves it fastest: a request is read, answered and written without waking
-    /// another thread. Handlers that wait (I/O, timers, the client) still run concurrently.
-    /// A handler that *computes* or *blocks* for long holds the others back: move such work
-    /// to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime of your own
-    /// with `#[tokio::main] async fn main() { server.serve_stdio().await }`.
-    pub fn run_stdio(&self) -> Result<(), Error> {
+    /// [`serve_stdio`](Self::serve_stdio) on a single-threaded runtime of its own, for
+    /// [`ServerBuilder::run`](crate::ServerBuilder::run), which says why one thread.
+    pub(crate) fn run_stdio(&self) -> Result<(), Error> {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?
@@ -132,7 +125,7 @@ fn on_frame(session: &Arc<Session>, max: usize, frame: Frame<'_>) {
         Frame::Oversized => session.send_error(
             None,
             &RpcError::invalid_request(format!(
-                "message discarded: it is longer than the server's limit of {max} bytes (ServerBuilder::max_message_size)"
+                "message discarded: it is longer than the server's limit of {max} bytes (ServerBuilder::max_message_bytes)"
             )),
         ),
     }

@@ -13,7 +13,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?
-        .block_on(server.serve_http_with(addr, options))?;
+        .block_on(async {
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            server.serve_http(listener, options).await
+        })?;
     Ok(())
 }
 

@@ -4,5 +4,5 @@
 mod tools;
 
 fn main() -> Result<(), mcp_runtime::Error> {
-    mcp_runtime::server!().run_stdio()
+    mcp_runtime::server!().run()
 }

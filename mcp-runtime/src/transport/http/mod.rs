@@ -36,7 +36,7 @@ use axum::Router;
 use axum::routing::any;
 
 use crate::error::Error;
-use crate::server::{Server, ServerBuilder};
+use crate::server::Server;
 
 pub use guard::HostPolicy;
 
@@ -125,9 +125,9 @@ impl HttpOptions {
         self
     }
 
-    /// How long an unused session is kept (an hour by default): a session with no request and
-    /// no GET stream open for that long is ended by a timer (its requests cancelled, a log
-    /// line on stderr), and its id then gets 404.
+    /// How long an unused session is kept (an hour by default): a session that has had no
+    /// request for that long, with none in flight and no GET stream open, is ended by a timer
+    /// (a log line on stderr), and its id then gets 404.
     #[must_use]
     pub fn session_idle(mut self, idle: Duration) -> HttpOptions {
         self.session_idle = idle;
@@ -164,8 +164,8 @@ impl HttpOptions {
 
     /// How many connections may be open at once (512 by default, nginx's
     /// `worker_connections`). A connection over the cap is answered 503 with `Retry-After` and
-    /// closed (a log line on stderr). Only [`Server::serve_http_listener`] and the functions
-    /// built on it count connections; with [`Server::http_router`], the app's server does.
+    /// closed (a log line on stderr). Only [`Server::serve_http`] (and `run` with `--http`)
+    /// counts connections; with [`Server::http_router`], the app's server does.
     #[must_use]
     pub fn max_connections(mut self, connections: usize) -> HttpOptions {
         self.max_connections = connections;
@@ -238,23 +238,10 @@ impl Server {
             .with_state(state)
     }
 
-    /// Serves Streamable HTTP at `http://<addr>/mcp` until the process ends.
-    pub async fn serve_http(&self, addr: SocketAddr) -> Result<(), Error> {
-        self.serve_http_with(addr, HttpOptions::default()).await
-    }
-
-    /// Like [`serve_http`](Self::serve_http), with options.
-    pub async fn serve_http_with(
-        &self,
-        addr: SocketAddr,
-        options: HttpOptions,
-    ) -> Result<(), Error> {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        self.serve_http_listener(listener, options).await
-    }
-
-    /// Serves Streamable HTTP at `/mcp` on a listener already bound (say to port 0).
-    pub async fn serve_http_listener(
+    /// Serves Streamable HTTP at `/mcp` on a bound listener until the process ends:
+    /// `server.serve_http(TcpListener::bind("127.0.0.1:8000").await?, HttpOptions::new())`.
+    /// (To serve it at a path of an app of your own, mount [`http_router`](Self::http_router).)
+    pub async fn serve_http(
         &self,
         listener: tokio::net::TcpListener,
         options: HttpOptions,
@@ -273,12 +260,16 @@ impl Server {
         Ok(())
     }
 
-    /// Like [`serve_http`](Self::serve_http), on a Tokio runtime of its own.
-    pub fn run_http(&self, addr: SocketAddr) -> Result<(), Error> {
+    /// [`serve_http`](Self::serve_http) at `addr` with the default options, on a Tokio
+    /// runtime of its own, for [`ServerBuilder::run`](crate::ServerBuilder::run).
+    pub(crate) fn run_http(&self, addr: SocketAddr) -> Result<(), Error> {
         tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()?
-            .block_on(self.serve_http(addr))
+            .block_on(async {
+                let listener = tokio::net::TcpListener::bind(addr).await?;
+                self.serve_http(listener, HttpOptions::default()).await
+            })
     }
 }
 
@@ -294,17 +285,5 @@ impl HttpOptions {
     fn with_port(mut self, port: u16) -> HttpOptions {
         self.hosts = self.hosts.with_port(port);
         self
-    }
-}
-
-impl ServerBuilder {
-    /// Builds the server and serves Streamable HTTP at `http://<addr>/mcp`.
-    pub async fn serve_http(self, addr: SocketAddr) -> Result<(), Error> {
-        self.build()?.serve_http(addr).await
-    }
-
-    /// Like [`serve_http`](Self::serve_http), on a Tokio runtime of its own.
-    pub fn run_http(self, addr: SocketAddr) -> Result<(), Error> {
-        self.build()?.run_http(addr)
     }
 }

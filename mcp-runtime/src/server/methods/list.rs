@@ -7,9 +7,10 @@ use serde::Deserialize;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
-use super::dispatch::parse_params;
+use super::parse_params;
 use crate::catalog::{Catalog, Entry};
 use crate::jsonrpc::{RequestId, RpcError, encode_result};
+use crate::protocol::Revision;
 
 const CURSOR_PREFIX: &str = "after:";
 
@@ -38,27 +39,21 @@ impl Serialize for Page<'_> {
     }
 }
 
-impl super::Session {
-    /// Answers a list method with the page of `catalog` it asks for, under `key`.
-    pub(super) fn list<E: Entry>(
-        &self,
-        id: &RequestId,
-        params: Option<&RawValue>,
-        method: &str,
-        key: &'static str,
-        catalog: &Catalog<E>,
-    ) -> Result<Vec<u8>, RpcError> {
-        let revision = self.revision();
-        let page = page(
-            method,
-            params,
-            catalog,
-            self.server().page_size,
-            key,
-            |entry| entry.wire(revision),
-        )?;
-        Ok(encode_result(id, &page))
-    }
+/// Answers a list method with the page of `catalog` it asks for, under `key`, each entry as
+/// `revision` shows it.
+pub(super) fn list<E: Entry>(
+    id: &RequestId,
+    params: Option<&RawValue>,
+    revision: Revision,
+    page_size: usize,
+    method: &str,
+    key: &'static str,
+    catalog: &Catalog<E>,
+) -> Result<Vec<u8>, RpcError> {
+    let page = page(method, params, catalog, page_size, key, |entry| {
+        entry.wire(revision)
+    })?;
+    Ok(encode_result(id, &page))
 }
 
 /// The page of `catalog` a list request asks for.

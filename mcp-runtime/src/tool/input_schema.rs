@@ -6,10 +6,8 @@ use schemars::generate::SchemaGenerator;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::input_generator;
-use super::normalize::clean_input;
-use crate::tool::Requirements;
-use crate::tool::arguments::is_optional;
+use crate::handler::{Requirements, is_optional};
+use crate::schema::{clean_input, input_generator};
 
 /// Collects the properties of a tool's `inputSchema` while its parameters are described.
 pub struct InputSchema {

@@ -1,53 +1,46 @@
-//! `tools/list` and `tools/call`.
+//! `tools/call`: decodes `{name, arguments, _meta}`, runs the tool, and sends its result; a
+//! tool's failure (bad arguments, an `Err`, a panic) is a result with `isError`, for the model
+//! to read, never a JSON-RPC error. (`tools/list` is one of the list methods, in `list`.)
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::Session;
-use super::dispatch::parse_params;
-use super::panic::CatchUnwind;
-use super::suggest::did_you_mean;
-use crate::jsonrpc::{RequestId, RpcError, encode_error, encode_result};
+use super::{Request, parse_params};
+use crate::jsonrpc::{RpcError, encode_error, encode_result};
 use crate::protocol::CallToolResult;
+use crate::server::panic::CatchUnwind;
+use crate::server::suggest::did_you_mean;
 use crate::tool::{Arguments, RawFields};
 
-impl Session {
-    pub(super) async fn call_tool(
-        self: &Arc<Self>,
-        id: RequestId,
-        params: Option<Box<RawValue>>,
-    ) -> Vec<u8> {
-        let (name, arguments, meta) = match call_params(params) {
-            Ok(parts) => parts,
-            Err(error) => return encode_error(Some(&id), &error),
-        };
-        let server = self.server();
-        let tools = server.tools.load();
-        let Some(tool) = tools.get(&name).cloned() else {
-            let error = RpcError::invalid_params(format!(
-                "Unknown tool: `{name}`{}",
-                did_you_mean(&name, tools.iter().map(|t| t.name()))
-            ))
-            .with_data(json!({ "tool": name }));
-            return encode_error(Some(&id), &error);
-        };
-        drop(tools);
-        let ctx = self.request_context(id.clone(), meta);
-        let revision = ctx.revision();
-        let mut result = match CatchUnwind(tool.call(ctx, arguments)).await {
-            Ok(result) => result,
-            Err(panic) => {
-                CallToolResult::error(format!("tool `{name}` failed unexpectedly: {panic}"))
-            }
-        };
-        if !revision.has_structured_output() {
-            result.structured_content = None;
-        }
-        encode_result(&id, &result)
+/// `tools/call`: runs the tool with its arguments; its failures are results, for the model.
+pub(super) async fn call_tool(request: &Request<'_>, params: Option<Box<RawValue>>) -> Vec<u8> {
+    let id = &request.id;
+    let (name, arguments, meta) = match call_params(params) {
+        Ok(parts) => parts,
+        Err(error) => return encode_error(Some(id), &error),
+    };
+    let tools = request.server().tools.load();
+    let Some(tool) = tools.get(&name).cloned() else {
+        let error = RpcError::invalid_params(format!(
+            "Unknown tool: `{name}`{}",
+            did_you_mean(&name, tools.iter().map(|t| t.name()))
+        ))
+        .with_data(json!({ "tool": name }));
+        return encode_error(Some(id), &error);
+    };
+    drop(tools);
+    let ctx = request.context(meta);
+    let revision = ctx.revision();
+    let mut result = match CatchUnwind(tool.call(ctx, arguments)).await {
+        Ok(result) => result,
+        Err(panic) => CallToolResult::error(format!("tool `{name}` failed unexpectedly: {panic}")),
+    };
+    if !revision.has_structured_output() {
+        result.structured_content = None;
     }
+    encode_result(id, &result)
 }
 
 type CallParts = (String, Arguments, Option<Map<String, Value>>);

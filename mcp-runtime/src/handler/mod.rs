@@ -1,0 +1,25 @@
+//! The layer tools, resources and prompts stand on: how a handler's parameters are obtained
+//! ([`Param`], one trait generic over the [`ArgumentSource`], with [`FromContext`] for the
+//! values the runtime supplies), what a handler needs from the server ([`Requirements`]), how an
+//! argument is decoded and its failure explained, how a handler is registered
+//! ([`Registration`]), and the one engine that turns a return value into its kind's answer
+//! ([`Convert`]). Nothing here knows which kind of handler it serves: each kind's module
+//! (`tool`, `resource`, `prompt`) builds on this one, never the other way round.
+mod decode;
+mod param;
+mod registration;
+mod returns;
+mod supply;
+
+use std::future::Future;
+use std::pin::Pin;
+
+pub(crate) use decode::{Missing, describe_error, is_optional};
+pub use param::{ArgumentSource, Param};
+pub use registration::Registration;
+pub(crate) use registration::registered;
+pub use returns::{Convert, Direct, Failure, Probe, Returns, Serialized, kinds};
+pub use supply::{FromArguments, FromContext, FromRequestContext, Requirements};
+
+/// A boxed future, as stored for type-erased handlers.
+pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;

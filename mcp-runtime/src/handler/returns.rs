@@ -1,0 +1,193 @@
+//! How a handler's return value becomes what its kind answers with: one engine for every kind.
+//!
+//! The rules, from most to least specific, for a kind `K` (a tool, a resource):
+//!
+//! 1. a type implementing [`Direct<K>`] says itself what it becomes (for a tool: text,
+//!    content, a `CallToolResult`; for a resource: text, bytes, contents);
+//! 2. any other type implementing [`Serialized<K>`] is serialized (a tool's structured output
+//!    with its `outputSchema`, a resource's JSON text);
+//! 3. `Result<T, E>` applies 1 or 2 to `Ok`, and turns `Err` into the kind's failure through
+//!    [`Failure<K>`] (implemented for every error that is `Display`).
+//!
+//! Rust has no specialization, so generated code picks the rule with autoref-based dispatch:
+//! `(&&&&&&Probe::<K, R>::new()).__mcp_return_kind()` resolves to the most specific level
+//! whose bounds hold, and the kind found converts the value through [`Convert<K, R>`]. The
+//! lower levels exist for the diagnostics: a `Result` whose `Ok` fits but whose error does not
+//! selects the rule-3 kind anyway, whose impl then asks for `E: Failure<K>` (the message says
+//! the error is not `Display`); a type that fits no rule selects
+//! [`Unsupported`](kinds::Unsupported), which each kind implements asking for its own
+//! conversion trait, reported with the kind's "cannot be returned" message.
+
+use std::marker::PhantomData;
+
+use serde_json::{Map, Value};
+
+/// A kind of handler's return rules: what a return value becomes, and what converting needs.
+pub trait Returns: 'static {
+    /// What a returned value becomes.
+    type Output;
+    /// What a conversion needs besides the value (a tool's schema cache, a resource's URI).
+    type Needs<'a>: Copy;
+}
+
+/// Rule 1: a value that says itself what it becomes.
+pub trait Direct<K: Returns>: Sized {
+    /// Converts the value.
+    fn convert(self, needs: K::Needs<'_>) -> K::Output;
+}
+
+/// Rule 2: a value that is serialized.
+pub trait Serialized<K: Returns>: Sized {
+    /// Converts the value.
+    fn convert(self, needs: K::Needs<'_>) -> K::Output;
+
+    /// The schema of what the value serializes to, where the kind declares one.
+    fn schema(_needs: K::Needs<'_>) -> Option<Map<String, Value>> {
+        None
+    }
+}
+
+/// Rule 3: an error an `Err` of which becomes the kind's failure.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `Display`, so an `Err` of it cannot be reported to the client",
+    label = "the error type of this `Result` does not implement `std::fmt::Display`",
+    note = "the client reads an error's `to_string()`: implement `std::fmt::Display` for `{Self}` (by hand, or with `#[derive(thiserror::Error)]`)",
+    note = "or return a `Result` whose error already is `Display`, such as `Result<_, String>`, mapping the error inside the function (`.map_err(|e| format!(\"{{e:?}}\"))`)"
+)]
+pub trait Failure<K: Returns>: Sized {
+    /// Converts the error.
+    fn fail(self) -> K::Output;
+}
+
+/// How one return type becomes the kind's output: implemented by the kinds the probe finds.
+pub trait Convert<K: Returns, R> {
+    /// The schema of the output, for the serialized kinds of a kind that declares one.
+    fn output_schema(&self, needs: K::Needs<'_>) -> Option<Map<String, Value>>;
+    /// Converts a returned value.
+    fn convert(&self, value: R, needs: K::Needs<'_>) -> K::Output;
+}
+
+/// The probe generated code dispatches on; see the module docs.
+pub struct Probe<K, R>(PhantomData<fn() -> (K, R)>);
+
+impl<K, R> Probe<K, R> {
+    /// A probe for return type `R` of a handler of kind `K`.
+    pub const fn new() -> Probe<K, R> {
+        Probe(PhantomData)
+    }
+}
+
+impl<K, R> Default for Probe<K, R> {
+    fn default() -> Self {
+        Probe::new()
+    }
+}
+
+/// The kinds, one per rule, and the levels of the probe that select them.
+pub mod kinds {
+    use super::{Convert, Direct, Failure, Map, Probe, Returns, Serialized, Value};
+
+    /// Rule 1.
+    pub struct DirectKind;
+    /// Rule 2.
+    pub struct SerializedKind;
+    /// Rule 3 with rule 1 for `Ok`.
+    pub struct DirectOrError;
+    /// Rule 3 with rule 2 for `Ok`.
+    pub struct SerializedOrError;
+    /// No rule applies. Each kind implements `Convert` for it asking for its own conversion
+    /// trait (`IntoToolResult`, ...), whose message explains what the kind returns.
+    pub struct Unsupported;
+
+    macro_rules! level {
+        ($(#[$doc:meta])* $via:ident, $kind:ident, [$($bounds:tt)*], $probe:ty) => {
+            $(#[$doc])*
+            pub trait $via {
+                /// The kind.
+                fn __mcp_return_kind(self) -> $kind
+                where
+                    Self: Sized,
+                {
+                    $kind
+                }
+            }
+            impl<$($bounds)*> $via for $probe {}
+        };
+    }
+
+    level!(
+        /// Level 6 (most specific): `Result<T: Direct, E: Failure>`.
+        ViaDirectResult, DirectOrError,
+        [K: Returns, T: Direct<K>, E: Failure<K>], &&&&&&Probe<K, Result<T, E>>
+    );
+    level!(
+        /// Level 5: `Result<T: Serialized, E: Failure>`.
+        ViaSerializedResult, SerializedOrError,
+        [K: Returns, T: Serialized<K>, E: Failure<K>], &&&&&Probe<K, Result<T, E>>
+    );
+    level!(
+        /// Level 4: `T: Direct`.
+        ViaDirect, DirectKind, [K: Returns, T: Direct<K>], &&&&Probe<K, T>
+    );
+    level!(
+        /// Level 3: `T: Serialized`.
+        ViaSerialized, SerializedKind, [K: Returns, T: Serialized<K>], &&&Probe<K, T>
+    );
+    level!(
+        /// Level 2: `Result<T: Direct, E>` whose `E` is no `Failure`: selects rule 3, whose
+        /// bound on `E` then explains what is wrong.
+        ViaDirectResultOfAnyError, DirectOrError,
+        [K: Returns, T: Direct<K>, E], &&Probe<K, Result<T, E>>
+    );
+    level!(
+        /// Level 1: `Result<T: Serialized, E>`, as level 2.
+        ViaSerializedResultOfAnyError, SerializedOrError,
+        [K: Returns, T: Serialized<K>, E], &Probe<K, Result<T, E>>
+    );
+    level!(
+        /// Level 0: anything else.
+        ViaUnsupported, Unsupported, [K: Returns, T], Probe<K, T>
+    );
+
+    impl<K: Returns, R: Direct<K>> Convert<K, R> for DirectKind {
+        fn output_schema(&self, _needs: K::Needs<'_>) -> Option<Map<String, Value>> {
+            None
+        }
+        fn convert(&self, value: R, needs: K::Needs<'_>) -> K::Output {
+            value.convert(needs)
+        }
+    }
+
+    impl<K: Returns, R: Serialized<K>> Convert<K, R> for SerializedKind {
+        fn output_schema(&self, needs: K::Needs<'_>) -> Option<Map<String, Value>> {
+            R::schema(needs)
+        }
+        fn convert(&self, value: R, needs: K::Needs<'_>) -> K::Output {
+            value.convert(needs)
+        }
+    }
+
+    impl<K: Returns, T: Direct<K>, E: Failure<K>> Convert<K, Result<T, E>> for DirectOrError {
+        fn output_schema(&self, _needs: K::Needs<'_>) -> Option<Map<String, Value>> {
+            None
+        }
+        fn convert(&self, value: Result<T, E>, needs: K::Needs<'_>) -> K::Output {
+            match value {
+                Ok(ok) => ok.convert(needs),
+                Err(error) => error.fail(),
+            }
+        }
+    }
+
+    impl<K: Returns, T: Serialized<K>, E: Failure<K>> Convert<K, Result<T, E>> for SerializedOrError {
+        fn output_schema(&self, needs: K::Needs<'_>) -> Option<Map<String, Value>> {
+            T::schema(needs)
+        }
+        fn convert(&self, value: Result<T, E>, needs: K::Needs<'_>) -> K::Output {
+            match value {
+                Ok(ok) => ok.convert(needs),
+                Err(error) => error.fail(),
+            }
+        }
+    }
+}

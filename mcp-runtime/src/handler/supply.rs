@@ -1,0 +1,68 @@
+//! The values the runtime supplies to a handler ([`FromContext`]), what they need from the
+//! server ([`Requirements`]), and the marker types that tell a parameter decoded from the
+//! request's arguments from one the runtime supplies.
+//!
+//! The markers are axum's technique for extractors: a parameter trait has one blanket impl per
+//! marker, so a type that deserializes is an argument, a type that implements [`FromContext`]
+//! is supplied, and the spelling of the type never matters (aliases work).
+
+use crate::context::{Context, Shareable, State, StateNeed};
+
+/// What a handler's supplied parameters need from the server, checked when it is built.
+#[derive(Debug, Default)]
+pub struct Requirements {
+    pub(crate) states: Vec<StateNeed>,
+}
+
+impl Requirements {
+    /// The handler reads state of type `T` (given with `ServerBuilder::state`).
+    pub fn state<T: 'static>(&mut self) {
+        self.states.push(StateNeed::of::<T>());
+    }
+}
+
+/// Marker: the parameter is decoded from the request's arguments.
+#[derive(Debug)]
+pub enum FromArguments {}
+
+/// Marker: the parameter is supplied by the runtime.
+#[derive(Debug)]
+pub enum FromRequestContext {}
+
+/// A value the runtime supplies to a handler from the request being served.
+///
+/// Implement it for your own types to have them passed to handlers like [`Context`] is (an
+/// authenticated user, a database handle taken from state, ...).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not something the runtime can supply to a handler",
+    note = "implement `mcp_runtime::FromContext` for it"
+)]
+pub trait FromContext: Sized {
+    /// Takes the value from the request's context; an `Err` fails the call with that message.
+    fn from_context(ctx: &Context) -> Result<Self, String>;
+
+    /// Records, when a server is built, what the value will need (the state it reads), so a
+    /// missing piece is reported at start-up rather than on the first call.
+    fn declare(_requirements: &mut Requirements) {}
+}
+
+impl FromContext for Context {
+    fn from_context(ctx: &Context) -> Result<Self, String> {
+        Ok(ctx.clone())
+    }
+}
+
+impl<T: Shareable> FromContext for State<T> {
+    fn from_context(ctx: &Context) -> Result<Self, String> {
+        ctx.state::<T>().map(State).ok_or_else(|| {
+            format!(
+                "the server has no state of type `{}`",
+                std::any::type_name::<T>()
+            )
+        })
+    }
+
+    fn declare(requirements: &mut Requirements) {
+        requirements.state::<T>();
+    }
+}

@@ -1,0 +1,54 @@
+//! `prompts/get`: renders a prompt with the request's arguments; its failures are JSON-RPC
+//! errors. (`prompts/list` is one of the list methods, in `list`.)
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+
+use super::{Request, parse_params};
+use crate::args::StringArgs;
+use crate::jsonrpc::{RpcError, encode_result};
+use crate::server::panic::CatchUnwind;
+use crate::server::suggest::did_you_mean;
+
+#[derive(Deserialize)]
+struct GetParams {
+    name: String,
+    #[serde(default)]
+    arguments: Option<HashMap<String, String>>,
+    #[serde(default, rename = "_meta")]
+    meta: Option<Map<String, Value>>,
+}
+
+/// `prompts/get`: renders the prompt with its arguments.
+pub(super) async fn get_prompt(
+    request: &Request<'_>,
+    params: Option<&RawValue>,
+) -> Result<Vec<u8>, RpcError> {
+    let id = &request.id;
+    let GetParams {
+        name,
+        arguments,
+        meta,
+    } = parse_params("prompts/get", params)?;
+    let prompts = request.server().prompts.load();
+    let prompt = prompts.get(&name).cloned().ok_or_else(|| {
+        RpcError::invalid_params(format!(
+            "Unknown prompt: `{name}`{}",
+            did_you_mean(&name, prompts.iter().map(|p| p.name()))
+        ))
+        .with_data(json!({ "prompt": name }))
+    })?;
+    drop(prompts);
+    let ctx = request.context(meta);
+    let rendering = prompt.get(ctx, StringArgs::new(arguments.unwrap_or_default()));
+    match CatchUnwind(rendering).await {
+        Ok(Ok(result)) => Ok(encode_result(id, &result)),
+        Ok(Err(error)) => Err(error.into()),
+        Err(panic) => Err(RpcError::internal(format!(
+            "prompt `{name}` failed unexpectedly: {panic}"
+        ))),
+    }
+}
