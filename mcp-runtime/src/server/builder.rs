@@ -278,7 +278,7 @@ impl ServerBuilder {
     /// Sets the longest URI a session may subscribe to, in bytes (8 KiB by default, nginx's
     /// request line buffer). A longer one is refused with -32602 (invalid params) naming the
     /// limit.
-    pub fn max_subscription_uri(mut self, bytes: usize) -> ServerBuilder {
+    pub fn max_subscription_uri_bytes(mut self, bytes: usize) -> ServerBuilder {
         self.subscriptions.max_uri_bytes = bytes;
         self
     }

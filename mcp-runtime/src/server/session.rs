@@ -161,7 +161,7 @@ impl Session {
             return Ok(());
         }
         Err(RpcError::invalid_params(format!(
-            "the URI is {} bytes long, over the server's limit of {max} bytes for a subscription (ServerBuilder::max_subscription_uri)",
+            "the URI is {} bytes long, over the server's limit of {max} bytes for a subscription (ServerBuilder::max_subscription_uri_bytes)",
             uri.len()
         )))
     }
