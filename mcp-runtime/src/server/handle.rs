@@ -1,5 +1,7 @@
 //! Changing a running server and telling its clients, from anywhere in the application.
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use serde_json::json;
@@ -10,29 +12,67 @@ use crate::prompt::{Prompt, PromptEntry};
 use crate::resource::{Resource, ResourceEntry};
 use crate::tool::{DynamicTool, Tool, ToolEntry};
 
-/// The live sessions of a server, held weakly: a closed connection simply disappears.
-#[derive(Default)]
+/// The live sessions of a server, held weakly, that list changes and resource updates reach.
+///
+/// Each session is listed under a number of its own in one of [`SHARDS`] maps, each behind its
+/// own lock, and unlists itself when dropped: adding and removing are one map operation under
+/// one shard's lock, O(1), never a scan. Only a broadcast visits every session, one shard's
+/// lock at a time.
 pub(crate) struct Sessions {
-    live: Mutex<Vec<Weak<Session>>>,
+    shards: Box<[Shard]>,
+    next: AtomicU64,
+}
+
+/// One of the maps the sessions are spread over.
+type Shard = Mutex<HashMap<u64, Weak<Session>>>;
+
+/// How many maps the sessions are spread over: enough that threads seldom meet on one lock.
+const SHARDS: usize = 64;
+
+impl Default for Sessions {
+    fn default() -> Sessions {
+        Sessions {
+            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            next: AtomicU64::new(0),
+        }
+    }
 }
 
 impl Sessions {
-    pub(crate) fn add(&self, session: &Arc<Session>) {
-        let mut live = self.live.lock().expect("lock poisoned");
-        live.retain(|s| s.strong_count() > 0);
-        live.push(Arc::downgrade(session));
+    fn shard(&self, number: u64) -> &Shard {
+        &self.shards[(number % SHARDS as u64) as usize]
+    }
+
+    /// A number to list a session under.
+    pub(crate) fn number(&self) -> u64 {
+        self.next.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub(crate) fn add(&self, number: u64, session: &Arc<Session>) {
+        self.shard(number)
+            .lock()
+            .expect("lock poisoned")
+            .insert(number, Arc::downgrade(session));
+    }
+
+    pub(crate) fn remove(&self, number: u64) {
+        self.shard(number)
+            .lock()
+            .expect("lock poisoned")
+            .remove(&number);
     }
 
     fn each(&self, mut f: impl FnMut(&Session)) {
-        let live: Vec<Arc<Session>> = self
-            .live
-            .lock()
-            .expect("lock poisoned")
-            .iter()
-            .filter_map(Weak::upgrade)
-            .collect();
-        for session in live {
-            f(&session);
+        for shard in &self.shards {
+            let live: Vec<Arc<Session>> = shard
+                .lock()
+                .expect("lock poisoned")
+                .values()
+                .filter_map(Weak::upgrade)
+                .collect();
+            for session in live {
+                f(&session);
+            }
         }
     }
 }
@@ -148,5 +188,39 @@ impl ServerHandle {
                 session.notify(method, &json!({}));
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::Outbound;
+
+    fn listed(core: &ServerCore) -> usize {
+        let mut count = 0;
+        core.sessions.each(|_| count += 1);
+        count
+    }
+
+    #[test]
+    fn a_session_is_listed_while_it_lives_and_an_unlisted_one_never() {
+        let server = crate::Server::builder(crate::server_info!())
+            .build()
+            .unwrap();
+        let core = &server.core;
+        let sessions: Vec<_> = (0..100)
+            .map(|_| Session::new(Arc::clone(core), Outbound::discard()))
+            .collect();
+        let _unlisted = Session::unlisted(Arc::clone(core), Outbound::discard());
+        assert_eq!(listed(core), 100);
+        drop(sessions);
+        assert_eq!(listed(core), 0);
+        let shards: usize = core
+            .sessions
+            .shards
+            .iter()
+            .map(|shard| shard.lock().unwrap().len())
+            .sum();
+        assert_eq!(shards, 0, "a dropped session left an entry behind");
     }
 }

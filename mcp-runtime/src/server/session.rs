@@ -33,6 +33,8 @@ pub(crate) struct Negotiated {
 
 pub(crate) struct Session {
     server: Arc<ServerCore>,
+    /// The number the server's session list has it under, if it is listed.
+    listed_as: Option<u64>,
     subscriptions: Mutex<HashSet<String>>,
     outbound: Outbound,
     negotiated: RwLock<Option<Arc<Negotiated>>>,
@@ -60,8 +62,9 @@ struct BatchReply {
 
 impl Session {
     pub(crate) fn new(server: Arc<ServerCore>, outbound: Outbound) -> Arc<Session> {
-        let session = Session::unlisted(Arc::clone(&server), outbound);
-        server.sessions.add(&session);
+        let number = server.sessions.number();
+        let session = Session::with_listing(Arc::clone(&server), outbound, Some(number));
+        server.sessions.add(number, &session);
         session
     }
 
@@ -69,8 +72,17 @@ impl Session {
     /// client outside its own request: a stateless HTTP POST's.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn unlisted(server: Arc<ServerCore>, outbound: Outbound) -> Arc<Session> {
+        Session::with_listing(server, outbound, None)
+    }
+
+    fn with_listing(
+        server: Arc<ServerCore>,
+        outbound: Outbound,
+        listed_as: Option<u64>,
+    ) -> Arc<Session> {
         Arc::new(Session {
             server,
+            listed_as,
             subscriptions: Mutex::new(HashSet::new()),
             outbound,
             negotiated: RwLock::new(None),
@@ -492,6 +504,14 @@ impl Session {
                     self.server.request_timeout.as_secs_f64()
                 )))
             }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(number) = self.listed_as {
+            self.server.sessions.remove(number);
         }
     }
 }
