@@ -88,6 +88,7 @@ mod protocol;
 mod resource;
 mod schema;
 mod server;
+mod sharded;
 pub mod testing;
 mod tool;
 mod transport;

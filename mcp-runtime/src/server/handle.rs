@@ -1,8 +1,7 @@
 //! Changing a running server and telling its clients, from anywhere in the application.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Weak};
 
 use serde_json::json;
 
@@ -10,69 +9,36 @@ use super::{ServerCore, Session};
 use crate::BuildError;
 use crate::prompt::{Prompt, PromptEntry};
 use crate::resource::{Resource, ResourceEntry};
+use crate::sharded::ShardedMap;
 use crate::tool::{DynamicTool, Tool, ToolEntry};
 
 /// The live sessions of a server, held weakly, that list changes and resource updates reach.
-///
-/// Each session is listed under a number of its own in one of [`SHARDS`] maps, each behind its
-/// own lock, and unlists itself when dropped: adding and removing are one map operation under
-/// one shard's lock, O(1), never a scan. Only a broadcast visits every session, one shard's
-/// lock at a time.
+/// Each is listed under a number of its own and unlists itself when dropped: adding and
+/// removing one is O(1) in a [`ShardedMap`], never a scan; only a broadcast visits them all.
+#[derive(Default)]
 pub(crate) struct Sessions {
-    shards: Box<[Shard]>,
+    listed: ShardedMap<u64, Weak<Session>>,
     next: AtomicU64,
 }
 
-/// One of the maps the sessions are spread over.
-type Shard = Mutex<HashMap<u64, Weak<Session>>>;
-
-/// How many maps the sessions are spread over: enough that threads seldom meet on one lock.
-const SHARDS: usize = 64;
-
-impl Default for Sessions {
-    fn default() -> Sessions {
-        Sessions {
-            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
-            next: AtomicU64::new(0),
-        }
-    }
-}
-
 impl Sessions {
-    fn shard(&self, number: u64) -> &Shard {
-        &self.shards[(number % SHARDS as u64) as usize]
-    }
-
     /// A number to list a session under.
     pub(crate) fn number(&self) -> u64 {
         self.next.fetch_add(1, Ordering::Relaxed)
     }
 
     pub(crate) fn add(&self, number: u64, session: &Arc<Session>) {
-        self.shard(number)
-            .lock()
-            .expect("lock poisoned")
-            .insert(number, Arc::downgrade(session));
+        self.listed.insert(number, Arc::downgrade(session));
     }
 
     pub(crate) fn remove(&self, number: u64) {
-        self.shard(number)
-            .lock()
-            .expect("lock poisoned")
-            .remove(&number);
+        self.listed.remove(&number);
     }
 
     fn each(&self, mut f: impl FnMut(&Session)) {
-        for shard in &self.shards {
-            let live: Vec<Arc<Session>> = shard
-                .lock()
-                .expect("lock poisoned")
-                .values()
-                .filter_map(Weak::upgrade)
-                .collect();
-            for session in live {
-                f(&session);
-            }
+        // Called outside the shards' locks: a session dropped here unlists itself.
+        for session in self.listed.collect(Weak::upgrade) {
+            f(&session);
         }
     }
 }
@@ -215,12 +181,10 @@ mod tests {
         assert_eq!(listed(core), 100);
         drop(sessions);
         assert_eq!(listed(core), 0);
-        let shards: usize = core
-            .sessions
-            .shards
-            .iter()
-            .map(|shard| shard.lock().unwrap().len())
-            .sum();
-        assert_eq!(shards, 0, "a dropped session left an entry behind");
+        assert_eq!(
+            core.sessions.listed.len(),
+            0,
+            "a dropped session left an entry behind"
+        );
     }
 }

@@ -2,13 +2,13 @@
 //! long an unused one is kept, and how many GET streams each may hold open.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, RandomState};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::stream::{Hub, StreamLimits, StreamSlot};
 use crate::server::{Outbound, Outgoing, Server, Session};
+use crate::sharded::ShardedMap;
 
 /// One client's session: the runtime's session, its standalone stream, and its request streams
 /// (kept while they may be resumed).
@@ -89,39 +89,25 @@ impl HttpSession {
     }
 }
 
-/// Sessions by id, in [`SHARDS`] maps each behind its own lock: the shard is found by hashing
-/// the id, so an insert or a lookup is one hash and one `HashMap` operation under one shard's
-/// lock, O(1), and never scans the others. The live count is one atomic, checked against the
-/// cap before a session is made. Idle sessions are dropped by a sweeper task on a timer
-/// ([`SessionTable::sweep`]), one shard at a time, never on the insert path.
+/// Sessions by id, in a [`ShardedMap`]: an insert or a lookup is O(1) under one shard's lock
+/// and never scans the others. The live count is one atomic, checked against the cap before a
+/// session is listed. Idle sessions are dropped by a sweeper task on a timer
+/// ([`SessionTable::sweep_every`]), one shard at a time, never on the insert path.
 pub(super) struct SessionTable {
-    shards: Box<[Shard]>,
-    hasher: RandomState,
+    sessions: ShardedMap<String, Arc<HttpSession>>,
     live: AtomicUsize,
     max: usize,
     sweeping: OnceLock<()>,
 }
 
-/// One of the maps the sessions are spread over.
-type Shard = Mutex<HashMap<String, Arc<HttpSession>>>;
-
-/// How many maps the sessions are spread over: enough that threads seldom meet on one lock.
-const SHARDS: usize = 64;
-
 impl SessionTable {
     pub(super) fn new(max: usize) -> SessionTable {
         SessionTable {
-            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
-            hasher: RandomState::new(),
+            sessions: ShardedMap::default(),
             live: AtomicUsize::new(0),
             max,
             sweeping: OnceLock::new(),
         }
-    }
-
-    fn shard(&self, id: &str) -> &Shard {
-        let index = self.hasher.hash_one(id) as usize % SHARDS;
-        &self.shards[index]
     }
 
     /// Registers a session under a new random id; `None` when the cap's number of sessions is
@@ -136,26 +122,18 @@ impl SessionTable {
             return None;
         }
         let id = new_session_id();
-        self.shard(&id)
-            .lock()
-            .expect("lock poisoned")
-            .insert(id.clone(), session);
+        self.sessions.insert(id.clone(), session);
         Some(id)
     }
 
     pub(super) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
-        let session = self
-            .shard(id)
-            .lock()
-            .expect("lock poisoned")
-            .get(id)
-            .cloned()?;
+        let session = self.sessions.get_cloned(id)?;
         session.touch();
         Some(session)
     }
 
     pub(super) fn remove(&self, id: &str) -> Option<Arc<HttpSession>> {
-        let removed = self.shard(id).lock().expect("lock poisoned").remove(id);
+        let removed = self.sessions.remove(id);
         if removed.is_some() {
             self.live.fetch_sub(1, Ordering::AcqRel);
         }
@@ -187,17 +165,15 @@ impl SessionTable {
     /// Ends the sessions idle for `idle`, one shard's lock at a time.
     fn sweep(&self, idle: Duration) {
         let mut expired = Vec::new();
-        for shard in &self.shards {
-            shard.lock().expect("lock poisoned").retain(|_, session| {
-                let keep = session.idle_for() < idle
-                    || session.get_streams.load(Ordering::Acquire) > 0
-                    || session.session.is_busy();
-                if !keep {
-                    expired.push(Arc::clone(session));
-                }
-                keep
-            });
-        }
+        self.sessions.retain(|_, session| {
+            let keep = session.idle_for() < idle
+                || session.get_streams.load(Ordering::Acquire) > 0
+                || session.session.is_busy();
+            if !keep {
+                expired.push(Arc::clone(session));
+            }
+            keep
+        });
         if expired.is_empty() {
             return;
         }
