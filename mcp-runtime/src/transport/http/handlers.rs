@@ -347,8 +347,9 @@ async fn respond(
             let hub = open_stream(state, session, http_session, requests);
             let subscription = hub.subscribe();
             exchange.attach(&hub);
+            // A request's own stream ends with its reply: no idle limit, no GET slot.
             let limits = SseLimits::default();
-            sse_response(state, session, &hub, (subscription, true), limits)
+            sse_response(state, session, &hub, subscription, true, limits)
         }
         Err(_) => unanswered(exchange.request(), sse),
     }
@@ -431,7 +432,8 @@ fn sse_response(
     state: &HttpState,
     session: &Session,
     hub: &Hub,
-    (subscription, fresh): (Subscription, bool),
+    subscription: Subscription,
+    fresh: bool,
     limits: SseLimits,
 ) -> Response {
     let priming = (fresh && session.revision() >= Revision::V2025_11_25)
@@ -561,7 +563,7 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
     let Some((stream, after)) = resume else {
         let hub = Arc::clone(&session.standalone);
         let subscription = hub.subscribe();
-        return sse_response(&state, &session.session, &hub, (subscription, true), limits);
+        return sse_response(&state, &session.session, &hub, subscription, true, limits);
     };
     // 410: the events are gone, the session is not (404 would tell the client to start a new
     // one); an error status is how a client learns that the stream it asked for is not coming.
@@ -575,13 +577,9 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
         );
     };
     match hub.resume(after) {
-        Resume::Subscribed(subscription) => sse_response(
-            &state,
-            &session.session,
-            &hub,
-            (subscription, false),
-            limits,
-        ),
+        Resume::Subscribed(subscription) => {
+            sse_response(&state, &session.session, &hub, subscription, false, limits)
+        }
         Resume::Gone { missed } => {
             static LOG: LimitLog = LimitLog::new();
             LOG.hit(|| {
