@@ -1027,7 +1027,7 @@ async fn a_get_stream_with_nothing_to_carry_is_ended() {
 }
 
 #[tokio::test]
-async fn slow_headers_are_cut_off_and_a_slow_body_gets_408() {
+async fn slow_headers_and_idle_connections_are_cut_off_and_a_slow_body_gets_408() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let port = start(
         HttpOptions::new()
@@ -1056,6 +1056,24 @@ async fn slow_headers_are_cut_off_and_a_slow_body_gets_408() {
         .unwrap();
     let read = tokio::time::timeout(Duration::from_secs(5), idle.read_to_end(&mut rest)).await;
     assert!(read.is_ok(), "an idle connection was not closed");
+
+    // A kept-alive connection idle after a request.
+    let mut kept = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let body = initialize("2025-11-25", json!({}));
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    kept.write_all(head.as_bytes()).await.unwrap();
+    let mut answered = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), kept.read_to_end(&mut answered)).await;
+    assert!(read.is_ok(), "an idle kept-alive connection was not closed");
+    assert!(
+        answered.starts_with(b"HTTP/1.1 200"),
+        "answered before it was closed"
+    );
 
     // A body trickled in: 10 of 100 bytes, then nothing.
     let mut trickle = tokio::net::TcpStream::connect(("127.0.0.1", port))
