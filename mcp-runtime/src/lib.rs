@@ -81,6 +81,7 @@ mod handler;
 mod handler_error;
 mod internals;
 mod jsonrpc;
+mod limit_log;
 #[cfg(feature = "tracing")]
 pub mod log_bridge;
 mod prompt;

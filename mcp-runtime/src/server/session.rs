@@ -23,6 +23,7 @@ use crate::jsonrpc::{
     Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
     encode_error_without_id, encode_notification, encode_request, parse_message,
 };
+use crate::limit_log::LimitLog;
 use crate::protocol::{ClientInfo, Revision};
 
 /// What `initialize` settled.
@@ -152,10 +153,13 @@ impl Session {
         let limits = self.server.subscriptions;
         if subscriptions.len() >= limits.max && !subscriptions.contains(&uri) {
             drop(subscriptions);
-            eprintln!(
-                "mcp: a session holds {} subscriptions (ServerBuilder::max_subscriptions): another is refused",
-                limits.max
-            );
+            static LOG: LimitLog = LimitLog::new();
+            LOG.hit(|| {
+                format!(
+                    "a session holds {} subscriptions (ServerBuilder::max_subscriptions): another is refused",
+                    limits.max
+                )
+            });
             return Err(RpcError::invalid_params(format!(
                 "this session already holds the server's limit of {} subscriptions (ServerBuilder::max_subscriptions): unsubscribe from one first",
                 limits.max
@@ -172,6 +176,13 @@ impl Session {
         if uri.len() <= max {
             return Ok(());
         }
+        static LOG: LimitLog = LimitLog::new();
+        LOG.hit(|| {
+            format!(
+                "a subscription to a URI of {} bytes is refused (ServerBuilder::max_subscription_uri_bytes: {max})",
+                uri.len()
+            )
+        });
         Err(RpcError::invalid_params(format!(
             "the URI is {} bytes long, over the server's limit of {max} bytes for a subscription (ServerBuilder::max_subscription_uri_bytes)",
             uri.len()

@@ -10,10 +10,10 @@ use serde_json::json;
 
 use super::HttpOptions;
 use super::exchange::{Exchange, First};
-use super::limit_log::LimitLog;
 use super::sessions::{HttpSession, SessionTable};
 use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription, parse_event_id};
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
+use crate::limit_log::LimitLog;
 use crate::protocol::Revision;
 use crate::server::{Outbound, Server, Session};
 

@@ -23,7 +23,6 @@
 mod exchange;
 mod guard;
 mod handlers;
-mod limit_log;
 mod serve;
 mod sessions;
 mod stream;

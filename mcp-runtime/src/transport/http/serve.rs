@@ -21,7 +21,7 @@ use tokio::sync::Semaphore;
 
 use super::HttpOptions;
 use super::handlers::{HttpState, endpoint};
-use super::limit_log::LimitLog;
+use crate::limit_log::LimitLog;
 
 /// Serves `state`'s endpoint on `listener` until accepting fails for good.
 pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options: &HttpOptions) {

@@ -25,7 +25,7 @@ use axum::body::Bytes;
 use futures_util::Stream;
 use tokio::sync::mpsc;
 
-use super::limit_log::LimitLog;
+use crate::limit_log::LimitLog;
 
 /// What one SSE stream holds.
 #[derive(Clone, Copy, Debug)]

@@ -1,13 +1,13 @@
 //! Lines on stderr for limits that are hit: at most one a second for each limit, counting the
-//! hits left unsaid, so a flood of refusals neither floods the log nor stalls the server on a
-//! stderr that nobody reads.
+//! hits left unsaid, so a flood of refusals does not flood the log (nor write more than once a
+//! second per limit to a stderr that nobody reads).
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The stderr line of one limit, kept in a `static` at the place the limit is hit.
-pub(super) struct LimitLog {
+pub(crate) struct LimitLog {
     /// The second (since the first line of any limit) of the last line written, plus one.
     last: AtomicU64,
     /// Hits since the last line that wrote none.
@@ -15,7 +15,7 @@ pub(super) struct LimitLog {
 }
 
 impl LimitLog {
-    pub(super) const fn new() -> LimitLog {
+    pub(crate) const fn new() -> LimitLog {
         LimitLog {
             last: AtomicU64::new(0),
             unsaid: AtomicU64::new(0),
@@ -23,7 +23,7 @@ impl LimitLog {
     }
 
     /// Writes `line()` unless this limit wrote a line during the current second.
-    pub(super) fn hit(&self, line: impl FnOnce() -> String) {
+    pub(crate) fn hit(&self, line: impl FnOnce() -> String) {
         static EPOCH: OnceLock<Instant> = OnceLock::new();
         let now = EPOCH.get_or_init(Instant::now).elapsed().as_secs() + 1;
         let last = self.last.load(Ordering::Relaxed);
