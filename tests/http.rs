@@ -1315,3 +1315,12 @@ async fn a_lost_request_stream_not_resumed_within_the_grace_is_cancelled() {
         "the handler was not cancelled after the grace"
     );
 }
+
+#[tokio::test]
+async fn a_request_head_over_hyper_s_limits_gets_431() {
+    let port = start(HttpOptions::new()).await;
+    let names: Vec<String> = (0..101).map(|n| format!("x-filler-{n}")).collect();
+    let headers: Vec<(&str, &str)> = names.iter().map(|name| (name.as_str(), "1")).collect();
+    let response = request(port, "POST", &headers, &initialize("2025-11-25", json!({}))).await;
+    assert_eq!(response.status, 431);
+}
