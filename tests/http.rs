@@ -1324,3 +1324,33 @@ async fn a_request_head_over_hyper_s_limits_gets_431() {
     let response = request(port, "POST", &headers, &initialize("2025-11-25", json!({}))).await;
     assert_eq!(response.status, 431);
 }
+
+#[tokio::test]
+async fn limits_set_to_their_maximum_mean_none() {
+    let port = start(
+        HttpOptions::new()
+            .max_connections(usize::MAX)
+            .max_sessions(usize::MAX)
+            .max_streams_per_session(usize::MAX)
+            .header_read_timeout(Duration::MAX)
+            .body_read_timeout(Duration::MAX)
+            .stream_idle(Duration::MAX)
+            .session_idle(Duration::MAX),
+    )
+    .await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let mut stream = get_stream(port, &id, None).await;
+    assert_eq!(stream.status, 200);
+    let (primed, _) = stream.next_event().await.unwrap();
+    assert!(primed.is_some());
+    let grown = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &call(3, "grow", json!({})),
+    )
+    .await;
+    assert_eq!(grown.status, 200);
+    let (_, data) = stream.next_event().await.unwrap();
+    assert!(data.contains("list_changed"), "{data}");
+}

@@ -25,11 +25,15 @@ use crate::limit_log::LimitLog;
 
 /// Serves `state`'s endpoint on `listener` until accepting fails for good.
 pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options: &HttpOptions) {
-    let open = Arc::new(Semaphore::new(options.max_connections));
+    let open = Arc::new(Semaphore::new(
+        options.max_connections.min(Semaphore::MAX_PERMITS),
+    ));
     let refusing = Arc::new(Semaphore::new(REFUSING));
     static ACCEPT_FAILED: LimitLog = LimitLog::new();
     static AT_CAP: LimitLog = LimitLog::new();
-    let header_read_timeout = options.header_read_timeout;
+    // A timeout too long to add to the clock is no timeout (hyper would overflow).
+    let header_read_timeout = Some(options.header_read_timeout)
+        .filter(|timeout| std::time::Instant::now().checked_add(*timeout).is_some());
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,

@@ -392,8 +392,10 @@ impl Stream for SseBody {
             Poll::Ready(Some(Frame::Event { id, data, last })) => {
                 self.ended = last;
                 self.keepalive.reset();
-                if let Some((idle, sleep)) = &mut self.idle {
-                    sleep.as_mut().reset(tokio::time::Instant::now() + *idle);
+                if let Some((idle, sleep)) = &mut self.idle
+                    && let Some(deadline) = tokio::time::Instant::now().checked_add(*idle)
+                {
+                    sleep.as_mut().reset(deadline);
                 }
                 return Poll::Ready(Some(Ok(event(&id, &data))));
             }
