@@ -17,36 +17,38 @@ mod spans;
 
 use proc_macro::TokenStream;
 
-/// Turns a function into an MCP tool. See `mcp_runtime`'s documentation.
+/// The keys of `#[mcp_tool(...)]`, all optional: `name = "..."` (the function's name by
+/// default), `title = "..."`, `description = "..."` (the doc comment by default), the hints
+/// `read_only`, `destructive`, `idempotent`, `open_world` (each optionally `= true/false`),
+/// and `crate = path::to::mcp_runtime` (for a renamed dependency).
 ///
 /// The function is a free function (not in an `impl` block: a client calls it with no
-/// `self`), and the expansion adds a same-named struct beside it, the handle a server
-/// builder names.
+/// `self`). Its parameters' `///` comments describe the arguments; `#[complete(...)]` is not
+/// for tools (MCP has no completion for tool arguments).
 ///
-/// Keys: `name = "..."`, `title = "..."`, `description = "..."`, the hints `read_only`,
-/// `destructive`, `idempotent`, `open_world` (each optionally `= true/false`), and
-/// `crate = path::to::mcp_runtime`.
+/// Use it as `mcp_runtime::mcp_tool` (or through `mcp_runtime::prelude`).
 #[proc_macro_attribute]
 pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(attr.into(), item.into()).into()
 }
 
-/// Turns a function into an MCP resource, or a family of resources behind a URI template.
-/// See `mcp_runtime`'s documentation.
+/// The keys of `#[mcp_resource(...)]`: `uri = "..."` (required: a URI, or an RFC 6570
+/// template whose variables are the function's parameters), and optionally `name`, `title`,
+/// `description`, `mime_type`, `size`, `audience = "user" | "assistant" | "user, assistant"`,
+/// `priority = 0.0..=1.0`, and `crate = path::to::mcp_runtime`. `#[complete(function)]` on a
+/// parameter suggests values for that template variable.
 ///
-/// Keys: `uri = "..."` (required: a URI, or an RFC 6570 template whose variables are the
-/// function's parameters), `name`, `title`, `description`, `mime_type`, `size`,
-/// `audience = "user" | "assistant" | "user, assistant"`, `priority = 0.0..=1.0`, and
-/// `crate = path::to::mcp_runtime`. `#[complete(function)]` on a parameter suggests values.
+/// Use it as `mcp_runtime::mcp_resource` (or through `mcp_runtime::prelude`).
 #[proc_macro_attribute]
 pub fn mcp_resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::resource(attr.into(), item.into()).into()
 }
 
-/// Turns a function into an MCP prompt. See `mcp_runtime`'s documentation.
+/// The keys of `#[mcp_prompt(...)]`, all optional: `name`, `title`, `description`, and
+/// `crate = path::to::mcp_runtime`. `#[complete(function)]` on a parameter suggests values
+/// for that argument.
 ///
-/// Keys: `name`, `title`, `description`, `crate = path::to::mcp_runtime`.
-/// `#[complete(function)]` on a parameter suggests values.
+/// Use it as `mcp_runtime::mcp_prompt` (or through `mcp_runtime::prelude`).
 #[proc_macro_attribute]
 pub fn mcp_prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::prompt(attr.into(), item.into()).into()

@@ -14,6 +14,38 @@ use serde::Serialize;
 pub(crate) const MAX_VALUES: usize = 100;
 
 /// What the client has already filled in, for completers that depend on other arguments.
+///
+/// ```
+/// use mcp_runtime::CompletionContext;
+/// use mcp_runtime::prelude::*;
+///
+/// /// The cities of the country already chosen.
+/// fn cities(_typed: &str, context: &CompletionContext) -> Vec<&'static str> {
+///     match context.argument("country") {
+///         Some("Portugal") => vec!["Lisbon", "Porto"],
+///         Some("France") => vec!["Paris", "Lyon"],
+///         _ => vec![],
+///     }
+/// }
+///
+/// /// A city's weather.
+/// #[mcp_resource(uri = "weather://{country}/{city}")]
+/// fn weather(country: String, #[complete(cities)] city: String) -> String {
+///     format!("Sunny in {city}, {country}")
+/// }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).resource::<weather>().build().unwrap();
+/// #     let client = mcp_runtime::testing::TestClient::new(&server);
+/// #     client.initialize().await.unwrap();
+/// #     let done = client.request("completion/complete", serde_json::json!({
+/// #         "ref": {"type": "ref/resource", "uri": "weather://{country}/{city}"},
+/// #         "argument": {"name": "city", "value": "P"},
+/// #         "context": {"arguments": {"country": "Portugal"}},
+/// #     })).await.unwrap();
+/// #     assert_eq!(done["completion"]["values"], serde_json::json!(["Porto"]));
+/// # }
+/// ```
 #[derive(Debug, Default, Clone)]
 pub struct CompletionContext {
     /// The other arguments' values (`context.arguments`).

@@ -1,20 +1,42 @@
 //! `tracing` events inside a handler, sent to the client as MCP log messages (feature
 //! `tracing`, opt-in).
 //!
-//! ```no_run
-//! use tracing_subscriber::prelude::*;
-//!
-//! tracing_subscriber::registry()
-//!     .with(mcp_runtime::log_bridge::McpLogLayer::new())
-//!     .init();
-//! ```
-//!
 //! With the layer installed, an event emitted while a tool, resource or prompt handler runs
 //! (`tracing::info!("cache miss")`, in the handler or in a library it calls) reaches the client
 //! that made the request as `notifications/message`: the level mapped to MCP's (`TRACE` and
 //! `DEBUG` to `debug`, `WARN` to `warning`), the event's target as `logger`, and its message and
 //! fields as `data`. Events outside handlers are left to the other layers (log them to stderr,
 //! never stdout, in stdio mode).
+//!
+//! Besides `mcp-runtime` with the `tracing` feature, the program needs `tracing = "0.1"` (for
+//! the events) and `tracing-subscriber = "0.3"` (to install the layer).
+//!
+//! ```
+//! use mcp_runtime::log_bridge::McpLogLayer;
+//! use mcp_runtime::prelude::*;
+//! use tracing_subscriber::prelude::*;
+//!
+//! /// Looks a word up in the dictionary.
+//! #[mcp_tool]
+//! fn define(word: String) -> String {
+//!     tracing::info!("looking up {word}"); // reaches the client that called the tool
+//!     format!("{word}: a word")
+//! }
+//!
+//! fn main() {
+//!     tracing_subscriber::registry().with(McpLogLayer::new()).init();
+//! #   let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<define>().build().unwrap();
+//! #   tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! #       let client = mcp_runtime::testing::TestClient::new(&server);
+//! #       client.initialize().await.unwrap();
+//! #       client.call_tool("define", serde_json::json!({"word": "tea"})).await.unwrap();
+//! #       let log = client.next_message(std::time::Duration::from_secs(5)).await.unwrap();
+//! #       assert_eq!(log["method"], "notifications/message");
+//! #       assert_eq!(log["params"]["data"], "looking up tea");
+//! #   });
+//!     // ... mcp_runtime::server!().run()
+//! }
+//! ```
 
 use std::fmt;
 use std::sync::Arc;

@@ -82,6 +82,31 @@ impl Context {
     }
 
     /// Asks the client's model for a completion (`sampling/createMessage`).
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::SamplingRequest;
+    ///
+    /// /// Translates a sentence with the client's model.
+    /// #[mcp_tool]
+    /// async fn translate(ctx: Context, sentence: String) -> Result<String, String> {
+    ///     let request = SamplingRequest::new(200)
+    ///         .system_prompt("You translate into French. Answer with the translation only.")
+    ///         .user(sentence)
+    ///         .temperature(0.2);
+    ///     let answer = ctx.sample(request).await.map_err(|e| e.to_string())?;
+    ///     Ok(answer.text())
+    /// }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<translate>().build().unwrap();
+    /// #     let client = mcp_runtime::testing::TestClient::new(&server);
+    /// #     client.answer_requests(|_, _| Ok(serde_json::json!({"role": "assistant", "model": "test", "content": {"type": "text", "text": "Bonjour"}})));
+    /// #     client.initialize_with(mcp_runtime::Revision::LATEST.as_str(), serde_json::json!({"sampling": {}})).await.unwrap();
+    /// #     let result = client.call_tool("translate", serde_json::json!({"sentence": "Hello"})).await.unwrap();
+    /// #     assert_eq!(result.content[0].as_text(), Some("Bonjour"));
+    /// # }
+    /// ```
     pub async fn sample(&self, request: SamplingRequest) -> Result<SamplingResponse, ClientError> {
         self.ask("sampling", "sampling/createMessage", &request)
             .await
@@ -100,6 +125,26 @@ impl Context {
     }
 
     /// The client's roots (`roots/list`): the folders or files it lets the server work on.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// The folders the client lets this server work on.
+    /// #[mcp_tool]
+    /// async fn folders(ctx: Context) -> Result<String, String> {
+    ///     let roots = ctx.list_roots().await.map_err(|e| e.to_string())?;
+    ///     Ok(roots.into_iter().map(|root| root.uri).collect::<Vec<_>>().join("\n"))
+    /// }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<folders>().build().unwrap();
+    /// #     let client = mcp_runtime::testing::TestClient::new(&server);
+    /// #     client.answer_requests(|_, _| Ok(serde_json::json!({"roots": [{"uri": "file:///work"}]})));
+    /// #     client.initialize_with(mcp_runtime::Revision::LATEST.as_str(), serde_json::json!({"roots": {}})).await.unwrap();
+    /// #     let result = client.call_tool("folders", serde_json::json!({})).await.unwrap();
+    /// #     assert_eq!(result.content[0].as_text(), Some("file:///work"));
+    /// # }
+    /// ```
     pub async fn list_roots(&self) -> Result<Vec<Root>, ClientError> {
         #[derive(Deserialize)]
         struct Roots {

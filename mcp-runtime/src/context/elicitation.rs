@@ -57,6 +57,38 @@ struct ElicitAnswer {
 impl Context {
     /// Asks the user to fill in a form for a `T` (a struct of flat fields), with `message`
     /// saying what for.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::Elicitation;
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Address {
+    ///     /// The street and number.
+    ///     street: String,
+    ///     /// The city.
+    ///     city: String,
+    /// }
+    ///
+    /// /// Ships the order, asking the user where to.
+    /// #[mcp_tool]
+    /// async fn ship(ctx: Context) -> Result<String, String> {
+    ///     match ctx.elicit::<Address>("Where should the order go?").await {
+    ///         Ok(Elicitation::Accept(address)) => Ok(format!("Shipping to {}, {}", address.street, address.city)),
+    ///         Ok(Elicitation::Decline | Elicitation::Cancel) => Err("not shipped".to_string()),
+    ///         Err(e) => Err(e.to_string()), // e.g. the client cannot elicit
+    ///     }
+    /// }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<ship>().build().unwrap();
+    /// #     let client = mcp_runtime::testing::TestClient::new(&server);
+    /// #     client.answer_requests(|_, _| Ok(serde_json::json!({"action": "accept", "content": {"street": "1 Main St", "city": "Lisbon"}})));
+    /// #     client.initialize_with(mcp_runtime::Revision::LATEST.as_str(), serde_json::json!({"elicitation": {}})).await.unwrap();
+    /// #     let result = client.call_tool("ship", serde_json::json!({})).await.unwrap();
+    /// #     assert_eq!(result.content[0].as_text(), Some("Shipping to 1 Main St, Lisbon"));
+    /// # }
+    /// ```
     pub async fn elicit<T: DeserializeOwned + JsonSchema>(
         &self,
         message: &str,

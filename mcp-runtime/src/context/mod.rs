@@ -33,7 +33,76 @@ use crate::server::{ServerHandle, Session};
 
 /// The request being served: passed to any handler that takes a `Context` parameter.
 ///
-/// Cloning is cheap; the clone speaks for the same request.
+/// Cloning is cheap; the clone speaks for the same request. Through it a handler:
+///
+/// - reports progress ([`report_progress`](Self::report_progress)): `notifications/progress`
+///   with the caller's token, only when the client asked for progress, never decreasing;
+/// - logs to the client ([`info`](Self::info), [`warning`](Self::warning), [`log`](Self::log),
+///   ...): `notifications/message`, filtered by the client's `logging/setLevel`;
+/// - notices cancellation ([`is_cancelled`](Self::is_cancelled), [`cancelled`](Self::cancelled));
+///   on `notifications/cancelled` an async handler is also stopped at its next `.await`;
+/// - asks the client's model ([`sample`](Self::sample), [`ask_model`](Self::ask_model)), the
+///   user ([`elicit`](Self::elicit), [`elicit_url`](Self::elicit_url)) and the client's roots
+///   ([`list_roots`](Self::list_roots)), each failing with a [`ClientError`] when the client
+///   did not declare the capability or does not answer in time;
+/// - reads the request ([`request_id`](Self::request_id), [`revision`](Self::revision),
+///   [`client`](Self::client), [`meta`](Self::meta)) and changes the server
+///   ([`server`](Self::server)).
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Reads the pages of a book and has the client's model sum them up.
+/// #[mcp_tool]
+/// async fn summarize(ctx: Context, pages: u32) -> Result<String, String> {
+///     ctx.info(format!("reading {pages} pages"));
+///     for page in 1..=pages {
+///         if ctx.is_cancelled() {
+///             return Err("cancelled".to_string());
+///         }
+///         ctx.report_progress(f64::from(page), Some(f64::from(pages)), Some("reading"));
+///     }
+///     ctx.ask_model(format!("Sum up a book of {pages} pages in one line."), 100)
+///         .await
+///         .map_err(|e| e.to_string()) // e.g. the client cannot sample
+/// }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<summarize>().build().unwrap();
+/// #     let client = mcp_runtime::testing::TestClient::new(&server);
+/// #     client.answer_requests(|method, _params| {
+/// #         assert_eq!(method, "sampling/createMessage");
+/// #         Ok(serde_json::json!({"role": "assistant", "model": "test", "content": {"type": "text", "text": "A short book."}}))
+/// #     });
+/// #     client.initialize_with(mcp_runtime::Revision::LATEST.as_str(), serde_json::json!({"sampling": {}})).await.unwrap();
+/// #     let result = client.call_tool("summarize", serde_json::json!({"pages": 3})).await.unwrap();
+/// #     assert_eq!(result.content[0].as_text(), Some("A short book."));
+/// # }
+/// ```
+///
+/// Waiting for something slow, a handler can also stop as soon as the request is cancelled
+/// (here `fetch` stands for any future):
+///
+/// ```
+/// # use mcp_runtime::prelude::*;
+/// # async fn fetch(url: &str) -> String { url.to_string() }
+/// /// Fetches a page.
+/// #[mcp_tool]
+/// async fn get(ctx: Context, url: String) -> Result<String, String> {
+///     tokio::select! {
+///         page = fetch(&url) => Ok(page),
+///         () = ctx.cancelled() => Err("cancelled".to_string()),
+///     }
+/// }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<get>().build().unwrap();
+/// #     let client = mcp_runtime::testing::TestClient::new(&server);
+/// #     client.initialize().await.unwrap();
+/// #     let result = client.call_tool("get", serde_json::json!({"url": "https://example.com"})).await.unwrap();
+/// #     assert_eq!(result.content[0].as_text(), Some("https://example.com"));
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct Context {
     inner: Arc<RequestInner>,

@@ -24,11 +24,19 @@ use std::sync::Arc;
 ///
 /// let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
 ///     .tool::<greet>()
-///     .state(Config { greeting: "Hello".into() })
+///     .state(Config { greeting: "Hello".into() }) // or .state(Arc::new(config)), kept elsewhere too
 ///     .build()
 ///     .unwrap();
-/// # drop(server);
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// #     let client = mcp_runtime::testing::TestClient::new(&server);
+/// #     client.initialize().await.unwrap();
+/// #     let result = client.call_tool("greet", serde_json::json!({"name": "Ana"})).await.unwrap();
+/// #     assert_eq!(result.content[0].as_text(), Some("Hello, Ana!"));
+/// # });
 /// ```
+///
+/// A `State<T>` parameter with no `.state(..)` of type `T` (or `Arc<T>`) makes
+/// [`ServerBuilder::build`](crate::ServerBuilder::build) fail, naming the type.
 pub struct State<T: Shareable>(pub Arc<T>);
 
 /// A type state can have: one value is read by every request, and requests run on several

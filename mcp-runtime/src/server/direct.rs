@@ -29,7 +29,10 @@ impl DirectSession {
     /// for anything but a request (notifications are handled, and need no reply).
     pub async fn handle(&self, message: &[u8]) -> Option<Vec<u8>> {
         match parse_message(message) {
-            Incoming::Request(request) => Some(super::methods::route(&self.session, request).await),
+            Incoming::Request(request) => {
+                let state = self.session.detached_state(request.id.clone());
+                Some(super::methods::route(&self.session, request, state).await)
+            }
             _ => {
                 self.session.receive(message);
                 None

@@ -48,6 +48,39 @@ impl Sessions {
 /// or, inside a handler, from [`Context::server`](crate::Context::server). Cheap to clone.
 ///
 /// Each change to a list sends the matching `notifications/*/list_changed` to the clients.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Unlocks the administrator's tools for this server.
+/// #[mcp_tool]
+/// fn unlock(ctx: Context) -> Result<String, String> {
+///     ctx.server().add_tool::<shutdown>().map_err(|e| e.to_string())?;
+///     Ok("`shutdown` is available".to_string())
+/// }
+///
+/// /// Shuts the machine down.
+/// #[mcp_tool(destructive)]
+/// fn shutdown() -> &'static str {
+///     "shutting down"
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+///     .tool::<unlock>()
+///     .build()?;
+/// let handle = server.handle(); // to keep anywhere in the application
+/// # let client = mcp_runtime::testing::TestClient::new(&server);
+/// # client.initialize().await?;
+/// # client.call_tool("unlock", serde_json::json!({})).await?;
+/// # assert_eq!(client.list_tools().await?.len(), 2);
+/// // later, from any task or thread:
+/// handle.remove_tool("shutdown");
+/// # assert_eq!(client.list_tools().await?.len(), 1);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct ServerHandle {
     pub(crate) core: Arc<ServerCore>,

@@ -7,6 +7,7 @@
 //! A request's notifications are sent before its reply because both go through the same
 //! ordered outbound channel from the same task.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -32,6 +33,12 @@ pub(crate) struct Negotiated {
     pub(crate) client: Arc<ClientInfo>,
 }
 
+/// Requests by id. Ids are short and looked up two or three times per request, so the hasher
+/// is foldhash's, seeded at random per process (ids are the client's choice: a fixed seed
+/// would let a client make them collide), not the standard SipHash, which costs several times
+/// as much per id.
+type IdMap<V> = HashMap<RequestId, V, foldhash::fast::RandomState>;
+
 pub(crate) struct Session {
     server: Arc<ServerCore>,
     /// The number the server's session list has it under, if it is listed.
@@ -39,9 +46,9 @@ pub(crate) struct Session {
     subscriptions: Mutex<HashSet<String>>,
     outbound: Outbound,
     negotiated: RwLock<Option<Arc<Negotiated>>>,
-    inflight: Mutex<HashMap<RequestId, Arc<RequestState>>>,
+    inflight: Mutex<IdMap<Arc<RequestState>>>,
     log_level: AtomicU8,
-    pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, RpcError>>>>,
+    pending: Mutex<IdMap<oneshot::Sender<Result<Value, RpcError>>>>,
     next_request_id: AtomicU64,
     running: AtomicUsize,
     idle: Notify,
@@ -87,8 +94,8 @@ impl Session {
             subscriptions: Mutex::new(HashSet::new()),
             outbound,
             negotiated: RwLock::new(None),
-            inflight: Mutex::new(HashMap::new()),
-            pending: Mutex::new(HashMap::new()),
+            inflight: Mutex::new(IdMap::default()),
+            pending: Mutex::new(IdMap::default()),
             next_request_id: AtomicU64::new(0),
             running: AtomicUsize::new(0),
             log_level: AtomicU8::new(LoggingLevel::Debug as u8),
@@ -102,26 +109,24 @@ impl Session {
         self.negotiated().map_or(Revision::LATEST, |n| n.revision)
     }
 
-    /// The context of one request.
+    /// The context of one request, whose state is `state`.
     pub(crate) fn request_context(
         self: &Arc<Self>,
         id: RequestId,
         meta: Option<serde_json::Map<String, Value>>,
+        state: Arc<RequestState>,
     ) -> Context {
         let (revision, client) = match self.negotiated() {
             Some(negotiated) => (negotiated.revision, Arc::clone(&negotiated.client)),
             None => (Revision::LATEST, Arc::default()),
         };
-        let state = self
-            .inflight
-            .lock()
-            .expect("lock poisoned")
-            .get(&id)
-            .map_or_else(
-                || Arc::new(RequestState::new(id.clone(), self.outbound.clone())),
-                Arc::clone,
-            );
         Context::new(Arc::clone(self), id, revision, client, meta, state)
+    }
+
+    /// The state of a request that is answered outside the in-flight map (no cancel can reach
+    /// it): for the direct session of the benchmarks.
+    pub(crate) fn detached_state(&self, id: RequestId) -> Arc<RequestState> {
+        Arc::new(RequestState::new(id, self.outbound.clone()))
     }
 
     /// The least severe level the client wants log messages at (`logging/setLevel`).
@@ -299,22 +304,6 @@ impl Session {
     }
 
     fn start_request(self: &Arc<Self>, request: IncomingRequest, reply_to: ReplyTo) {
-        let mut inflight = self.inflight.lock().expect("lock poisoned");
-        if inflight.contains_key(&request.id) {
-            drop(inflight);
-            let error = RpcError::invalid_request(format!(
-                "request id {} is already in use by a request in flight",
-                request.id
-            ));
-            self.reply(
-                &reply_to,
-                &request.id,
-                encode_error(Some(&request.id), &error),
-            );
-            return;
-        }
-        let guard = RunningGuard::new(self);
-        let session = Arc::clone(self);
         let sink = match &reply_to {
             ReplyTo::Sink(sink) => sink.clone(),
             ReplyTo::Batch(batch) => batch.outbound.clone(),
@@ -322,14 +311,41 @@ impl Session {
         let task_state = Arc::new(RequestState::new(request.id.clone(), sink));
         // Registered before the task exists, and the lock released before it is spawned: the
         // task never waits on this lock to find its own state.
-        inflight.insert(request.id.clone(), Arc::clone(&task_state));
-        drop(inflight);
+        match self
+            .inflight
+            .lock()
+            .expect("lock poisoned")
+            .entry(request.id.clone())
+        {
+            Entry::Occupied(_) => {
+                let error = RpcError::invalid_request(format!(
+                    "request id {} is already in use by a request in flight",
+                    request.id
+                ));
+                self.reply(
+                    &reply_to,
+                    &request.id,
+                    encode_error(Some(&request.id), &error),
+                );
+                return;
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(Arc::clone(&task_state));
+            }
+        }
+        let guard = RunningGuard::new(self);
+        let session = Arc::clone(self);
         let task = async move {
             let _guard = guard;
             let id = request.id.clone();
-            let handling = CatchUnwind(Box::pin(super::methods::route(&session, request)));
+            // Pinned in place: the task itself is already one allocation (`start_here`).
+            let handling = CatchUnwind(std::pin::pin!(super::methods::route(
+                &session,
+                request,
+                Arc::clone(&task_state),
+            )));
             #[cfg(feature = "tracing")]
-            let handling = Box::pin(crate::log_bridge::CURRENT.scope(
+            let handling = std::pin::pin!(crate::log_bridge::CURRENT.scope(
                 crate::log_bridge::LogTarget {
                     session: Arc::clone(&session),
                     state: Arc::clone(&task_state),

@@ -7,7 +7,6 @@
 use std::fmt::Write as _;
 
 use schemars::JsonSchema;
-use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Visitor};
@@ -43,9 +42,26 @@ impl Default for Source {
 /// One argument of a [`Source::Raw`]: its name and where its value lies in the text.
 #[derive(Debug)]
 struct Field {
-    name: String,
+    name: Name,
     value: std::ops::Range<usize>,
     taken: bool,
+}
+
+/// An argument's name: where it lies in the text, or (when it was written with escapes) its
+/// decoded form.
+#[derive(Debug)]
+enum Name {
+    InText(std::ops::Range<usize>),
+    Decoded(String),
+}
+
+impl Field {
+    fn name<'a>(&'a self, text: &'a str) -> &'a str {
+        match &self.name {
+            Name::InText(range) => &text[range.clone()],
+            Name::Decoded(name) => name,
+        }
+    }
 }
 
 impl Arguments {
@@ -80,7 +96,10 @@ impl Arguments {
             },
             Source::Raw { text, fields } => {
                 // The last of repeated names counts, as in a decoded object.
-                let Some(field) = fields.iter_mut().rev().find(|f| f.name == name && !f.taken)
+                let Some(field) = fields
+                    .iter_mut()
+                    .rev()
+                    .find(|f| !f.taken && f.name(text) == name)
                 else {
                     return missing();
                 };
@@ -102,8 +121,9 @@ impl Arguments {
                 .into_iter()
                 .filter(|field| !field.taken)
                 .map(|field| {
-                    let value = serde_json::from_str(&text[field.value]).unwrap_or(Value::Null);
-                    (field.name, value)
+                    let value =
+                        serde_json::from_str(&text[field.value.clone()]).unwrap_or(Value::Null);
+                    (field.name(&text).to_owned(), value)
                 })
                 .collect(),
         }
@@ -111,18 +131,19 @@ impl Arguments {
 
     /// The names of arguments no parameter has taken.
     pub fn unused(&self) -> impl Iterator<Item = &str> {
-        let (map, fields) = match &self.source {
+        let (map, raw) = match &self.source {
             Source::Map(map) => (Some(map), None),
-            Source::Raw { fields, .. } => (None, Some(fields)),
+            Source::Raw { text, fields } => (None, Some((text, fields))),
         };
         let from_map = map
             .into_iter()
             .flat_map(|map| map.keys().map(String::as_str));
-        let from_text = fields
-            .into_iter()
-            .flatten()
-            .filter(|field| !field.taken)
-            .map(|field| field.name.as_str());
+        let from_text = raw.into_iter().flat_map(|(text, fields)| {
+            fields
+                .iter()
+                .filter(|field| !field.taken)
+                .map(|field| field.name(text))
+        });
         from_map.chain(from_text)
     }
 }
@@ -143,48 +164,89 @@ impl RawFields {
         if start + json.len() > text.len() {
             return None;
         }
-        let pairs: RawPairs<'_> = serde_json::from_str(json).ok()?;
-        let fields = pairs
-            .0
-            .into_iter()
-            .map(|(name, value)| {
-                let offset = start + (value.get().as_ptr() as usize - json.as_ptr() as usize);
-                Field {
-                    name: name.into_owned(),
-                    value: offset..offset + value.get().len(),
-                    taken: false,
-                }
-            })
-            .collect();
+        let mut deserializer = serde_json::Deserializer::from_str(json);
+        let fields = de::Deserializer::deserialize_map(
+            &mut deserializer,
+            Members {
+                json,
+                offset: start,
+            },
+        )
+        .ok()?;
+        deserializer.end().ok()?;
         Some(RawFields(fields))
     }
 }
 
-/// An object's members in order, each value left as JSON text.
-struct RawPairs<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+/// Reads an object's members in order, each value left as JSON text, recording where each
+/// value (and each name written without escapes) lies in the text: `offset` is where `json`
+/// starts in the text the fields index.
+struct Members<'a> {
+    json: &'a str,
+    offset: usize,
+}
 
-impl<'de> Deserialize<'de> for RawPairs<'de> {
+impl Members<'_> {
+    /// Where `part`, a slice of `json`, lies in the text.
+    fn range(&self, part: &str) -> std::ops::Range<usize> {
+        let from = self.offset + (part.as_ptr() as usize - self.json.as_ptr() as usize);
+        from..from + part.len()
+    }
+}
+
+impl<'de> Visitor<'de> for Members<'de> {
+    type Value = Vec<Field>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Vec<Field>, A::Error> {
+        let mut fields = Vec::with_capacity(map.size_hint().unwrap_or(4));
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            let value: &'de RawValue = map.next_value()?;
+            fields.push(Field {
+                name: match key {
+                    Key::Borrowed(name) => Name::InText(self.range(name)),
+                    Key::Decoded(name) => Name::Decoded(name),
+                },
+                value: self.range(value.get()),
+                taken: false,
+            });
+        }
+        Ok(fields)
+    }
+}
+
+/// A member's name: borrowed from the text when written without escapes.
+enum Key<'de> {
+    Borrowed(&'de str),
+    Decoded(String),
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Pairs;
-        impl<'de> Visitor<'de> for Pairs {
-            type Value = RawPairs<'de>;
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
 
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object")
+                f.write_str("a member name")
             }
 
-            fn visit_map<A: de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<RawPairs<'de>, A::Error> {
-                let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(4));
-                while let Some(pair) = map.next_entry::<Cow<'de, str>, &'de RawValue>()? {
-                    pairs.push(pair);
-                }
-                Ok(RawPairs(pairs))
+            fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key::Borrowed(name))
+            }
+
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Key<'de>, E> {
+                Ok(Key::Decoded(name.to_owned()))
+            }
+
+            fn visit_string<E: de::Error>(self, name: String) -> Result<Key<'de>, E> {
+                Ok(Key::Decoded(name))
             }
         }
-        deserializer.deserialize_map(Pairs)
+        deserializer.deserialize_str(KeyVisitor)
     }
 }
 

@@ -25,7 +25,8 @@ use crate::schema::{OutputShape, output_schema_for};
     message = "`{Self}` cannot be returned from an MCP tool",
     label = "not a tool result",
     note = "a tool returns text (`String`, `&str`), content (`Content`, `Vec<Content>`, `CallToolResult`, `()`, any `IntoToolResult`), or structured output: a type implementing `Serialize` and `JsonSchema` (`#[derive(Serialize, JsonSchema)]`)",
-    note = "or a `Result<T, E>` with one of those as `T` and an error `E` that implements `Display` (an `Err` becomes a result with `isError: true` and the error's message)"
+    note = "or a `Result<T, E>` with one of those as `T` and an error `E` that implements `Display` (an `Err` becomes a result with `isError: true` and the error's message)",
+    note = "a type deriving `JsonSchema` of schemars 0.8 does not count: the runtime uses schemars 1.x, whose trait is a different one (upgrade the dependency to `schemars = \"1\"`)"
 )]
 pub trait IntoToolResult {
     /// Converts the value.

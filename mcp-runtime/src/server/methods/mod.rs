@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 
 use super::suggest::did_you_mean;
 use super::{ServerCore, Session};
-use crate::context::{Context, LoggingLevel};
+use crate::context::{Context, LoggingLevel, RequestState};
 use crate::jsonrpc::{
     ErrorCode, IncomingRequest, RequestId, RpcError, encode_error, encode_result,
 };
@@ -44,10 +44,12 @@ const METHODS: &[&str] = &[
     "logging/setLevel",
 ];
 
-/// One request being answered: its id, and what a method may use of the session serving it.
+/// One request being answered: its id, its state (cancellation, progress, its channel back),
+/// and what a method may use of the session serving it.
 pub(super) struct Request<'a> {
     id: RequestId,
     session: &'a Arc<Session>,
+    state: Arc<RequestState>,
 }
 
 impl Request<'_> {
@@ -63,14 +65,20 @@ impl Request<'_> {
 
     /// The `Context` a handler serving this request is given.
     fn context(&self, meta: Option<Map<String, Value>>) -> Context {
-        self.session.request_context(self.id.clone(), meta)
+        self.session
+            .request_context(self.id.clone(), meta, Arc::clone(&self.state))
     }
 }
 
-/// Answers one request of `session`; the returned bytes are the complete reply.
-pub(crate) async fn route(session: &Arc<Session>, request: IncomingRequest) -> Vec<u8> {
+/// Answers one request of `session`, whose state is `state`; the returned bytes are the
+/// complete reply.
+pub(crate) async fn route(
+    session: &Arc<Session>,
+    request: IncomingRequest,
+    state: Arc<RequestState>,
+) -> Vec<u8> {
     let IncomingRequest { id, method, params } = request;
-    let request = Request { id, session };
+    let request = Request { id, session, state };
     let id = &request.id;
     if method == "tools/call" {
         return tools_call::call_tool(&request, params).await;

@@ -227,9 +227,28 @@ impl HttpOptions {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 impl Server {
     /// The MCP endpoint as an axum `Router` answering at its root: mount it at any path of an
-    /// existing app with `Router::nest("/mcp", ...)`.
+    /// existing app with `Router::nest("/mcp", ...)`. The app must use axum 0.8, the version
+    /// this `Router` is of.
+    ///
+    /// ```
+    /// use mcp_runtime::HttpOptions;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Says hello.
+    /// #[mcp_tool]
+    /// fn hello() -> &'static str {
+    ///     "Hello!"
+    /// }
+    ///
+    /// let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<hello>().build()?;
+    /// let app: axum::Router = axum::Router::new().nest("/mcp", server.http_router(HttpOptions::new()));
+    /// // then: axum::serve(tokio::net::TcpListener::bind("127.0.0.1:8000").await?, app).await?
+    /// # drop(app);
+    /// # Ok::<(), mcp_runtime::BuildError>(())
+    /// ```
     pub fn http_router(&self, options: HttpOptions) -> Router {
         let state = Arc::new(handlers::HttpState::new(self.clone(), options));
         Router::new()
@@ -237,9 +256,26 @@ impl Server {
             .with_state(state)
     }
 
-    /// Serves Streamable HTTP at `/mcp` on a bound listener until the process ends:
-    /// `server.serve_http(TcpListener::bind("127.0.0.1:8000").await?, HttpOptions::new())`.
+    /// Serves Streamable HTTP at `/mcp` on a bound listener until the process ends.
     /// (To serve it at a path of an app of your own, mount [`http_router`](Self::http_router).)
+    ///
+    /// ```no_run
+    /// use mcp_runtime::HttpOptions;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Says hello.
+    /// #[mcp_tool]
+    /// fn hello() -> &'static str {
+    ///     "Hello!"
+    /// }
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_runtime::Error> {
+    ///     let server = mcp_runtime::server!().build()?;
+    ///     let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
+    ///     server.serve_http(listener, HttpOptions::new()).await // http://127.0.0.1:8000/mcp
+    /// }
+    /// ```
     pub async fn serve_http(
         &self,
         listener: tokio::net::TcpListener,
