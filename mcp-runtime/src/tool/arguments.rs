@@ -422,7 +422,7 @@ mod tests {
     #[test]
     fn an_error_from_text_carries_no_position_and_reads_as_from_a_value() {
         /// A colour.
-        #[derive(Debug, serde::Deserialize, JsonSchema)]
+        #[derive(Debug, PartialEq, serde::Deserialize, JsonSchema)]
         #[serde(rename_all = "lowercase")]
         enum Colour {
             /// Red.
@@ -430,17 +430,16 @@ mod tests {
         }
         let json = r#"{"name":"t","arguments":{"c":[300],"d":0.5}}"#;
         let parsed: Value = serde_json::from_str(json).unwrap();
+        let mut outcomes = Vec::new();
         for mut a in [raw_args(json), args(parsed["arguments"].clone())] {
             assert_eq!(
                 a.decode::<Vec<u8>>("c"),
                 Err("invalid value: integer `300`, expected u8".to_owned())
             );
-            assert_eq!(
-                a.decode::<Colour>("d")
-                    .map_err(|e| e.contains("floating point `0.5`")),
-                Err(true)
-            );
+            outcomes.push(a.decode::<Colour>("d"));
         }
+        assert!(outcomes[0].is_err(), "{outcomes:?}");
+        assert_eq!(outcomes[0], outcomes[1], "one message from either path");
     }
 
     #[test]
