@@ -759,6 +759,54 @@ async fn in_stateless_mode_a_stream_is_never_ended_before_the_reply() {
     assert_eq!(reply["result"]["content"][0]["text"], "after the hang-up");
 }
 
+/// A request whose stream is already open (it reported progress) and that the client then
+/// cancels: the stream ends, with no reply, instead of sending keep-alives forever.
+#[tokio::test]
+async fn a_cancelled_request_s_open_stream_ends() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let body = call(31, "wait", json!({"tag": "cancelled-31", "progress": true}));
+    let pending = {
+        let id = id.clone();
+        tokio::spawn(async move {
+            let headers = [ACCEPT, ("mcp-session-id", id.as_str())];
+            let mut response = request(port, "POST", &headers, &body).await;
+            assert_eq!(response.header("content-type"), Some("text/event-stream"));
+            let mut events = Vec::new();
+            while let Some(event) = response.next_event().await {
+                events.push(event);
+            }
+            events
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 31, "reason": "changed my mind"}});
+    let cancelled = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &cancel.to_string(),
+    )
+    .await;
+    assert_eq!(cancelled.status, 202);
+    let events = tokio::time::timeout(Duration::from_secs(5), pending)
+        .await
+        .expect("the stream ends once its request is cancelled")
+        .unwrap();
+    assert!(was_cancelled("cancelled-31"));
+    assert!(
+        events
+            .iter()
+            .any(|(_, data)| data.contains("notifications/progress")),
+        "{events:?}"
+    );
+    assert!(
+        !events.iter().any(|(_, data)| data.contains("\"result\"")),
+        "no reply for a cancelled request: {events:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_request_the_client_cancels_is_answered_without_a_reply() {
     let port = start(HttpOptions::new()).await;

@@ -239,6 +239,19 @@ impl Hub {
         }
     }
 
+    /// The request ended without a reply (it was cancelled): its stream ends here, and a
+    /// resume finds nothing more to wait for. Nothing changes for a stream its reply ended.
+    pub(super) fn end_without_reply(&self) {
+        let mut inner = self.inner.lock().expect("lock poisoned");
+        if inner.finished {
+            return;
+        }
+        inner.finished = true;
+        if let Some(subscriber) = inner.subscriber.take() {
+            let _ = subscriber.try_send(Frame::Close);
+        }
+    }
+
     pub(super) fn is_finished(&self) -> bool {
         self.inner.lock().expect("lock poisoned").finished
     }
