@@ -1,5 +1,6 @@
 //! The Streamable HTTP transport with a real HTTP client: sessions, JSON and SSE answers,
-//! server-to-client requests, the standalone stream, resumption, and the security checks.
+//! server-to-client requests, the standalone stream, resumption, the security checks, and the
+//! limits (sessions, streams, connections, timeouts, replay, subscriptions) each hit.
 
 #[path = "common/http.rs"]
 mod http;
@@ -87,6 +88,22 @@ fn was_cancelled(tag: &str) -> bool {
     CANCELLED.lock().unwrap().iter().any(|t| t == tag)
 }
 
+/// Reports progress `count` times, then answers.
+#[mcp_tool]
+async fn chatter(ctx: Context, count: u32) -> String {
+    for i in 1..=count {
+        ctx.report_progress(f64::from(i), None, None);
+        tokio::task::yield_now().await;
+    }
+    "said it all".to_owned()
+}
+
+/// A note, any name.
+#[mcp_resource(uri = "note://{name}")]
+fn note(name: String) -> String {
+    name
+}
+
 /// Ends its event stream before sending anything, then answers.
 #[mcp_tool]
 async fn hang_up(ctx: Context) -> String {
@@ -104,6 +121,10 @@ fn server() -> Server {
         .tool::<grow>()
         .tool::<wait>()
         .tool::<hang_up>()
+        .tool::<chatter>()
+        .resource::<note>()
+        .max_subscriptions(2)
+        .max_subscription_uri_bytes(64)
         .build()
         .unwrap()
 }
@@ -739,6 +760,54 @@ async fn in_stateless_mode_a_stream_is_never_ended_before_the_reply() {
     assert_eq!(reply["result"]["content"][0]["text"], "after the hang-up");
 }
 
+/// A request whose stream is already open (it reported progress) and that the client then
+/// cancels: the stream ends, with no reply, instead of sending keep-alives forever.
+#[tokio::test]
+async fn a_cancelled_request_s_open_stream_ends() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let body = call(31, "wait", json!({"tag": "cancelled-31", "progress": true}));
+    let pending = {
+        let id = id.clone();
+        tokio::spawn(async move {
+            let headers = [ACCEPT, ("mcp-session-id", id.as_str())];
+            let mut response = request(port, "POST", &headers, &body).await;
+            assert_eq!(response.header("content-type"), Some("text/event-stream"));
+            let mut events = Vec::new();
+            while let Some(event) = response.next_event().await {
+                events.push(event);
+            }
+            events
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 31, "reason": "changed my mind"}});
+    let cancelled = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &cancel.to_string(),
+    )
+    .await;
+    assert_eq!(cancelled.status, 202);
+    let events = tokio::time::timeout(Duration::from_secs(5), pending)
+        .await
+        .expect("the stream ends once its request is cancelled")
+        .unwrap();
+    assert!(was_cancelled("cancelled-31"));
+    assert!(
+        events
+            .iter()
+            .any(|(_, data)| data.contains("notifications/progress")),
+        "{events:?}"
+    );
+    assert!(
+        !events.iter().any(|(_, data)| data.contains("\"result\"")),
+        "no reply for a cancelled request: {events:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_request_the_client_cancels_is_answered_without_a_reply() {
     let port = start(HttpOptions::new()).await;
@@ -1105,4 +1174,454 @@ async fn an_initialize_within_a_session_is_refused() {
     assert_eq!(error["error"]["code"], -32600, "{error}");
     let refusal = "already initialized (protocol revision 2025-03-26)";
     assert!(error_says(&error, refusal), "{error}");
+}
+
+/// The JSON-RPC error message of a refusal.
+async fn error_message(response: http::Response) -> String {
+    let body = response.json().await;
+    body["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// A GET on the session `id`'s endpoint: its standalone stream, or a resume after `last`.
+async fn get_stream(port: u16, id: &str, last: Option<&str>) -> http::Response {
+    let mut headers = vec![("accept", "text/event-stream"), ("mcp-session-id", id)];
+    headers.extend(last.map(|last| ("last-event-id", last)));
+    request(port, "GET", &headers, "").await
+}
+
+/// Retries `attempt` every 50 ms for up to 5 s, until it returns true.
+async fn eventually(mut attempt: impl AsyncFnMut() -> bool) -> bool {
+    for _ in 0..100 {
+        if attempt().await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn initialize_over_the_session_cap_gets_503_until_a_session_ends() {
+    let port = start(HttpOptions::new().max_sessions(2)).await;
+    let first = session(port, "2025-11-25", json!({})).await;
+    let _second = session(port, "2025-11-25", json!({})).await;
+    let refused = request(
+        port,
+        "POST",
+        &[ACCEPT],
+        &initialize("2025-11-25", json!({})),
+    )
+    .await;
+    assert_eq!(refused.status, 503);
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    assert!(refused.header("mcp-session-id").is_none());
+    assert!(error_message(refused).await.contains("max_sessions"));
+
+    let deleted = request(port, "DELETE", &[("mcp-session-id", &first)], "").await;
+    assert_eq!(deleted.status, 204);
+    session(port, "2025-11-25", json!({})).await;
+}
+
+#[tokio::test]
+async fn an_unused_session_expires_on_a_timer() {
+    let port = start(HttpOptions::new().session_idle(Duration::from_millis(200))).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    // No other session is made: the timer alone ends it. Each look uses the session, so the
+    // next one waits five idle periods first.
+    let mut expired = false;
+    for _ in 0..5 {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let response = request(
+            port,
+            "POST",
+            &[ACCEPT, ("mcp-session-id", &id)],
+            &call(2, "echo", json!({"text": "still there?"})),
+        )
+        .await;
+        if response.status == 404 {
+            expired = true;
+            break;
+        }
+    }
+    assert!(expired, "the session was not expired");
+}
+
+#[tokio::test]
+async fn a_session_in_use_does_not_expire() {
+    let port = start(HttpOptions::new().session_idle(Duration::from_millis(200))).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let mut stream = get_stream(port, &id, None).await;
+    assert_eq!(stream.status, 200);
+    let _priming = stream.next_event().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let response = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &call(2, "echo", json!({"text": "here"})),
+    )
+    .await;
+    assert_eq!(response.status, 200, "a session with a stream open expired");
+}
+
+#[tokio::test]
+async fn get_streams_per_session_are_capped_with_429() {
+    let port = start(HttpOptions::new().max_streams_per_session(1)).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let get = async || get_stream(port, &id, None).await;
+    let open = get().await;
+    assert_eq!(open.status, 200);
+    let refused = get().await;
+    assert_eq!(refused.status, 429);
+    assert!(
+        error_message(refused)
+            .await
+            .contains("max_streams_per_session")
+    );
+    drop(open);
+    assert!(
+        eventually(async || get().await.status == 200).await,
+        "a closed stream's place was not given back"
+    );
+}
+
+#[tokio::test]
+async fn a_get_stream_with_nothing_to_carry_is_ended() {
+    let port = start(HttpOptions::new().stream_idle(Duration::from_millis(200))).await;
+    let id = session(port, "2025-06-18", json!({})).await;
+    let mut stream = get_stream(port, &id, None).await;
+    assert_eq!(stream.status, 200);
+    assert_eq!(stream.next_event().await, None, "the stream ends");
+}
+
+#[tokio::test]
+async fn slow_headers_and_idle_connections_are_cut_off_and_a_slow_body_gets_408() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let port = start(
+        HttpOptions::new()
+            .header_read_timeout(Duration::from_millis(200))
+            .body_read_timeout(Duration::from_millis(200)),
+    )
+    .await;
+
+    // Slowloris: the headers never end.
+    let mut slow = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    slow.write_all(format!("POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\n").as_bytes())
+        .await
+        .unwrap();
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), slow.read_to_end(&mut rest)).await;
+    assert!(
+        read.is_ok(),
+        "a client sending headers slowly was not disconnected"
+    );
+
+    // A connection that sends nothing at all.
+    let mut idle = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let read = tokio::time::timeout(Duration::from_secs(5), idle.read_to_end(&mut rest)).await;
+    assert!(read.is_ok(), "an idle connection was not closed");
+
+    // A kept-alive connection idle after a request.
+    let mut kept = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let body = initialize("2025-11-25", json!({}));
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    kept.write_all(head.as_bytes()).await.unwrap();
+    let mut answered = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), kept.read_to_end(&mut answered)).await;
+    assert!(read.is_ok(), "an idle kept-alive connection was not closed");
+    assert!(
+        answered.starts_with(b"HTTP/1.1 200"),
+        "answered before it was closed"
+    );
+
+    // A body trickled in: 10 of 100 bytes, then nothing.
+    let mut trickle = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\naccept: application/json, text/event-stream\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{{\"jsonrpc\""
+    );
+    trickle.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), trickle.read_to_end(&mut answer))
+        .await
+        .expect("a slow body is answered and its connection closed")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.contains("body_read_timeout") || answer.contains("did not arrive"),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn at_the_connection_cap_a_new_connection_gets_503_and_one_closing_lets_the_next_in() {
+    let port = start(HttpOptions::new().max_connections(2)).await;
+    let held: Vec<_> = futures_connect(port, 2).await;
+    let refused = eventually(async || {
+        let response = request(
+            port,
+            "POST",
+            &[ACCEPT],
+            &initialize("2025-11-25", json!({})),
+        )
+        .await;
+        response.status == 503 && response.header("retry-after") == Some("1")
+    })
+    .await;
+    assert!(
+        refused,
+        "a connection over the cap was not refused with 503"
+    );
+    drop(held);
+    let let_in = eventually(async || {
+        let response = request(
+            port,
+            "POST",
+            &[ACCEPT],
+            &initialize("2025-11-25", json!({})),
+        )
+        .await;
+        response.status == 200
+    })
+    .await;
+    assert!(let_in, "no connection was accepted after the others closed");
+}
+
+/// Opens `count` connections that send nothing.
+async fn futures_connect(port: u16, count: usize) -> Vec<tokio::net::TcpStream> {
+    let mut held = Vec::new();
+    for _ in 0..count {
+        held.push(
+            tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .unwrap(),
+        );
+    }
+    held
+}
+
+#[tokio::test]
+async fn a_resume_from_before_what_was_kept_gets_410_saying_events_were_missed() {
+    let port = start(HttpOptions::new().replay_events(5)).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let mut response = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &call(30, "chatter", json!({"count": 50})),
+    )
+    .await;
+    assert_eq!(response.header("content-type"), Some("text/event-stream"));
+    let (primed, _) = response.next_event().await.unwrap();
+    let primed = primed.unwrap();
+    // Read the whole stream, then resume from its start: the first events are gone.
+    while let Some((_, data)) = response.next_event().await {
+        if data.contains("said it all") {
+            break;
+        }
+    }
+    drop(response);
+    let resume = |last: String| {
+        let id = id.clone();
+        async move { get_stream(port, &id, Some(&last)).await }
+    };
+    let gone = resume(primed).await;
+    assert_eq!(gone.status, 410);
+    let message = error_message(gone).await;
+    assert!(message.contains("no longer kept"), "{message}");
+    assert!(message.contains("replay_events"), "{message}");
+}
+
+#[tokio::test]
+async fn resuming_a_finished_stream_ends_it() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let mut response = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &call(31, "steps", json!({})),
+    )
+    .await;
+    let mut last = None;
+    while let Some((event_id, data)) = response.next_event().await {
+        last = event_id;
+        if data.contains("\"result\"") {
+            break;
+        }
+    }
+    let last = last.expect("the reply has an event id");
+    let mut resumed = get_stream(port, &id, Some(&last)).await;
+    assert_eq!(resumed.status, 200);
+    assert_eq!(resumed.next_event().await, None, "a finished stream ends");
+}
+
+#[tokio::test]
+async fn subscriptions_are_capped_in_number_and_uri_length() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let subscribe = async |number: u64, uri: &str| {
+        let body = json!({"jsonrpc": "2.0", "id": number, "method": "resources/subscribe",
+            "params": {"uri": uri}});
+        request(
+            port,
+            "POST",
+            &[ACCEPT, ("mcp-session-id", &id)],
+            &body.to_string(),
+        )
+        .await
+        .json()
+        .await
+    };
+    assert_eq!(subscribe(1, "note://a").await["result"], json!({}));
+    assert_eq!(subscribe(2, "note://b").await["result"], json!({}));
+    // Again the same: no new subscription.
+    assert_eq!(subscribe(3, "note://b").await["result"], json!({}));
+    let third = subscribe(4, "note://c").await;
+    assert_eq!(third["error"]["code"], -32602);
+    let message = third["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("max_subscriptions") && message.contains('2'),
+        "{message}"
+    );
+
+    let long = format!("note://{}", "x".repeat(100));
+    let too_long = subscribe(5, &long).await;
+    assert_eq!(too_long["error"]["code"], -32602);
+    let message = too_long["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("max_subscription_uri_bytes") && message.contains("64"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn deleting_a_session_whose_client_is_gone_cancels_its_requests() {
+    // A resume grace longer than the test: only the DELETE can end the request.
+    let port = start(HttpOptions::new().resume_grace(Duration::from_secs(60))).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let mut response = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &call(
+            32,
+            "wait",
+            json!({"tag": "gone-then-deleted", "progress": true}),
+        ),
+    )
+    .await;
+    let _priming = response.next_event().await.unwrap();
+    let (_, progress) = response.next_event().await.unwrap();
+    assert!(progress.contains("notifications/progress"));
+    drop(response); // the client is gone
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!was_cancelled("gone-then-deleted"));
+    let deleted = request(port, "DELETE", &[("mcp-session-id", &id)], "").await;
+    assert_eq!(deleted.status, 204);
+    assert!(
+        eventually(async || was_cancelled("gone-then-deleted")).await,
+        "the handler was not cancelled"
+    );
+}
+
+/// A 2025-03-26 batch (which only a session can send: batches need `initialize`).
+#[tokio::test]
+async fn a_batch_whose_client_disconnects_is_cancelled() {
+    use tokio::io::AsyncWriteExt;
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-03-26", json!({})).await;
+    let batch = format!(
+        "[{}]",
+        call(43, "wait", json!({"tag": "batch-gone", "progress": false}))
+    );
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-03-26\r\nmcp-session-id: {id}\r\ncontent-length: {}\r\n\r\n{batch}",
+        batch.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!was_cancelled("batch-gone"));
+    drop(stream);
+    assert!(
+        eventually(async || was_cancelled("batch-gone")).await,
+        "the batch's handler was not cancelled"
+    );
+}
+
+#[tokio::test]
+async fn a_lost_request_stream_not_resumed_within_the_grace_is_cancelled() {
+    let port = start(HttpOptions::new().resume_grace(Duration::from_millis(200))).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let mut response = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &call(33, "wait", json!({"tag": "lost-stream", "progress": true})),
+    )
+    .await;
+    let _priming = response.next_event().await.unwrap();
+    let (_, progress) = response.next_event().await.unwrap();
+    assert!(progress.contains("notifications/progress"));
+    drop(response);
+    assert!(
+        eventually(async || was_cancelled("lost-stream")).await,
+        "the handler was not cancelled after the grace"
+    );
+}
+
+#[tokio::test]
+async fn a_request_head_over_hyper_s_limits_gets_431() {
+    let port = start(HttpOptions::new()).await;
+    let names: Vec<String> = (0..101).map(|n| format!("x-filler-{n}")).collect();
+    let headers: Vec<(&str, &str)> = names.iter().map(|name| (name.as_str(), "1")).collect();
+    let response = request(port, "POST", &headers, &initialize("2025-11-25", json!({}))).await;
+    assert_eq!(response.status, 431);
+}
+
+#[tokio::test]
+async fn limits_set_to_their_maximum_mean_none() {
+    let port = start(
+        HttpOptions::new()
+            .max_connections(usize::MAX)
+            .max_sessions(usize::MAX)
+            .max_streams_per_session(usize::MAX)
+            .header_read_timeout(Duration::MAX)
+            .body_read_timeout(Duration::MAX)
+            .stream_idle(Duration::MAX)
+            .session_idle(Duration::MAX),
+    )
+    .await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let mut stream = get_stream(port, &id, None).await;
+    assert_eq!(stream.status, 200);
+    let (primed, _) = stream.next_event().await.unwrap();
+    assert!(primed.is_some());
+    let grown = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &call(3, "grow", json!({})),
+    )
+    .await;
+    assert_eq!(grown.status, 200);
+    let (_, data) = stream.next_event().await.unwrap();
+    assert!(data.contains("list_changed"), "{data}");
 }

@@ -4,12 +4,12 @@
 use std::sync::LazyLock;
 use std::time::Duration;
 
+use mcp_runtime::Server;
 use mcp_runtime::prelude::*;
 use mcp_runtime::testing::TestClient;
-use mcp_runtime::Server;
 
 /// A unit enum: completes from its variants.
-#[derive(Deserialize, JsonSchema)]
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
     /// Red.
@@ -19,7 +19,7 @@ pub enum Colour {
 }
 
 /// A nested struct with optional fields and an enum with data.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 pub struct Order {
     /// How many.
     pub count: u32,
@@ -32,7 +32,7 @@ pub struct Order {
 }
 
 /// An enum with data.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Shipping {
     /// Picked up.

@@ -1,6 +1,7 @@
 //! What the micro-benchmarks (`bench/micro`) and the fuzz targets (`fuzz/`) reach inside the
 //! crate, as `mcp_runtime::__internals`: the framing steps on their own, a connection without
-//! a transport, and URI template matching. Not a public API: it changes without notice.
+//! a transport, URI template matching, and the text path of tool arguments. Not a public API:
+//! it changes without notice.
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -8,6 +9,7 @@ use serde_json::value::RawValue;
 use crate::jsonrpc::{Incoming, RequestId};
 pub use crate::resource::{TemplateError, UriTemplate};
 use crate::server::{DirectSession, Server};
+use crate::tool::{Arguments, RawFields};
 
 /// Classifies one message as a transport does; true for a request.
 pub fn parse_message(bytes: &[u8]) -> bool {
@@ -29,4 +31,42 @@ pub fn encode_result(id: &RequestId, result: &impl Serialize) -> Vec<u8> {
 /// comes back as bytes, on the calling task.
 pub fn direct_session(server: &Server) -> DirectSession {
     server.direct_session()
+}
+
+/// Splits a byte stream into newline-delimited messages as stdio does, chunk by chunk, with a
+/// size limit.
+pub struct LineFramer(crate::transport::Framer);
+
+impl LineFramer {
+    /// A framer refusing messages longer than `max` bytes.
+    pub fn new(max: usize) -> LineFramer {
+        LineFramer(crate::transport::Framer::new(max))
+    }
+
+    /// Feeds the next chunk: `on_message(Some(line))` for each complete message, `None` for
+    /// one skipped as oversized.
+    pub fn push(&mut self, chunk: &[u8], on_message: &mut dyn FnMut(Option<&[u8]>)) {
+        self.0
+            .push(chunk, &mut |frame| on_message(frame_bytes(frame)));
+    }
+
+    /// The input ended: a last message without its newline still counts.
+    pub fn end(&mut self, on_message: &mut dyn FnMut(Option<&[u8]>)) {
+        self.0.end(&mut |frame| on_message(frame_bytes(frame)));
+    }
+}
+
+fn frame_bytes(frame: crate::transport::Frame<'_>) -> Option<&[u8]> {
+    match frame {
+        crate::transport::Frame::Message(bytes) => Some(bytes),
+        crate::transport::Frame::Oversized { .. } => None,
+    }
+}
+
+/// The `arguments` object `json` as `tools/call` keeps it: JSON text, each member decoded
+/// straight from it. `None` if `json` is not an object.
+pub fn arguments_from_text(json: &str) -> Option<Arguments> {
+    let raw: &RawValue = serde_json::from_str(json).ok()?;
+    let fields = RawFields::find(json, raw)?;
+    Some(Arguments::from_raw(json.into(), fields))
 }

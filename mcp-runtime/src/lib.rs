@@ -342,6 +342,7 @@ mod handler;
 mod handler_error;
 mod internals;
 mod jsonrpc;
+mod limit_log;
 #[cfg(feature = "tracing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
 pub mod log_bridge;
@@ -350,6 +351,7 @@ mod protocol;
 mod resource;
 mod schema;
 mod server;
+mod sharded;
 mod stderr;
 pub mod testing;
 mod tool;

@@ -37,7 +37,22 @@ pub(crate) fn describe_error<T: JsonSchema>(value: &Value, error: &serde_json::E
             preview(value)
         );
     }
-    error.to_string()
+    message_without_position(error)
+}
+
+/// serde_json's message without its ` at line L column C`: when an argument is decoded from
+/// its own JSON text the position is within that text, which tells the client nothing (and the
+/// same argument decoded from a `Value` has no position at all).
+fn message_without_position(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    if error.line() == 0 {
+        return message;
+    }
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    match message.strip_suffix(&position) {
+        Some(message) => message.to_owned(),
+        None => message,
+    }
 }
 
 /// `Some("a number")` when `value`'s JSON type is not among the schema's `type`s.

@@ -26,6 +26,19 @@ const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// The default output backlog above which stdio stops reading.
 const DEFAULT_MAX_OUTPUT_BACKLOG: usize = 16 * 1024 * 1024;
+/// The default bounds of one session's resource subscriptions.
+const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = SubscriptionLimits {
+    max: 64,
+    // nginx's request line buffer (`large_client_header_buffers 4 8k`).
+    max_uri_bytes: 8 * 1024,
+};
+
+/// How many resources one session may subscribe to, and how long a subscribed URI may be.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SubscriptionLimits {
+    pub(crate) max: usize,
+    pub(crate) max_uri_bytes: usize,
+}
 
 /// Configures a [`Server`]. Start from [`server!`](crate::server!) (every registered tool,
 /// named after your crate) or [`Server::builder`] (nothing registered yet).
@@ -45,6 +58,7 @@ pub struct ServerBuilder {
     shutdown_grace: Duration,
     max_output_backlog: usize,
     max_log_backlog: usize,
+    subscriptions: SubscriptionLimits,
 }
 
 /// A built server: immutable, cheap to clone, able to serve any number of connections.
@@ -68,6 +82,7 @@ pub(crate) struct ServerCore {
     pub(crate) request_timeout: Duration,
     pub(crate) shutdown_grace: Duration,
     pub(crate) max_output_backlog: usize,
+    pub(crate) subscriptions: SubscriptionLimits,
 }
 
 impl Server {
@@ -88,6 +103,7 @@ impl Server {
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             max_output_backlog: DEFAULT_MAX_OUTPUT_BACKLOG,
             max_log_backlog: crate::stderr::DEFAULT_BACKLOG_BYTES,
+            subscriptions: DEFAULT_SUBSCRIPTION_LIMITS,
         }
     }
 
@@ -269,6 +285,21 @@ impl ServerBuilder {
         self
     }
 
+    /// Sets how many resources one session may subscribe to at once (64 by default). One more
+    /// `resources/subscribe` is refused with -32602 (invalid params) naming the limit.
+    pub fn max_subscriptions(mut self, subscriptions: usize) -> ServerBuilder {
+        self.subscriptions.max = subscriptions;
+        self
+    }
+
+    /// Sets the longest URI a session may subscribe to, in bytes (8 KiB by default, nginx's
+    /// request line buffer). A longer one is refused with -32602 (invalid params) naming the
+    /// limit.
+    pub fn max_subscription_uri_bytes(mut self, bytes: usize) -> ServerBuilder {
+        self.subscriptions.max_uri_bytes = bytes;
+        self
+    }
+
     /// Checks the configuration and freezes it. The error lists every problem found, not only
     /// the first.
     pub fn build(self) -> Result<Server, BuildError> {
@@ -343,6 +374,7 @@ impl ServerBuilder {
                 request_timeout: self.request_timeout,
                 shutdown_grace: self.shutdown_grace,
                 max_output_backlog: self.max_output_backlog,
+                subscriptions: self.subscriptions,
             }),
         })
     }

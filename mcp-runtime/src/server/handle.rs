@@ -1,6 +1,7 @@
 //! Changing a running server and telling its clients, from anywhere in the application.
 
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 
 use serde_json::json;
 
@@ -8,30 +9,35 @@ use super::{ServerCore, Session};
 use crate::BuildError;
 use crate::prompt::{Prompt, PromptEntry};
 use crate::resource::{Resource, ResourceEntry};
+use crate::sharded::ShardedMap;
 use crate::tool::{DynamicTool, Tool, ToolEntry};
 
-/// The live sessions of a server, held weakly: a closed connection simply disappears.
+/// The live sessions of a server, held weakly, that list changes and resource updates reach.
+/// Each is listed under a number of its own and unlists itself when dropped: adding and
+/// removing one is O(1) in a [`ShardedMap`], never a scan; only a broadcast visits them all.
 #[derive(Default)]
 pub(crate) struct Sessions {
-    live: Mutex<Vec<Weak<Session>>>,
+    listed: ShardedMap<u64, Weak<Session>>,
+    next: AtomicU64,
 }
 
 impl Sessions {
-    pub(crate) fn add(&self, session: &Arc<Session>) {
-        let mut live = self.live.lock().expect("lock poisoned");
-        live.retain(|s| s.strong_count() > 0);
-        live.push(Arc::downgrade(session));
+    /// A number to list a session under.
+    pub(crate) fn number(&self) -> u64 {
+        self.next.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub(crate) fn add(&self, number: u64, session: &Arc<Session>) {
+        self.listed.insert(number, Arc::downgrade(session));
+    }
+
+    pub(crate) fn remove(&self, number: u64) {
+        self.listed.remove(&number);
     }
 
     fn each(&self, mut f: impl FnMut(&Session)) {
-        let live: Vec<Arc<Session>> = self
-            .live
-            .lock()
-            .expect("lock poisoned")
-            .iter()
-            .filter_map(Weak::upgrade)
-            .collect();
-        for session in live {
+        // Called outside the shards' locks: a session dropped here unlists itself.
+        for session in self.listed.collect(Weak::upgrade) {
             f(&session);
         }
     }
@@ -181,5 +187,37 @@ impl ServerHandle {
                 session.notify(method, &json!({}));
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::Outbound;
+
+    fn listed(core: &ServerCore) -> usize {
+        let mut count = 0;
+        core.sessions.each(|_| count += 1);
+        count
+    }
+
+    #[test]
+    fn a_session_is_listed_while_it_lives_and_an_unlisted_one_never() {
+        let server = crate::Server::builder(crate::server_info!())
+            .build()
+            .unwrap();
+        let core = &server.core;
+        let sessions: Vec<_> = (0..100)
+            .map(|_| Session::new(Arc::clone(core), Outbound::discard()))
+            .collect();
+        let _unlisted = Session::unlisted(Arc::clone(core), Outbound::discard());
+        assert_eq!(listed(core), 100);
+        drop(sessions);
+        assert_eq!(listed(core), 0);
+        assert_eq!(
+            core.sessions.listed.len(),
+            0,
+            "a dropped session left an entry behind"
+        );
     }
 }

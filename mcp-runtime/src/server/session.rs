@@ -24,6 +24,7 @@ use crate::jsonrpc::{
     Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
     encode_error_without_id, encode_notification, encode_request, parse_message,
 };
+use crate::limit_log::LimitLog;
 use crate::protocol::{ClientInfo, Revision};
 
 /// What `initialize` settled.
@@ -40,6 +41,8 @@ type IdMap<V> = HashMap<RequestId, V, foldhash::fast::RandomState>;
 
 pub(crate) struct Session {
     server: Arc<ServerCore>,
+    /// The number the server's session list has it under, if it is listed.
+    listed_as: Option<u64>,
     subscriptions: Mutex<HashSet<String>>,
     outbound: Outbound,
     negotiated: RwLock<Option<Arc<Negotiated>>>,
@@ -67,8 +70,9 @@ struct BatchReply {
 
 impl Session {
     pub(crate) fn new(server: Arc<ServerCore>, outbound: Outbound) -> Arc<Session> {
-        let session = Session::unlisted(Arc::clone(&server), outbound);
-        server.sessions.add(&session);
+        let number = server.sessions.number();
+        let session = Session::with_listing(Arc::clone(&server), outbound, Some(number));
+        server.sessions.add(number, &session);
         session
     }
 
@@ -76,8 +80,17 @@ impl Session {
     /// client outside its own request: a stateless HTTP POST's.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn unlisted(server: Arc<ServerCore>, outbound: Outbound) -> Arc<Session> {
+        Session::with_listing(server, outbound, None)
+    }
+
+    fn with_listing(
+        server: Arc<ServerCore>,
+        outbound: Outbound,
+        listed_as: Option<u64>,
+    ) -> Arc<Session> {
         Arc::new(Session {
             server,
+            listed_as,
             subscriptions: Mutex::new(HashSet::new()),
             outbound,
             negotiated: RwLock::new(None),
@@ -132,13 +145,53 @@ impl Session {
         }
     }
 
-    pub(crate) fn set_subscription(&self, uri: String, on: bool) {
+    /// Subscribes to `uri` or unsubscribes, within the server's
+    /// [`SubscriptionLimits`](super::builder::SubscriptionLimits): a URI too long, or one
+    /// subscription too many, is refused with invalid params naming the limit.
+    pub(crate) fn set_subscription(&self, uri: String, on: bool) -> Result<(), RpcError> {
         let mut subscriptions = self.subscriptions.lock().expect("lock poisoned");
-        if on {
-            subscriptions.insert(uri);
-        } else {
+        if !on {
             subscriptions.remove(&uri);
+            return Ok(());
         }
+        self.check_subscription_uri(&uri)?;
+        let limits = self.server.subscriptions;
+        if subscriptions.len() >= limits.max && !subscriptions.contains(&uri) {
+            drop(subscriptions);
+            static LOG: LimitLog = LimitLog::new();
+            LOG.hit(|| {
+                format!(
+                    "a session holds {} subscriptions (ServerBuilder::max_subscriptions): another is refused",
+                    limits.max
+                )
+            });
+            return Err(RpcError::invalid_params(format!(
+                "this session already holds the server's limit of {} subscriptions (ServerBuilder::max_subscriptions): unsubscribe from one first",
+                limits.max
+            )));
+        }
+        subscriptions.insert(uri);
+        Ok(())
+    }
+
+    /// Refuses a URI longer than a subscription may be: checked before anything else is done
+    /// with it.
+    pub(crate) fn check_subscription_uri(&self, uri: &str) -> Result<(), RpcError> {
+        let max = self.server.subscriptions.max_uri_bytes;
+        if uri.len() <= max {
+            return Ok(());
+        }
+        static LOG: LimitLog = LimitLog::new();
+        LOG.hit(|| {
+            format!(
+                "a subscription to a URI of {} bytes is refused (ServerBuilder::max_subscription_uri_bytes: {max})",
+                uri.len()
+            )
+        });
+        Err(RpcError::invalid_params(format!(
+            "the URI is {} bytes long, over the server's limit of {max} bytes for a subscription (ServerBuilder::max_subscription_uri_bytes)",
+            uri.len()
+        )))
     }
 
     pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
@@ -230,6 +283,12 @@ impl Session {
         for request in inflight.into_values() {
             request.cancel();
         }
+    }
+
+    /// Whether a request is in flight.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn is_busy(&self) -> bool {
+        self.running.load(Ordering::Acquire) > 0
     }
 
     /// Waits until every request in flight has been answered (or cancelled).
@@ -486,6 +545,14 @@ impl Session {
                     self.server.request_timeout.as_secs_f64()
                 )))
             }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(number) = self.listed_as {
+            self.server.sessions.remove(number);
         }
     }
 }

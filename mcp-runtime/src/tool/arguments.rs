@@ -95,19 +95,29 @@ impl Arguments {
                 None => missing(),
             },
             Source::Raw { text, fields } => {
-                // The last of repeated names counts, as in a decoded object.
-                let Some(field) = fields
-                    .iter_mut()
-                    .rev()
-                    .find(|f| !f.taken && f.name(text) == name)
-                else {
+                // The last of repeated names counts, as in a decoded object, and takes the
+                // earlier ones with it: they were never arguments of their own.
+                let mut last = None;
+                for (index, field) in fields.iter_mut().enumerate() {
+                    if !field.taken && field.name(text) == name {
+                        field.taken = true;
+                        last = Some(index);
+                    }
+                }
+                let Some(last) = last else {
                     return missing();
                 };
-                field.taken = true;
-                let json = &text[field.value.clone()];
-                serde_json::from_str(json).map_err(|error| {
+                let json = &text[fields[last].value.clone()];
+                serde_json::from_str(json).map_err(|text_error| {
+                    // Explained from the decoded value, as for a decoded object: serde_json
+                    // words some failures differently when it reads text (an enum given a
+                    // number is "expected value" there), and the client should read one
+                    // message whichever way its arguments were decoded.
                     let value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
-                    describe_error::<T>(&value, &error)
+                    match T::deserialize(&value) {
+                        Err(error) => describe_error::<T>(&value, &error),
+                        Ok(_) => describe_error::<T>(&value, &text_error),
+                    }
                 })
             }
         }
@@ -406,16 +416,47 @@ mod tests {
         }
     }
 
+    /// Found by the `arguments` fuzz target: an error serde_json reports with a position (a
+    /// value out of range) named a line and column within the argument's own text, and one it
+    /// words differently when reading text (an enum given a number).
+    #[test]
+    fn an_error_from_text_carries_no_position_and_reads_as_from_a_value() {
+        /// A colour.
+        #[derive(Debug, PartialEq, serde::Deserialize, JsonSchema)]
+        #[serde(rename_all = "lowercase")]
+        enum Colour {
+            /// Red.
+            Red,
+        }
+        let json = r#"{"name":"t","arguments":{"c":[300],"d":0.5}}"#;
+        let parsed: Value = serde_json::from_str(json).unwrap();
+        let mut outcomes = Vec::new();
+        for mut a in [raw_args(json), args(parsed["arguments"].clone())] {
+            assert_eq!(
+                a.decode::<Vec<u8>>("c"),
+                Err("invalid value: integer `300`, expected u8".to_owned())
+            );
+            outcomes.push(a.decode::<Colour>("d"));
+        }
+        assert!(outcomes[0].is_err(), "{outcomes:?}");
+        assert_eq!(outcomes[0], outcomes[1], "one message from either path");
+    }
+
     #[test]
     fn arguments_read_from_text_keep_the_untaken_ones_and_the_last_of_repeated_names() {
+        // As a decoded object has it: the last `k` is the argument, and taking it leaves no
+        // other `k` behind (found by the `arguments` fuzz target comparing both paths).
         let mut a = raw_args(r#"{"arguments":{"k":1,"k":2,"extra":{"deep":[true]}}}"#);
         assert_eq!(a.decode::<i64>("k"), Ok(2));
-        assert_eq!(a.unused().collect::<Vec<_>>(), ["k", "extra"]);
-        let rest = a.into_map();
         assert_eq!(
-            Value::Object(rest),
-            json!({"k": 1, "extra": {"deep": [true]}})
+            a.decode::<i64>("k"),
+            Err("missing required argument".to_owned())
         );
+        assert_eq!(a.unused().collect::<Vec<_>>(), ["extra"]);
+        let rest = a.into_map();
+        assert_eq!(Value::Object(rest), json!({"extra": {"deep": [true]}}));
+        let untaken = raw_args(r#"{"arguments":{"k":1,"k":2}}"#);
+        assert_eq!(Value::Object(untaken.into_map()), json!({"k": 2}));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 #[cfg(feature = "http")]
 pub(crate) mod http;
 mod lines;
+pub(crate) use lines::{Frame, Framer};
 #[cfg(unix)]
 mod nonblocking;
 mod stdio;

@@ -71,9 +71,12 @@ pub(super) fn subscribe(
         "resources/unsubscribe"
     };
     let UriParams { uri, .. } = parse_params(method, params)?;
+    if on {
+        session.check_subscription_uri(&uri)?;
+    }
     if on && server.resources.load().resolve(&uri).is_none() {
         return Err(not_found(&uri));
     }
-    session.set_subscription(uri, on);
+    session.set_subscription(uri, on)?;
     Ok(encode_result(id, &json!({})))
 }

@@ -106,7 +106,9 @@ impl Exchange {
                 if closed_at == Some(count) {
                     hub.close_subscriber();
                 }
-                if !ended {
+                if ended {
+                    hub.end_without_reply();
+                } else {
                     *state = State::Streaming(Arc::clone(hub));
                 }
             }
@@ -165,11 +167,16 @@ impl Exchange {
     }
 
     /// The request is over. If it sent nothing, the receiver of the first message learns it;
-    /// a stream it feeds keeps only the holders it has besides this exchange.
+    /// a stream it feeds and that no reply ended (the request was cancelled) ends now, so the
+    /// client is not left waiting on keep-alives.
     fn end(&self) {
         let mut state = self.lock();
         match &mut *state {
             State::Pending { ended, .. } => *ended = true,
+            State::Streaming(hub) => {
+                hub.end_without_reply();
+                *state = State::Done;
+            }
             _ => *state = State::Done,
         }
     }

@@ -12,8 +12,9 @@ use super::HttpOptions;
 use super::exchange::{Exchange, First};
 use super::guard::{Accepts, Refused, check_content_type};
 use super::sessions::{HttpSession, SessionTable};
-use super::stream::{Hub, SseBody, Subscription, parse_event_id};
+use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription, parse_event_id};
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
+use crate::limit_log::LimitLog;
 use crate::protocol::Revision;
 use crate::server::{Outbound, Server, Session};
 
@@ -24,7 +25,7 @@ const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 pub(super) struct HttpState {
     server: Server,
     options: HttpOptions,
-    sessions: SessionTable,
+    sessions: Arc<SessionTable>,
     /// Where messages no one can receive go: a stateless session's own (nothing reaches its
     /// client outside its request), and whatever a POSTed notification or response causes.
     discard: Outbound,
@@ -33,9 +34,9 @@ pub(super) struct HttpState {
 impl HttpState {
     pub(super) fn new(server: Server, options: HttpOptions) -> HttpState {
         HttpState {
+            sessions: Arc::new(SessionTable::new(options.max_sessions)),
             server,
             options,
-            sessions: SessionTable::default(),
             discard: Outbound::discard(),
         }
     }
@@ -189,8 +190,11 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
     {
         return too_large();
     }
-    let Ok(body) = axum::body::to_bytes(body, limit).await else {
-        return too_large();
+    let timeout = state.options.body_read_timeout;
+    let body = match tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(_)) => return too_large(),
+        Err(_) => return body_too_slow(timeout),
     };
 
     let message = parse_message(&body);
@@ -213,9 +217,11 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
             Some(session) => (session, None),
             None => {
                 let session = HttpSession::new(&state.server, state.options.stream_limits());
-                let id = state
-                    .sessions
-                    .insert(Arc::clone(&session), state.options.session_idle);
+                let Some(id) = state.sessions.insert(Arc::clone(&session)) else {
+                    session.end();
+                    return at_session_cap(state.options.max_sessions);
+                };
+                state.sessions.sweep_every(state.options.session_idle);
                 (session, Some(id))
             }
         },
@@ -237,6 +243,52 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
     {
         response.headers_mut().insert(SESSION_HEADER, value);
     }
+    response
+}
+
+/// The answer to a body that took longer than `timeout` to arrive; the connection is closed,
+/// as the rest of the body may still be on its way.
+fn body_too_slow(timeout: std::time::Duration) -> Response {
+    static LOG: LimitLog = LimitLog::new();
+    LOG.hit(|| {
+        format!(
+            "a request body took longer than {} s to arrive (HttpOptions::body_read_timeout): 408",
+            timeout.as_secs_f64()
+        )
+    });
+    let mut response = refuse(
+        StatusCode::REQUEST_TIMEOUT,
+        crate::ErrorCode::InvalidRequest,
+        format!(
+            "the request body did not arrive within the server's limit of {} s",
+            timeout.as_secs_f64()
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// The answer to `initialize` when `max` sessions are live: the server is at capacity (503),
+/// which is not this client's doing (429 would say it is).
+fn at_session_cap(max: usize) -> Response {
+    static LOG: LimitLog = LimitLog::new();
+    LOG.hit(|| {
+        format!(
+            "{max} sessions are live (HttpOptions::max_sessions): `initialize` is refused with 503"
+        )
+    });
+    let mut response = refuse(
+        StatusCode::SERVICE_UNAVAILABLE,
+        crate::ErrorCode::Other(-32000),
+        format!(
+            "the server has as many sessions as it allows ({max}, HttpOptions::max_sessions): retry later"
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
     response
 }
 
@@ -281,6 +333,7 @@ async fn respond(
     let (exchange, first) = Exchange::new(request, sse);
     // Ending a stream early asks the client to resume it, which only a session allows.
     let sink = exchange.sink(state.server.core.trace, http_session.is_some());
+    let requests = request_ids(&message);
     session.receive_parsed(body, message, &sink);
     // Only the request may hold its sinks: when they are gone, it has ended.
     drop(sink);
@@ -288,17 +341,19 @@ async fn respond(
     // The first message decides: the reply alone is JSON; anything before it makes a stream.
     let cancel_on_drop = CancelOnDrop {
         session: Arc::clone(session),
-        request: exchange.request().cloned(),
+        requests: requests.clone(),
     };
     let first = first.await;
     cancel_on_drop.disarm();
     match first {
         Ok(First::Reply(reply)) => json_response(status, reply),
         Ok(First::Stream) => {
-            let hub = open_stream(state, session, http_session, exchange.request());
-            let subscription = hub.subscribe(None);
+            let hub = open_stream(state, session, http_session, requests);
+            let subscription = hub.subscribe();
             exchange.attach(&hub);
-            sse_response(state, session, &hub, subscription, true)
+            // A request's own stream ends with its reply: no idle limit, no GET slot.
+            let limits = SseLimits::default();
+            sse_response(state, session, &hub, subscription, true, limits)
         }
         Err(_) => unanswered(exchange.request(), sse),
     }
@@ -321,15 +376,14 @@ fn open_stream(
     state: &HttpState,
     session: &Arc<Session>,
     http_session: Option<&Arc<HttpSession>>,
-    request: Option<&RequestId>,
+    requests: Vec<RequestId>,
 ) -> Arc<Hub> {
-    let request = request.cloned();
     let Some(http_session) = http_session else {
         let hub = Hub::for_request(1, state.options.stream_limits());
         let session = Arc::downgrade(session);
         hub.set_on_abandoned(move || {
-            if let (Some(session), Some(id)) = (session.upgrade(), &request) {
-                session.cancel(id);
+            if let Some(session) = session.upgrade() {
+                cancel_each(&session, &requests);
             }
         });
         return hub;
@@ -343,7 +397,7 @@ fn open_stream(
         // The client lost the stream before the reply: give it time to resume, then cancel.
         let runtime_session = Arc::clone(&runtime_session);
         let http_session = http_session.clone();
-        let request = request.clone();
+        let requests = requests.clone();
         tokio::spawn(async move {
             tokio::time::sleep(grace).await;
             let Some(http_session) = http_session.upgrade() else {
@@ -359,9 +413,7 @@ fn open_stream(
             {
                 return; // resumed in time
             }
-            if let Some(id) = &request {
-                runtime_session.cancel(id);
-            }
+            cancel_each(&runtime_session, &requests);
             http_session.forget_stream(stream);
         });
     });
@@ -378,18 +430,19 @@ fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
     response
 }
 
-/// An SSE response carrying `subscription` to `hub`'s events. A new stream (`fresh`, not a
-/// resume) starts with a priming event from 2025-11-25 on.
+/// An SSE response carrying `subscription` to `hub`'s events, within `limits`. A new stream
+/// (`fresh`, not a resume) starts with a priming event from 2025-11-25 on.
 fn sse_response(
     state: &HttpState,
     session: &Session,
     hub: &Hub,
     subscription: Subscription,
     fresh: bool,
+    limits: SseLimits,
 ) -> Response {
     let priming = (fresh && session.revision() >= Revision::V2025_11_25)
         .then(|| (hub.priming_id(), state.options.retry));
-    let body = SseBody::new(subscription, priming, state.options.keepalive);
+    let body = SseBody::new(subscription, priming, state.options.keepalive, limits);
     event_stream(Body::from_stream(body))
 }
 
@@ -402,23 +455,44 @@ fn event_stream(body: Body) -> Response {
         .expect("a valid response")
 }
 
-/// Cancels the request if the client goes away while its first message is awaited.
+/// Cancels the requests if the client goes away while their first message is awaited.
 struct CancelOnDrop {
     session: Arc<Session>,
-    request: Option<RequestId>,
+    requests: Vec<RequestId>,
 }
 
 impl CancelOnDrop {
     fn disarm(mut self) {
-        self.request = None;
+        self.requests.clear();
     }
 }
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        if let Some(id) = &self.request {
-            self.session.cancel(id);
-        }
+        cancel_each(&self.session, &self.requests);
+    }
+}
+
+/// Cancels each of `requests` still in flight.
+fn cancel_each(session: &Session, requests: &[RequestId]) {
+    for id in requests {
+        session.cancel(id);
+    }
+}
+
+/// The ids of the requests a message starts, a batch's included: what to cancel when the
+/// client that would receive their replies goes away.
+fn request_ids(message: &Incoming) -> Vec<RequestId> {
+    match message {
+        Incoming::Request(request) => vec![request.id.clone()],
+        Incoming::Batch(items) => items
+            .iter()
+            .filter_map(|item| match item {
+                Incoming::Request(request) => Some(request.id.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -472,31 +546,62 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
         Ok(session) => session,
         Err(refusal) => return *refusal,
     };
+    let Some(slot) = session.open_get_stream(state.options.max_streams_per_session) else {
+        let max = state.options.max_streams_per_session;
+        static LOG: LimitLog = LimitLog::new();
+        LOG.hit(|| {
+            format!("a session holds {max} GET streams open (HttpOptions::max_streams_per_session): another is refused with 429")
+        });
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            crate::ErrorCode::InvalidRequest,
+            format!(
+                "this session already holds {max} streams open (HttpOptions::max_streams_per_session): close one first"
+            ),
+        );
+    };
+    let limits = SseLimits {
+        idle: Some(state.options.stream_idle),
+        slot: Some(slot),
+    };
     let resume = headers
         .get(LAST_EVENT_ID)
         .and_then(|v| v.to_str().ok())
         .and_then(parse_event_id);
-    let (hub, after) = match resume {
-        Some((stream, seq)) => match session.stream(stream) {
-            Some(hub) => (hub, Some(seq)),
-            None => {
-                return refuse(
-                    StatusCode::NOT_FOUND,
-                    crate::ErrorCode::InvalidRequest,
-                    "that stream can no longer be resumed",
-                );
-            }
-        },
-        None => (Arc::clone(&session.standalone), None),
+    let Some((stream, after)) = resume else {
+        let hub = Arc::clone(&session.standalone);
+        let subscription = hub.subscribe();
+        return sse_response(&state, &session.session, &hub, subscription, true, limits);
     };
-    let subscription = hub.subscribe(after);
-    sse_response(
-        &state,
-        &session.session,
-        &hub,
-        subscription,
-        after.is_none(),
-    )
+    // 410: the events are gone, the session is not (404 would tell the client to start a new
+    // one); an error status is how a client learns that the stream it asked for is not coming.
+    let Some(hub) = session.stream(stream) else {
+        return refuse(
+            StatusCode::GONE,
+            crate::ErrorCode::InvalidRequest,
+            format!(
+                "stream {stream} can no longer be resumed: it ended and its events are no longer kept"
+            ),
+        );
+    };
+    match hub.resume(after) {
+        Resume::Subscribed(subscription) => {
+            sse_response(&state, &session.session, &hub, subscription, false, limits)
+        }
+        Resume::Gone { missed } => {
+            static LOG: LimitLog = LimitLog::new();
+            LOG.hit(|| {
+                format!("a resume of SSE stream {stream} after event {after} is refused with 410: at least {missed} event(s) after it are no longer kept (HttpOptions::replay_events, replay_bytes)")
+            });
+            refuse(
+                StatusCode::GONE,
+                crate::ErrorCode::InvalidRequest,
+                format!(
+                    "at least {missed} event(s) of stream {stream} after {stream}-{after} are no longer kept (HttpOptions::replay_events, replay_bytes): they cannot be replayed"
+                ),
+            )
+        }
+    }
 }
 
 pub(super) async fn delete(State(state): Shared, headers: HeaderMap) -> Response {
@@ -519,10 +624,7 @@ pub(super) async fn delete(State(state): Shared, headers: HeaderMap) -> Response
     };
     match state.sessions.remove(id) {
         Some(session) => {
-            // Ending the session ends what runs in it: nothing could receive its replies.
-            session.session.cancel_all();
-            session.session.close();
-            session.standalone.close_subscriber();
+            session.end();
             StatusCode::NO_CONTENT.into_response()
         }
         None => refuse(

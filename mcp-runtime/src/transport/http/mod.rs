@@ -13,10 +13,17 @@
 //! carrying `Last-Event-ID`: the events it missed are replayed. Host and Origin headers are
 //! checked against an allow-list (local addresses by default) against DNS rebinding, and request
 //! bodies are size-limited.
+//!
+//! Everything a client can make the server hold is bounded, each limit a setting of
+//! [`HttpOptions`] with its default and its answer when hit: sessions (a cap, idle expiry),
+//! GET streams per session, what waits for a stream's reader and what is kept to resume it,
+//! connections, and the time a request's headers and body may take (`RELIABILITY.md` lists
+//! them all).
 
 mod exchange;
 mod guard;
 mod handlers;
+mod serve;
 mod sessions;
 mod stream;
 
@@ -25,7 +32,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::handler::Handler;
 use axum::routing::any;
 
 use crate::error::Error;
@@ -41,10 +47,17 @@ pub struct HttpOptions {
     pub(crate) stateless: bool,
     pub(crate) retry: Duration,
     pub(crate) replay_events: usize,
+    pub(crate) replay_bytes: usize,
     pub(crate) stream_queue: usize,
     pub(crate) resume_grace: Duration,
     pub(crate) session_idle: Duration,
     pub(crate) keepalive: Duration,
+    pub(crate) max_sessions: usize,
+    pub(crate) max_streams_per_session: usize,
+    pub(crate) stream_idle: Duration,
+    pub(crate) max_connections: usize,
+    pub(crate) header_read_timeout: Duration,
+    pub(crate) body_read_timeout: Duration,
 }
 
 impl Default for HttpOptions {
@@ -55,10 +68,17 @@ impl Default for HttpOptions {
             stateless: false,
             retry: Duration::from_millis(1000),
             replay_events: 1024,
+            replay_bytes: 256 * 1024,
             stream_queue: 256,
             resume_grace: Duration::from_secs(30),
             session_idle: Duration::from_secs(60 * 60),
             keepalive: Duration::from_secs(15),
+            max_sessions: 10_000,
+            max_streams_per_session: 8,
+            stream_idle: Duration::from_secs(5 * 60),
+            max_connections: 512,
+            header_read_timeout: Duration::from_secs(30),
+            body_read_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -104,20 +124,98 @@ impl HttpOptions {
         self
     }
 
-    /// How long an unused session is kept (an hour by default).
+    /// How long an unused session is kept (an hour by default): a session that has had no
+    /// request for that long, with none in flight and no GET stream open, is ended by a timer
+    /// (a log line on stderr), and its id then gets 404.
     #[must_use]
     pub fn session_idle(mut self, idle: Duration) -> HttpOptions {
         self.session_idle = idle;
         self
     }
 
+    /// How many sessions may live at once (10,000 by default). Over it, `initialize` is
+    /// refused with `503 Service Unavailable` and `Retry-After` (a log line on stderr): the
+    /// server is at capacity, which no single client caused, so 429 (a client's own rate)
+    /// would mislead. Sessions end by DELETE or idle expiry.
+    #[must_use]
+    pub fn max_sessions(mut self, sessions: usize) -> HttpOptions {
+        self.max_sessions = sessions;
+        self
+    }
+
+    /// How many GET streams (the standalone stream, resumed streams) one session may hold
+    /// open (8 by default). Over it, a GET is refused with `429 Too Many Requests`: this
+    /// client, not the server, holds too many.
+    #[must_use]
+    pub fn max_streams_per_session(mut self, streams: usize) -> HttpOptions {
+        self.max_streams_per_session = streams;
+        self
+    }
+
+    /// How long a GET stream may carry no message (keep-alive comments do not count) before it
+    /// is ended (5 minutes by default); the client reconnects, with `Last-Event-ID` to resume.
+    /// A request's own stream is not limited this way: it ends with the reply.
+    #[must_use]
+    pub fn stream_idle(mut self, idle: Duration) -> HttpOptions {
+        self.stream_idle = idle;
+        self
+    }
+
+    /// How many connections may be open at once (512 by default, nginx's
+    /// `worker_connections`). A connection over the cap is answered 503 with `Retry-After` and
+    /// closed (a log line on stderr). Only [`Server::serve_http`] (and `run` with `--http`)
+    /// counts connections; with [`Server::http_router`], the app's server does.
+    #[must_use]
+    pub fn max_connections(mut self, connections: usize) -> HttpOptions {
+        self.max_connections = connections;
+        self
+    }
+
+    /// How long a client has to send a request's headers (30 s by default, hyper's): a client
+    /// slower than that (slowloris), or a kept-alive connection idle that long between
+    /// requests, is disconnected. Applies where [`max_connections`](Self::max_connections)
+    /// does.
+    #[must_use]
+    pub fn header_read_timeout(mut self, timeout: Duration) -> HttpOptions {
+        self.header_read_timeout = timeout;
+        self
+    }
+
+    /// How long a client has to send a whole request body (60 s by default, nginx's
+    /// `client_body_timeout`, applied to the whole body rather than between two reads, which a
+    /// trickle of bytes would defeat). A slower body gets `408 Request Timeout` and the
+    /// connection is closed.
+    #[must_use]
+    pub fn body_read_timeout(mut self, timeout: Duration) -> HttpOptions {
+        self.body_read_timeout = timeout;
+        self
+    }
+
     /// How many events may wait for a slow reader of one SSE stream (256 by default). A reader
     /// that falls further behind is disconnected: its stream ends (with a log line on stderr),
-    /// and it resumes with `Last-Event-ID` from the events kept for replay (the last 1024 of
-    /// each stream).
+    /// and it resumes with `Last-Event-ID` from the events kept for replay (see
+    /// [`replay_events`](Self::replay_events)).
     #[must_use]
     pub fn stream_queue(mut self, events: usize) -> HttpOptions {
         self.stream_queue = events;
+        self
+    }
+
+    /// How many events of each stream are kept for a client that resumes it (the last 1024 by
+    /// default), within [`replay_bytes`](Self::replay_bytes). A resume from before the oldest
+    /// event kept is refused with `410 Gone`, saying how many events were missed.
+    #[must_use]
+    pub fn replay_events(mut self, events: usize) -> HttpOptions {
+        self.replay_events = events;
+        self
+    }
+
+    /// How many bytes of each stream's events are kept for a resume (256 KiB by default; a
+    /// request's reply is kept whatever its size, so that a resume can end the stream). The
+    /// standalone stream keeps nothing until the client first opens it.
+    #[must_use]
+    pub fn replay_bytes(mut self, bytes: usize) -> HttpOptions {
+        self.replay_bytes = bytes;
         self
     }
 
@@ -186,14 +284,14 @@ impl Server {
         let local = listener.local_addr()?;
         let options = options.with_port(local.port());
         // One endpoint at one path needs no router, which would cost every request a route
-        // lookup, a clone of a boxed service and a boxed future: the endpoint is the service.
-        let state = Arc::new(handlers::HttpState::new(self.clone(), options));
-        let endpoint = Handler::with_state(handlers::endpoint, state);
+        // lookup, a clone of a boxed service and a boxed future: the endpoint is the service,
+        // served by hyper with the connection limits.
+        let state = Arc::new(handlers::HttpState::new(self.clone(), options.clone()));
         eprintln!(
             "{} {}: MCP over Streamable HTTP at http://{local}/mcp",
             self.core.info.name, self.core.info.version,
         );
-        axum::serve(listener, endpoint.into_make_service()).await?;
+        serve::serve(listener, state, &options).await;
         Ok(())
     }
 
@@ -214,6 +312,7 @@ impl HttpOptions {
     fn stream_limits(&self) -> stream::StreamLimits {
         stream::StreamLimits {
             replay_events: self.replay_events,
+            replay_bytes: self.replay_bytes,
             queue: self.stream_queue,
         }
     }

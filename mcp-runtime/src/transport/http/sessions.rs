@@ -1,12 +1,14 @@
-//! The sessions of the HTTP endpoint, by `Mcp-Session-Id`.
+//! The sessions of the HTTP endpoint, by `Mcp-Session-Id`: how many may live at once, how
+//! long an unused one is kept, and how many GET streams each may hold open.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::stream::{Hub, StreamLimits};
+use super::stream::{Hub, StreamLimits, StreamSlot};
 use crate::server::{Outbound, Outgoing, Server, Session};
+use crate::sharded::ShardedMap;
 
 /// One client's session: the runtime's session, its standalone stream, and its request streams
 /// (kept while they may be resumed).
@@ -17,6 +19,8 @@ pub(super) struct HttpSession {
     next_stream: AtomicU64,
     last_seen: Mutex<Instant>,
     limits: StreamLimits,
+    /// How many GET streams are open.
+    get_streams: Arc<AtomicUsize>,
 }
 
 impl HttpSession {
@@ -33,6 +37,7 @@ impl HttpSession {
             next_stream: AtomicU64::new(1),
             last_seen: Mutex::new(Instant::now()),
             limits,
+            get_streams: Arc::default(),
         })
     }
 
@@ -58,8 +63,21 @@ impl HttpSession {
             .cloned()
     }
 
+    /// A place for one more GET stream, unless `max` are open.
+    pub(super) fn open_get_stream(&self, max: usize) -> Option<StreamSlot> {
+        StreamSlot::take(&self.get_streams, max)
+    }
+
     pub(super) fn forget_stream(&self, id: u64) {
         self.streams.lock().expect("lock poisoned").remove(&id);
+    }
+
+    /// Ends the session: what runs in it is cancelled (nothing could receive its replies), the
+    /// server's requests to its client fail, and its standalone stream ends.
+    pub(super) fn end(&self) {
+        self.session.cancel_all();
+        self.session.close();
+        self.standalone.close_subscriber();
     }
 
     fn touch(&self) {
@@ -71,41 +89,103 @@ impl HttpSession {
     }
 }
 
-/// Sessions by id.
-#[derive(Default)]
+/// Sessions by id, in a [`ShardedMap`]: an insert or a lookup is O(1) under one shard's lock
+/// and never scans the others. The live count is one atomic, checked against the cap before a
+/// session is listed. Idle sessions are dropped by a sweeper task on a timer
+/// ([`SessionTable::sweep_every`]), one shard at a time, never on the insert path.
 pub(super) struct SessionTable {
-    sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
+    sessions: ShardedMap<String, Arc<HttpSession>>,
+    live: AtomicUsize,
+    max: usize,
+    sweeping: OnceLock<()>,
 }
 
 impl SessionTable {
-    /// Registers a session under a new random id, dropping sessions idle longer than `idle`.
-    pub(super) fn insert(&self, session: Arc<HttpSession>, idle: Duration) -> String {
+    pub(super) fn new(max: usize) -> SessionTable {
+        SessionTable {
+            sessions: ShardedMap::default(),
+            live: AtomicUsize::new(0),
+            max,
+            sweeping: OnceLock::new(),
+        }
+    }
+
+    /// Registers a session under a new random id; `None` when the cap's number of sessions is
+    /// live.
+    pub(super) fn insert(&self, session: Arc<HttpSession>) -> Option<String> {
+        let reserved = self
+            .live
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |live| {
+                (live < self.max).then_some(live + 1)
+            });
+        if reserved.is_err() {
+            return None;
+        }
         let id = new_session_id();
-        let mut sessions = self.sessions.lock().expect("lock poisoned");
-        sessions.retain(|_, s| {
-            let keep = s.idle_for() < idle;
-            if !keep {
-                s.session.close();
-            }
-            keep
-        });
-        sessions.insert(id.clone(), session);
-        id
+        self.sessions.insert(id.clone(), session);
+        Some(id)
     }
 
     pub(super) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
-        let session = self
-            .sessions
-            .lock()
-            .expect("lock poisoned")
-            .get(id)
-            .cloned()?;
+        let session = self.sessions.get_cloned(id)?;
         session.touch();
         Some(session)
     }
 
     pub(super) fn remove(&self, id: &str) -> Option<Arc<HttpSession>> {
-        self.sessions.lock().expect("lock poisoned").remove(id)
+        let removed = self.sessions.remove(id);
+        if removed.is_some() {
+            self.live.fetch_sub(1, Ordering::AcqRel);
+        }
+        removed
+    }
+
+    /// Starts the sweeper (once): every `idle / 4` (at most a minute), the sessions that have
+    /// had no request for `idle`, and have none in flight and no GET stream open, are ended.
+    /// It stops when the table is dropped.
+    pub(super) fn sweep_every(self: &Arc<Self>, idle: Duration) {
+        if self.sweeping.set(()).is_err() {
+            return;
+        }
+        let table = Arc::downgrade(self);
+        let period = (idle / 4).clamp(Duration::from_millis(10), Duration::from_secs(60));
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(period);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                ticks.tick().await;
+                let Some(table) = table.upgrade() else {
+                    return;
+                };
+                table.sweep(idle);
+            }
+        });
+    }
+
+    /// Ends the sessions idle for `idle`, one shard's lock at a time.
+    fn sweep(&self, idle: Duration) {
+        let mut expired = Vec::new();
+        self.sessions.retain(|_, session| {
+            let keep = session.idle_for() < idle
+                || session.get_streams.load(Ordering::Acquire) > 0
+                || session.session.is_busy();
+            if !keep {
+                expired.push(Arc::clone(session));
+            }
+            keep
+        });
+        if expired.is_empty() {
+            return;
+        }
+        self.live.fetch_sub(expired.len(), Ordering::AcqRel);
+        eprintln!(
+            "mcp: {} session(s) unused for {} s ended (HttpOptions::session_idle)",
+            expired.len(),
+            idle.as_secs_f64()
+        );
+        for session in expired {
+            session.end();
+        }
     }
 }
 

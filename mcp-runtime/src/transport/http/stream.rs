@@ -5,10 +5,18 @@
 //! further behind is disconnected (its response ends once it has read what waits) and resumes
 //! from the events kept, so a client that never reads costs a bounded queue, not memory
 //! without end.
+//!
+//! What is kept for a resume is bounded in events and in bytes ([`StreamLimits::replay_events`],
+//! [`StreamLimits::replay_bytes`]), and the session's standalone stream keeps nothing until a
+//! client has opened it: a session that never opened a stream has nothing to resume, so
+//! nothing is held for it. A resume from before the oldest event kept is refused
+//! ([`Resume::Gone`]) rather than silently skipping what was dropped, and a resume of a
+//! finished stream that has nothing left to send ends at once.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -17,11 +25,15 @@ use axum::body::Bytes;
 use futures_util::Stream;
 use tokio::sync::mpsc;
 
+use crate::limit_log::LimitLog;
+
 /// What one SSE stream holds.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct StreamLimits {
     /// Events kept for a client that resumes the stream.
     pub(super) replay_events: usize,
+    /// Bytes of events kept for a client that resumes the stream.
+    pub(super) replay_bytes: usize,
     /// Events waiting for the subscriber; a subscriber further behind is disconnected.
     pub(super) queue: usize,
 }
@@ -48,8 +60,16 @@ pub(super) struct Hub {
 
 struct HubInner {
     events: VecDeque<(u64, Arc<[u8]>, bool)>,
+    /// The bytes of `events`' messages.
+    kept_bytes: usize,
+    /// The last event dropped from `events` (0: none): a resume from before it lost events.
+    dropped_through: u64,
+    /// Whether events are kept for a resume: from a request stream's start, from the
+    /// standalone stream's first subscriber.
+    keeping: bool,
     next_seq: u64,
     max_events: usize,
+    max_bytes: usize,
     queue: usize,
     subscriber: Option<mpsc::Sender<Frame>>,
     /// The last event handed to a live subscriber.
@@ -76,8 +96,12 @@ impl Hub {
             for_request,
             inner: Mutex::new(HubInner {
                 events: VecDeque::new(),
+                kept_bytes: 0,
+                dropped_through: 0,
+                keeping: for_request,
                 next_seq: 1,
                 max_events: limits.replay_events.max(1),
+                max_bytes: limits.replay_bytes,
                 queue: limits.queue.max(1),
                 subscriber: None,
                 delivered: 0,
@@ -99,9 +123,22 @@ impl Hub {
         let mut inner = self.inner.lock().expect("lock poisoned");
         let seq = inner.next_seq;
         inner.next_seq += 1;
-        inner.events.push_back((seq, Arc::clone(&data), last));
-        while inner.events.len() > inner.max_events {
-            inner.events.pop_front();
+        if inner.keeping {
+            inner.kept_bytes += data.len();
+            inner.events.push_back((seq, Arc::clone(&data), last));
+            // The last event (a request's reply) is kept whatever its size: a resume must be
+            // able to end the stream.
+            while inner.events.len() > inner.max_events
+                || inner.kept_bytes > inner.max_bytes && inner.events.len() > 1
+            {
+                let Some((dropped, data, _)) = inner.events.pop_front() else {
+                    break;
+                };
+                inner.kept_bytes -= data.len();
+                inner.dropped_through = dropped;
+            }
+        } else {
+            inner.dropped_through = seq;
         }
         if last {
             inner.finished = true;
@@ -118,10 +155,13 @@ impl Hub {
                 inner.subscriber = None;
                 let queue = inner.queue;
                 drop(inner);
-                eprintln!(
-                    "mcp: the reader of SSE stream {} fell {queue} events behind (HttpOptions::stream_queue): its stream is ended, to be resumed with Last-Event-ID",
-                    self.stream
-                );
+                static LOG: LimitLog = LimitLog::new();
+                LOG.hit(|| {
+                    format!(
+                        "the reader of SSE stream {} fell {queue} events behind (HttpOptions::stream_queue): its stream is ended, to be resumed with Last-Event-ID",
+                        self.stream
+                    )
+                });
             }
             Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
@@ -136,11 +176,32 @@ impl Hub {
         self.event_id(0)
     }
 
-    /// Becomes the stream's subscriber (replacing any other), receiving the events after
-    /// `after` and then the live ones. Without `after`, a request's stream replays all it kept
-    /// and the standalone stream what no subscriber has received yet.
-    pub(super) fn subscribe(self: &Arc<Self>, after: Option<u64>) -> Subscription {
-        let mut inner = self.inner.lock().expect("lock poisoned");
+    /// Becomes the stream's subscriber (replacing any other), receiving what it kept and then
+    /// the live events: a request's stream replays all it kept, the standalone stream what no
+    /// subscriber has received yet.
+    pub(super) fn subscribe(self: &Arc<Self>) -> Subscription {
+        let inner = self.inner.lock().expect("lock poisoned");
+        self.attach(inner, None)
+    }
+
+    /// Becomes the stream's subscriber from the event after `after`, unless events after it are
+    /// no longer kept: the client would miss them without knowing it.
+    pub(super) fn resume(self: &Arc<Self>, after: u64) -> Resume {
+        let inner = self.inner.lock().expect("lock poisoned");
+        if after < inner.dropped_through {
+            return Resume::Gone {
+                missed: inner.dropped_through - after,
+            };
+        }
+        Resume::Subscribed(self.attach(inner, Some(after)))
+    }
+
+    fn attach(
+        self: &Arc<Self>,
+        mut inner: std::sync::MutexGuard<'_, HubInner>,
+        after: Option<u64>,
+    ) -> Subscription {
+        inner.keeping = true;
         // Room for the replay and a close, besides the queue.
         let (sender, receiver) = mpsc::channel(inner.queue + inner.events.len() + 1);
         let after = after.or((!self.for_request).then_some(inner.delivered));
@@ -156,6 +217,11 @@ impl Hub {
                 });
             }
         }
+        // A finished stream whose reply the client has seen has nothing more to send.
+        let nothing_left = inner.finished && after.is_some_and(|after| after >= inner.next_seq - 1);
+        if nothing_left {
+            let _ = sender.try_send(Frame::Close);
+        }
         if let Some(old) = inner.subscriber.replace(sender) {
             // When its queue is full, dropping it ends the stream as well.
             let _ = old.try_send(Frame::Close);
@@ -169,6 +235,19 @@ impl Hub {
     /// Ends the current subscriber's stream; the events go on being kept for a resume.
     pub(super) fn close_subscriber(&self) {
         if let Some(subscriber) = self.inner.lock().expect("lock poisoned").subscriber.take() {
+            let _ = subscriber.try_send(Frame::Close);
+        }
+    }
+
+    /// The request ended without a reply (it was cancelled): its stream ends here, and a
+    /// resume finds nothing more to wait for. Nothing changes for a stream its reply ended.
+    pub(super) fn end_without_reply(&self) {
+        let mut inner = self.inner.lock().expect("lock poisoned");
+        if inner.finished {
+            return;
+        }
+        inner.finished = true;
+        if let Some(subscriber) = inner.subscriber.take() {
             let _ = subscriber.try_send(Frame::Close);
         }
     }
@@ -197,6 +276,14 @@ impl Hub {
     }
 }
 
+/// The outcome of a resume.
+pub(super) enum Resume {
+    /// The replay and the live events follow.
+    Subscribed(Subscription),
+    /// Events after the client's last one are no longer kept: `missed` at least.
+    Gone { missed: u64 },
+}
+
 /// A subscriber's end of a hub.
 pub(super) struct Subscription {
     hub: Weak<Hub>,
@@ -212,6 +299,27 @@ impl Drop for Subscription {
         {
             hub.abandoned();
         }
+    }
+}
+
+/// One of a limited number of open streams, given back when dropped (with the response that
+/// carries it).
+pub(super) struct StreamSlot(Arc<AtomicUsize>);
+
+impl StreamSlot {
+    /// A slot counted in `open`, unless `max` are taken.
+    pub(super) fn take(open: &Arc<AtomicUsize>, max: usize) -> Option<StreamSlot> {
+        open.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+            (n < max).then_some(n + 1)
+        })
+        .ok()?;
+        Some(StreamSlot(Arc::clone(open)))
+    }
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -232,12 +340,24 @@ fn event(id: &str, data: &[u8]) -> Bytes {
 }
 
 /// The response body of an SSE stream: an optional priming event, then the subscription's
-/// events, with keep-alive comments while nothing happens, until the hub's last event.
+/// events, with keep-alive comments while nothing happens, until the hub's last event, or
+/// until no event came for the idle limit (keep-alive comments do not count), when there is
+/// one: the client resumes with `Last-Event-ID`.
 pub(super) struct SseBody {
     pending: VecDeque<Bytes>,
     subscription: Subscription,
     keepalive: tokio::time::Interval,
+    idle: Option<(Duration, Pin<Box<tokio::time::Sleep>>)>,
+    /// The place among the session's open streams this one holds.
+    _slot: Option<StreamSlot>,
     ended: bool,
+}
+
+/// How an SSE response is limited: its idle limit and its place among a session's streams.
+#[derive(Default)]
+pub(super) struct SseLimits {
+    pub(super) idle: Option<Duration>,
+    pub(super) slot: Option<StreamSlot>,
 }
 
 impl SseBody {
@@ -245,6 +365,7 @@ impl SseBody {
         subscription: Subscription,
         priming: Option<(String, Duration)>,
         keepalive: Duration,
+        limits: SseLimits,
     ) -> SseBody {
         let mut pending = VecDeque::new();
         if let Some((id, retry)) = priming {
@@ -256,10 +377,15 @@ impl SseBody {
         let mut keepalive = tokio::time::interval(keepalive);
         keepalive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         keepalive.reset();
+        let idle = limits
+            .idle
+            .map(|idle| (idle, Box::pin(tokio::time::sleep(idle))));
         SseBody {
             pending,
             subscription,
             keepalive,
+            idle,
+            _slot: limits.slot,
             ended: false,
         }
     }
@@ -279,6 +405,11 @@ impl Stream for SseBody {
             Poll::Ready(Some(Frame::Event { id, data, last })) => {
                 self.ended = last;
                 self.keepalive.reset();
+                if let Some((idle, sleep)) = &mut self.idle
+                    && let Some(deadline) = tokio::time::Instant::now().checked_add(*idle)
+                {
+                    sleep.as_mut().reset(deadline);
+                }
                 return Poll::Ready(Some(Ok(event(&id, &data))));
             }
             Poll::Ready(Some(Frame::Close) | None) => {
@@ -286,6 +417,19 @@ impl Stream for SseBody {
                 return Poll::Ready(None);
             }
             Poll::Pending => {}
+        }
+        if let Some((idle, sleep)) = &mut self.idle
+            && sleep.as_mut().poll(cx).is_ready()
+        {
+            static LOG: LimitLog = LimitLog::new();
+            LOG.hit(|| {
+                format!(
+                    "an SSE stream carried no message for {} s (HttpOptions::stream_idle): it is ended, to be resumed with Last-Event-ID",
+                    idle.as_secs_f64()
+                )
+            });
+            self.ended = true;
+            return Poll::Ready(None);
         }
         if self.keepalive.poll_tick(cx).is_ready() {
             return Poll::Ready(Some(Ok(Bytes::from_static(b": keep-alive\n\n"))));
@@ -315,10 +459,11 @@ mod tests {
     fn a_reader_that_falls_a_queue_behind_is_disconnected_and_resumes_from_the_replay() {
         let limits = StreamLimits {
             replay_events: 100,
+            replay_bytes: usize::MAX,
             queue: 4,
         };
         let hub = Hub::for_request(3, limits);
-        let mut slow = hub.subscribe(None);
+        let mut slow = hub.subscribe();
         for n in 0..10 {
             hub.push(format!("{n}").into_bytes(), false);
         }
@@ -327,10 +472,63 @@ mod tests {
         assert_eq!(read, ["3-1", "3-2", "3-3", "3-4", "3-5"]);
         assert!(ended, "the slow reader's stream goes on");
         assert!(!hub.has_subscriber());
-        let mut resumed = hub.subscribe(Some(5));
+        let Resume::Subscribed(mut resumed) = hub.resume(5) else {
+            panic!("the events after 5 are kept");
+        };
         hub.push(b"reply".to_vec(), true);
         let (read, _) = events(&mut resumed);
         let expected: Vec<String> = (6..=11).map(|n| format!("3-{n}")).collect();
         assert_eq!(read, expected);
+    }
+
+    fn limits(replay_events: usize, replay_bytes: usize) -> StreamLimits {
+        StreamLimits {
+            replay_events,
+            replay_bytes,
+            queue: 16,
+        }
+    }
+
+    #[test]
+    fn what_is_kept_for_a_resume_is_bounded_in_bytes_and_a_resume_before_it_is_refused() {
+        let hub = Hub::for_request(2, limits(1000, 250));
+        for _ in 0..10 {
+            hub.push(vec![b'x'; 100], false);
+        }
+        hub.push(vec![b'r'; 400], true);
+        // The reply alone is over the bound, and kept: a resume must be able to end the stream.
+        assert!(matches!(hub.resume(3), Resume::Gone { missed: 7 }));
+        let Resume::Subscribed(mut resumed) = hub.resume(10) else {
+            panic!("the reply is kept");
+        };
+        assert_eq!(events(&mut resumed).0, ["2-11"]);
+        let inner = hub.inner.lock().unwrap();
+        assert_eq!((inner.events.len(), inner.kept_bytes), (1, 400));
+    }
+
+    #[test]
+    fn the_standalone_stream_keeps_nothing_before_its_first_subscriber() {
+        let hub = Hub::standalone(limits(1000, 1 << 20));
+        hub.push(b"early".to_vec(), false);
+        assert!(hub.inner.lock().unwrap().events.is_empty());
+        assert!(matches!(hub.resume(0), Resume::Gone { missed: 1 }));
+        let first = hub.subscribe();
+        drop(first);
+        hub.push(b"while away".to_vec(), false);
+        let Resume::Subscribed(mut resumed) = hub.resume(1) else {
+            panic!("kept once a client opened the stream");
+        };
+        assert_eq!(events(&mut resumed).0, ["0-2"]);
+    }
+
+    #[test]
+    fn resuming_a_finished_stream_after_its_reply_ends_at_once() {
+        let hub = Hub::for_request(4, limits(1000, 1 << 20));
+        hub.push(b"progress".to_vec(), false);
+        hub.push(b"reply".to_vec(), true);
+        let Resume::Subscribed(mut resumed) = hub.resume(2) else {
+            panic!("nothing was dropped");
+        };
+        assert_eq!(events(&mut resumed), (vec![], true));
     }
 }

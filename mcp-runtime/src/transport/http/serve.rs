@@ -1,0 +1,113 @@
+//! Accepting connections, with limits: hyper's HTTP/1.1 server with a timer, so a request's
+//! headers must arrive within [`HttpOptions::header_read_timeout`] (hyper starts that clock
+//! whenever it waits for a request, so a kept-alive connection idle between requests is closed
+//! by it as well), and a cap on open connections ([`HttpOptions::max_connections`]). A
+//! connection over the cap is answered `503 Service Unavailable` with `Retry-After` and closed,
+//! so the client learns why at once instead of waiting in the listen backlog. Answering takes a
+//! moment of its own, so at most [`REFUSING`] connections are being answered at once; past
+//! that, a connection over the cap is closed without an answer.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::State;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Semaphore;
+
+use super::HttpOptions;
+use super::handlers::{HttpState, endpoint};
+use crate::limit_log::LimitLog;
+
+/// Serves `state`'s endpoint on `listener` until accepting fails for good.
+pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options: &HttpOptions) {
+    let open = Arc::new(Semaphore::new(
+        options.max_connections.min(Semaphore::MAX_PERMITS),
+    ));
+    let refusing = Arc::new(Semaphore::new(REFUSING));
+    static ACCEPT_FAILED: LimitLog = LimitLog::new();
+    static AT_CAP: LimitLog = LimitLog::new();
+    // A timeout too long to add to the clock is no timeout (hyper would overflow).
+    let header_read_timeout = Some(options.header_read_timeout)
+        .filter(|timeout| std::time::Instant::now().checked_add(*timeout).is_some());
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(error) => {
+                // Out of file descriptors, most often: the connections in progress go on, and
+                // accepting resumes when some close.
+                ACCEPT_FAILED.hit(|| format!("accepting a connection failed: {error}"));
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
+            let max = options.max_connections;
+            AT_CAP.hit(|| {
+                format!(
+                    "{max} connections are open (HttpOptions::max_connections): a new one is refused with 503"
+                )
+            });
+            if let Ok(permit) = Arc::clone(&refusing).try_acquire_owned() {
+                tokio::spawn(async move {
+                    refuse(stream).await;
+                    drop(permit);
+                });
+            }
+            continue;
+        };
+        let state = Arc::clone(&state);
+        tokio::spawn(async move {
+            let _permit = permit;
+            let service = hyper::service::service_fn(move |request: hyper::Request<_>| {
+                let state = Arc::clone(&state);
+                async move {
+                    let request = request.map(Body::new);
+                    Ok::<_, Infallible>(endpoint(State(state), request).await)
+                }
+            });
+            let mut builder = http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_read_timeout);
+            // A connection that fails (a timeout, a reset) concerns that client alone.
+            let _ = builder
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+/// How many connections over the cap may be being answered 503 at once.
+const REFUSING: usize = 64;
+
+/// How long a refused connection is given to take its answer.
+const REFUSAL_TIME: Duration = Duration::from_secs(1);
+
+/// Answers a connection over the cap with 503 and closes it, within [`REFUSAL_TIME`] for
+/// writing and as long again for the client to finish sending (closing with unread input
+/// would reset the connection and lose the answer).
+async fn refuse(mut stream: TcpStream) {
+    const BODY: &str = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"the server has as many connections open as it allows (HttpOptions::max_connections): retry later"}}"#;
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{BODY}",
+        BODY.len()
+    );
+    let written = tokio::time::timeout(REFUSAL_TIME, async {
+        stream.write_all(response.as_bytes()).await?;
+        stream.shutdown().await
+    })
+    .await;
+    if !matches!(written, Ok(Ok(()))) {
+        return;
+    }
+    let _ = tokio::time::timeout(REFUSAL_TIME, async {
+        let mut sink = [0u8; 1024];
+        while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+    })
+    .await;
+}
