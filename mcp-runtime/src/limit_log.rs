@@ -37,11 +37,11 @@ impl LimitLog {
             return;
         }
         match self.unsaid.swap(0, Ordering::Relaxed) {
-            0 => eprintln!("mcp: {}", line()),
-            unsaid => eprintln!(
+            0 => crate::stderr::line(format_args!("mcp: {}", line())),
+            unsaid => crate::stderr::line(format_args!(
                 "mcp: {} ({unsaid} more time(s) since the last line)",
                 line()
-            ),
+            )),
         }
     }
 }

@@ -287,10 +287,10 @@ impl Server {
         // lookup, a clone of a boxed service and a boxed future: the endpoint is the service,
         // served by hyper with the connection limits.
         let state = Arc::new(handlers::HttpState::new(self.clone(), options.clone()));
-        eprintln!(
+        crate::stderr::line(format_args!(
             "{} {}: MCP over Streamable HTTP at http://{local}/mcp",
             self.core.info.name, self.core.info.version,
-        );
+        ));
         serve::serve(listener, state, &options).await;
         Ok(())
     }

@@ -178,11 +178,11 @@ impl SessionTable {
             return;
         }
         self.live.fetch_sub(expired.len(), Ordering::AcqRel);
-        eprintln!(
+        crate::stderr::line(format_args!(
             "mcp: {} session(s) unused for {} s ended (HttpOptions::session_idle)",
             expired.len(),
             idle.as_secs_f64()
-        );
+        ));
         for session in expired {
             session.end();
         }
