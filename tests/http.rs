@@ -1401,6 +1401,50 @@ async fn at_the_connection_cap_a_new_connection_gets_503_and_one_closing_lets_th
     assert!(let_in, "no connection was accepted after the others closed");
 }
 
+#[tokio::test]
+async fn one_peer_over_its_connection_cap_gets_429_and_one_closing_lets_it_in() {
+    let port = start(
+        HttpOptions::new()
+            .max_connections(16)
+            .max_connections_per_peer(2),
+    )
+    .await;
+    let held: Vec<_> = futures_connect(port, 2).await;
+    let refused = eventually(async || {
+        let response = request(
+            port,
+            "POST",
+            &[ACCEPT],
+            &initialize("2025-11-25", json!({})),
+        )
+        .await;
+        response.status == 429
+            && response.header("retry-after") == Some("1")
+            && response.text().await.contains("max_connections_per_peer")
+    })
+    .await;
+    assert!(
+        refused,
+        "a connection over the peer's cap was not refused with 429"
+    );
+    drop(held);
+    let let_in = eventually(async || {
+        let response = request(
+            port,
+            "POST",
+            &[ACCEPT],
+            &initialize("2025-11-25", json!({})),
+        )
+        .await;
+        response.status == 200
+    })
+    .await;
+    assert!(
+        let_in,
+        "no connection was accepted after the peer's others closed"
+    );
+}
+
 /// Opens `count` connections that send nothing.
 async fn futures_connect(port: u16, count: usize) -> Vec<tokio::net::TcpStream> {
     let mut held = Vec::new();

@@ -56,6 +56,7 @@ pub struct HttpOptions {
     pub(crate) max_streams_per_session: usize,
     pub(crate) stream_idle: Duration,
     pub(crate) max_connections: usize,
+    pub(crate) max_connections_per_peer: usize,
     pub(crate) header_read_timeout: Duration,
     pub(crate) body_read_timeout: Duration,
 }
@@ -77,6 +78,7 @@ impl Default for HttpOptions {
             max_streams_per_session: 8,
             stream_idle: Duration::from_secs(5 * 60),
             max_connections: 512,
+            max_connections_per_peer: 256,
             header_read_timeout: Duration::from_secs(30),
             body_read_timeout: Duration::from_secs(60),
         }
@@ -168,6 +170,18 @@ impl HttpOptions {
     #[must_use]
     pub fn max_connections(mut self, connections: usize) -> HttpOptions {
         self.max_connections = connections;
+        self
+    }
+
+    /// How many connections one peer address may hold open at once (256 by default: half of
+    /// [`max_connections`](Self::max_connections), so one client cannot lock the others out).
+    /// A connection over it is answered 429 with `Retry-After` and closed (a log line on
+    /// stderr). Behind a reverse proxy or load balancer every connection comes from the proxy's
+    /// address: raise this to `max_connections` there, and let the proxy limit its clients.
+    /// Counted where [`max_connections`](Self::max_connections) is.
+    #[must_use]
+    pub fn max_connections_per_peer(mut self, connections: usize) -> HttpOptions {
+        self.max_connections_per_peer = connections;
         self
     }
 

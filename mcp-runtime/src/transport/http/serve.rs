@@ -1,14 +1,18 @@
 //! Accepting connections, with limits: hyper's HTTP/1.1 server with a timer, so a request's
 //! headers must arrive within [`HttpOptions::header_read_timeout`] (hyper starts that clock
 //! whenever it waits for a request, so a kept-alive connection idle between requests is closed
-//! by it as well), and a cap on open connections ([`HttpOptions::max_connections`]). A
-//! connection over the cap is answered `503 Service Unavailable` with `Retry-After` and closed,
-//! so the client learns why at once instead of waiting in the listen backlog. Answering takes a
+//! by it as well), a cap on open connections ([`HttpOptions::max_connections`]) and one per
+//! peer address ([`HttpOptions::max_connections_per_peer`]), so one client cannot take them
+//! all. A connection over the cap is answered `503 Service Unavailable` (over the peer's cap,
+//! `429 Too Many Requests`) with `Retry-After` and closed, so the client learns why at once
+//! instead of waiting in the listen backlog. Answering takes a
 //! moment of its own, so at most [`REFUSING`] connections are being answered at once; past
 //! that, a connection over the cap is closed without an answer.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::Arc;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -29,14 +33,16 @@ pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options:
         options.max_connections.min(Semaphore::MAX_PERMITS),
     ));
     let refusing = Arc::new(Semaphore::new(REFUSING));
+    let peers = Arc::new(Peers::default());
     static ACCEPT_FAILED: LimitLog = LimitLog::new();
     static AT_CAP: LimitLog = LimitLog::new();
+    static AT_PEER_CAP: LimitLog = LimitLog::new();
     // A timeout too long to add to the clock is no timeout (hyper would overflow).
     let header_read_timeout = Some(options.header_read_timeout)
         .filter(|timeout| std::time::Instant::now().checked_add(*timeout).is_some());
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok((stream, peer)) => (stream, peer.ip()),
             Err(error) => {
                 // Out of file descriptors, most often: the connections in progress go on, and
                 // accepting resumes when some close.
@@ -54,7 +60,23 @@ pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options:
             });
             if let Ok(permit) = Arc::clone(&refusing).try_acquire_owned() {
                 tokio::spawn(async move {
-                    refuse(stream).await;
+                    refuse(stream, Refusal::Server).await;
+                    drop(permit);
+                });
+            }
+            continue;
+        };
+        let Some(held) = Peers::hold(&peers, peer, options.max_connections_per_peer) else {
+            let max = options.max_connections_per_peer;
+            AT_PEER_CAP.hit(|| {
+                format!(
+                    "{peer} has {max} connections open (HttpOptions::max_connections_per_peer): a new one is refused with 429"
+                )
+            });
+            drop(permit);
+            if let Ok(permit) = Arc::clone(&refusing).try_acquire_owned() {
+                tokio::spawn(async move {
+                    refuse(stream, Refusal::Peer).await;
                     drop(permit);
                 });
             }
@@ -63,6 +85,7 @@ pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options:
         let state = Arc::clone(&state);
         tokio::spawn(async move {
             let _permit = permit;
+            let _held = held;
             let service = hyper::service::service_fn(move |request: hyper::Request<_>| {
                 let state = Arc::clone(&state);
                 async move {
@@ -82,20 +105,79 @@ pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options:
     }
 }
 
+/// The connections each peer address holds open: O(1) to count one in or out.
+#[derive(Default)]
+struct Peers(Mutex<HashMap<IpAddr, usize>>);
+
+/// One connection counted for its peer, until dropped.
+struct PeerConnection {
+    peers: Arc<Peers>,
+    peer: IpAddr,
+}
+
+impl Peers {
+    /// Counts a connection for `peer`, unless it holds `max` already.
+    fn hold(peers: &Arc<Peers>, peer: IpAddr, max: usize) -> Option<PeerConnection> {
+        let mut open = peers.0.lock().unwrap_or_else(|e| e.into_inner());
+        let count = open.entry(peer).or_insert(0);
+        if *count >= max {
+            if *count == 0 {
+                open.remove(&peer);
+            }
+            return None;
+        }
+        *count += 1;
+        Some(PeerConnection {
+            peers: Arc::clone(peers),
+            peer,
+        })
+    }
+}
+
+impl Drop for PeerConnection {
+    fn drop(&mut self) {
+        let mut open = self.peers.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = open.get_mut(&self.peer) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.peer);
+            }
+        }
+    }
+}
+
+/// Why a connection is refused.
+#[derive(Clone, Copy)]
+enum Refusal {
+    /// The server holds as many connections as it allows.
+    Server,
+    /// This peer holds as many as one peer may.
+    Peer,
+}
+
 /// How many connections over the cap may be being answered 503 at once.
 const REFUSING: usize = 64;
 
 /// How long a refused connection is given to take its answer.
 const REFUSAL_TIME: Duration = Duration::from_secs(1);
 
-/// Answers a connection over the cap with 503 and closes it, within [`REFUSAL_TIME`] for
-/// writing and as long again for the client to finish sending (closing with unread input
-/// would reset the connection and lose the answer).
-async fn refuse(mut stream: TcpStream) {
-    const BODY: &str = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"the server has as many connections open as it allows (HttpOptions::max_connections): retry later"}}"#;
+/// Answers a connection over a cap (503 for the server's, 429 for the peer's) and closes it,
+/// within [`REFUSAL_TIME`] for writing and as long again for the client to finish sending
+/// (closing with unread input would reset the connection and lose the answer).
+async fn refuse(mut stream: TcpStream, why: Refusal) {
+    let (status, body) = match why {
+        Refusal::Server => (
+            "503 Service Unavailable",
+            r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"the server has as many connections open as it allows (HttpOptions::max_connections): retry later"}}"#,
+        ),
+        Refusal::Peer => (
+            "429 Too Many Requests",
+            r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"this client has as many connections open as one client may (HttpOptions::max_connections_per_peer): close one, or retry later"}}"#,
+        ),
+    };
     let response = format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{BODY}",
-        BODY.len()
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
     );
     let written = tokio::time::timeout(REFUSAL_TIME, async {
         stream.write_all(response.as_bytes()).await?;
