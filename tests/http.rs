@@ -1370,35 +1370,7 @@ async fn slow_headers_and_idle_connections_are_cut_off_and_a_slow_body_gets_408(
 #[tokio::test]
 async fn at_the_connection_cap_a_new_connection_gets_503_and_one_closing_lets_the_next_in() {
     let port = start(HttpOptions::new().max_connections(2)).await;
-    let held: Vec<_> = futures_connect(port, 2).await;
-    let refused = eventually(async || {
-        let response = request(
-            port,
-            "POST",
-            &[ACCEPT],
-            &initialize("2025-11-25", json!({})),
-        )
-        .await;
-        response.status == 503 && response.header("retry-after") == Some("1")
-    })
-    .await;
-    assert!(
-        refused,
-        "a connection over the cap was not refused with 503"
-    );
-    drop(held);
-    let let_in = eventually(async || {
-        let response = request(
-            port,
-            "POST",
-            &[ACCEPT],
-            &initialize("2025-11-25", json!({})),
-        )
-        .await;
-        response.status == 200
-    })
-    .await;
-    assert!(let_in, "no connection was accepted after the others closed");
+    refused_at_a_cap_until_one_closes(port, 503, "max_connections").await;
 }
 
 #[tokio::test]
@@ -1409,40 +1381,32 @@ async fn one_peer_over_its_connection_cap_gets_429_and_one_closing_lets_it_in() 
             .max_connections_per_peer(2),
     )
     .await;
+    refused_at_a_cap_until_one_closes(port, 429, "max_connections_per_peer").await;
+}
+
+/// With two idle connections held (the cap), a new one is refused with `status`, `Retry-After`
+/// and a message naming `setting`; once the two close, a new one is served.
+async fn refused_at_a_cap_until_one_closes(port: u16, status: u16, setting: &str) {
     let held: Vec<_> = futures_connect(port, 2).await;
+    let body = initialize("2025-11-25", json!({}));
+    let post = async || request(port, "POST", &[ACCEPT], &body).await;
     let refused = eventually(async || {
-        let response = request(
-            port,
-            "POST",
-            &[ACCEPT],
-            &initialize("2025-11-25", json!({})),
-        )
-        .await;
-        response.status == 429
+        let response = post().await;
+        response.status == status
             && response.header("retry-after") == Some("1")
-            && response.text().await.contains("max_connections_per_peer")
+            && response
+                .text()
+                .await
+                .contains(&format!("HttpOptions::{setting})"))
     })
     .await;
     assert!(
         refused,
-        "a connection over the peer's cap was not refused with 429"
+        "a connection over the cap was not refused with {status} naming {setting}"
     );
     drop(held);
-    let let_in = eventually(async || {
-        let response = request(
-            port,
-            "POST",
-            &[ACCEPT],
-            &initialize("2025-11-25", json!({})),
-        )
-        .await;
-        response.status == 200
-    })
-    .await;
-    assert!(
-        let_in,
-        "no connection was accepted after the peer's others closed"
-    );
+    let let_in = eventually(async || post().await.status == 200).await;
+    assert!(let_in, "no connection was accepted after the others closed");
 }
 
 /// Opens `count` connections that send nothing.
