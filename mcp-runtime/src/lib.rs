@@ -329,6 +329,7 @@ struct ReadmeDoctests;
 // Every public item has one path: the crate root (plus the `prelude` glob, `testing` and
 // `log_bridge`); the modules below are private.
 mod args;
+pub mod auth;
 #[doc(hidden)]
 pub mod __internals {
     //! See `internals`.
@@ -358,6 +359,7 @@ mod tool;
 mod transport;
 
 pub use args::{ArgumentSpec, ArgumentSpecs, StringArgs};
+pub use auth::Caller;
 pub use completion::{CompleteFn, Completer, CompletionContext};
 pub use context::{
     ClientError, Context, Elicitation, LoggingLevel, Root, SamplingRequest, SamplingResponse,
@@ -633,8 +635,9 @@ pub use serde::{Deserialize, Serialize};
 /// paths into those crates (see [Dependencies](crate#dependencies)).
 pub mod prelude {
     pub use crate::{
-        CallToolResult, Content, Context, Deserialize, GetPromptResult, HandlerError, JsonSchema,
-        PromptMessage, ResourceContents, Serialize, State, mcp_prompt, mcp_resource, mcp_tool,
+        CallToolResult, Caller, Content, Context, Deserialize, GetPromptResult, HandlerError,
+        JsonSchema, PromptMessage, ResourceContents, Serialize, State, mcp_prompt, mcp_resource,
+        mcp_tool,
     };
 }
 

@@ -25,6 +25,11 @@ pub trait Prompt: 'static {
     /// The prompt's name.
     const NAME: &'static str;
 
+    /// The OAuth scopes an access token must grant to get the prompt
+    /// (`#[mcp_prompt(scopes = [...])]`), checked over HTTP; none by default. See
+    /// [`auth`](crate::auth).
+    const SCOPES: &'static [&'static str] = &[];
+
     /// Describes the prompt (its arguments go to `specs`): called once when a server is built.
     fn definition(specs: &mut ArgumentSpecs) -> PromptDefinition;
 

@@ -33,6 +33,8 @@ inventory::collect!(Registration<PromptEntry>);
 pub struct PromptEntry {
     pub(crate) definition: PromptDefinition,
     pub(crate) specs: ArgumentSpecs,
+    /// The scopes a caller needs (`Prompt::SCOPES`).
+    pub(crate) scopes: &'static [&'static str],
     location: &'static str,
     get: GetFn,
     wire: WireCache,
@@ -45,6 +47,7 @@ impl PromptEntry {
         PromptEntry {
             definition,
             specs,
+            scopes: P::SCOPES,
             location: std::any::type_name::<P>(),
             get: Arc::new(|ctx, args| Box::pin(P::get(ctx, args))),
             wire: Default::default(),
@@ -60,6 +63,10 @@ impl PromptEntry {
         ctx: Context,
         args: StringArgs,
     ) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
+        if let Some(why) = crate::auth::refused(&ctx, "prompt", self.name(), self.scopes) {
+            let error = HandlerError::new(crate::ErrorCode::InvalidRequest, why);
+            return Box::pin(std::future::ready(Err(error)));
+        }
         (self.get)(ctx, args)
     }
 

@@ -33,6 +33,11 @@ pub trait Resource: 'static {
     /// The resource's URI, or its URI template.
     const URI: &'static str;
 
+    /// The OAuth scopes an access token must grant to read the resource
+    /// (`#[mcp_resource(scopes = [...])]`), checked over HTTP; none by default. See
+    /// [`auth`](crate::auth).
+    const SCOPES: &'static [&'static str] = &[];
+
     /// Describes the resource (its template variables go to `specs`): called once when a
     /// server is built.
     fn definition(specs: &mut ArgumentSpecs) -> ResourceDefinition;

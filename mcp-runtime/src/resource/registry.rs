@@ -37,6 +37,8 @@ pub struct ResourceEntry {
     pub(crate) definition: ResourceDefinition,
     pub(crate) template: Option<UriTemplate>,
     pub(crate) specs: ArgumentSpecs,
+    /// The scopes a caller needs (`Resource::SCOPES`).
+    pub(crate) scopes: &'static [&'static str],
     location: &'static str,
     read: ReadFn,
     wire: WireCache,
@@ -56,6 +58,7 @@ impl ResourceEntry {
             definition,
             template,
             specs,
+            scopes: R::SCOPES,
             location: std::any::type_name::<R>(),
             read: Arc::new(|ctx, uri, vars| Box::pin(R::read(ctx, uri, vars))),
             wire: Default::default(),
@@ -68,6 +71,11 @@ impl ResourceEntry {
         uri: String,
         variables: StringArgs,
     ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
+        let scopes = self.scopes;
+        if let Some(why) = crate::auth::refused(&ctx, "resource", &self.definition.uri, scopes) {
+            let error = HandlerError::new(crate::ErrorCode::InvalidRequest, why);
+            return Box::pin(std::future::ready(Err(error)));
+        }
         (self.read)(ctx, uri, variables)
     }
 

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use crate::auth::Authentication;
 use crate::jsonrpc::RequestId;
 
 /// What one outgoing message is.
@@ -33,6 +34,9 @@ pub(crate) struct Outbound {
     /// Ends the stream this sink feeds, when the transport has such a thing (an HTTP
     /// response's event stream): the client then resumes it with `Last-Event-ID`.
     close: Option<Arc<dyn Fn() + Send + Sync>>,
+    /// Who the messages this sink answers came from, as far as the transport knows: the
+    /// requests it carries run as them.
+    authentication: Authentication,
     trace: bool,
 }
 
@@ -44,6 +48,7 @@ impl Outbound {
         Outbound {
             send: Arc::new(send),
             close: None,
+            authentication: Authentication::Local,
             trace,
         }
     }
@@ -58,6 +63,18 @@ impl Outbound {
     pub(crate) fn with_close(mut self, close: impl Fn() + Send + Sync + 'static) -> Outbound {
         self.close = Some(Arc::new(close));
         self
+    }
+
+    /// Says who the messages this sink answers came from (by default: [`Authentication::Local`]).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn with_authentication(mut self, authentication: Authentication) -> Outbound {
+        self.authentication = authentication;
+        self
+    }
+
+    /// Who the messages this sink answers came from.
+    pub(crate) fn authentication(&self) -> &Authentication {
+        &self.authentication
     }
 
     /// Ends the current stream, if the transport has one; true if it did.

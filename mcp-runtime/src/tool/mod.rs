@@ -48,6 +48,11 @@ pub trait Tool: 'static {
     /// The tool's name in `tools/list` and `tools/call`.
     const NAME: &'static str;
 
+    /// The OAuth scopes an access token must grant to call the tool
+    /// (`#[mcp_tool(scopes = ["notes:write"])]`), checked over HTTP; none by default. See
+    /// [`auth`](crate::auth).
+    const SCOPES: &'static [&'static str] = &[];
+
     /// Describes the tool: called once when a server is built.
     fn definition(schema: &mut InputSchema) -> ToolDefinition;
 

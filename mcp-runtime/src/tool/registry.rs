@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 
 use super::{Arguments, InputSchema, Tool};
+use crate::auth::refused;
 use crate::catalog::WireCache;
 use crate::context::Context;
 use crate::handler::{BoxFuture, Registration};
@@ -32,6 +33,8 @@ pub struct ToolEntry {
     /// Where it was defined, to name both places when two tools share a name.
     pub(crate) location: &'static str,
     pub(crate) needs_state: Vec<crate::context::StateNeed>,
+    /// The scopes a caller needs (`Tool::SCOPES`).
+    pub(crate) scopes: &'static [&'static str],
     call: CallFn,
     wire: WireCache,
 }
@@ -44,6 +47,7 @@ impl ToolEntry {
             definition,
             location: std::any::type_name::<T>(),
             needs_state: std::mem::take(&mut schema.requirements.states),
+            scopes: T::SCOPES,
             call: Arc::new(|ctx, args| Box::pin(T::call(ctx, args))),
             wire: Default::default(),
         }
@@ -58,6 +62,7 @@ impl ToolEntry {
             definition,
             location: "a tool added at run time",
             needs_state: Vec::new(),
+            scopes: &[],
             call: Arc::new(call),
             wire: WireCache::default(),
         }
@@ -67,7 +72,12 @@ impl ToolEntry {
         &self.definition.name
     }
 
+    /// Calls the tool, unless the caller lacks its scopes: the transport refuses such a call
+    /// first (HTTP answers 403), and this is the check that holds whatever the transport did.
     pub(crate) fn call(&self, ctx: Context, args: Arguments) -> BoxFuture<CallToolResult> {
+        if let Some(why) = refused(&ctx, "tool", self.name(), self.scopes) {
+            return Box::pin(std::future::ready(CallToolResult::error(why)));
+        }
         (self.call)(ctx, args)
     }
 }

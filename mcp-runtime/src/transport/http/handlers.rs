@@ -9,10 +9,12 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use super::HttpOptions;
+use super::authorize;
 use super::exchange::{Exchange, First};
 use super::guard::{Accepts, Refused, check_content_type};
 use super::sessions::{HttpSession, SessionTable};
 use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription, parse_event_id};
+use crate::auth::Authentication;
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
 use crate::limit_log::LimitLog;
 use crate::protocol::Revision;
@@ -162,7 +164,11 @@ fn classify(message: &Incoming) -> Kind {
     }
 }
 
-pub(super) async fn post(State(state): Shared, request: Request) -> Response {
+pub(super) async fn post(
+    State(state): Shared,
+    request: Request,
+    authentication: Authentication,
+) -> Response {
     let (parts, body) = request.into_parts();
     let headers = &parts.headers;
     if let Err(refusal) = check_headers(headers) {
@@ -198,12 +204,21 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
     };
 
     let message = parse_message(&body);
+    if let Err(refusal) = authorize::check_scopes(
+        &state.server.core,
+        &state.options,
+        &authentication,
+        &message,
+    ) {
+        return *refusal;
+    }
     let kind = classify(&message);
     let received = Received {
         body: &body,
         message,
         kind,
         accepts,
+        authentication,
     };
     if state.options.stateless {
         return respond(&state, &state.unlisted_session(), None, received).await;
@@ -298,6 +313,8 @@ struct Received<'a> {
     message: Incoming,
     kind: Kind,
     accepts: Accepts,
+    /// Who sent it: the requests it carries run as them.
+    authentication: Authentication,
 }
 
 /// Answers a POSTed message on `session`; `http_session` is the session it belongs to, if any
@@ -313,6 +330,7 @@ async fn respond(
         message,
         kind,
         accepts,
+        authentication,
     } = received;
     let kind = match kind {
         // A batch the session refuses is answered with that refusal.
@@ -332,7 +350,9 @@ async fn respond(
     };
     let (exchange, first) = Exchange::new(request, sse);
     // Ending a stream early asks the client to resume it, which only a session allows.
-    let sink = exchange.sink(state.server.core.trace, http_session.is_some());
+    let sink = exchange
+        .sink(state.server.core.trace, http_session.is_some())
+        .with_authentication(authentication);
     let requests = request_ids(&message);
     session.receive_parsed(body, message, &sink);
     // Only the request may hold its sinks: when they are gone, it has ended.
@@ -498,6 +518,9 @@ fn request_ids(message: &Incoming) -> Vec<RequestId> {
 
 /// `/mcp` and its three methods: what `serve_http` serves.
 pub(super) async fn endpoint(state: Shared, request: Request) -> Response {
+    if let Some(metadata) = authorize::metadata(&state.options, request.uri().path()) {
+        return metadata;
+    }
     if request.uri().path() != "/mcp" {
         return StatusCode::NOT_FOUND.into_response();
     }
@@ -510,8 +533,13 @@ pub(super) async fn route(state: Shared, request: Request) -> Response {
     if let Err(refusal) = state.options.hosts.check(request.uri(), request.headers()) {
         return refused(refusal);
     }
+    let authentication =
+        match authorize::authenticate(&state.options, request.uri(), request.headers()).await {
+            Ok(authentication) => authentication,
+            Err(refusal) => return *refusal,
+        };
     match *request.method() {
-        Method::POST => post(state, request).await,
+        Method::POST => post(state, request, authentication).await,
         Method::GET => get(state, request.into_parts().0.headers).await,
         Method::DELETE => delete(state, request.into_parts().0.headers).await,
         _ => {

@@ -20,6 +20,7 @@
 //! connections, and the time a request's headers and body may take (`RELIABILITY.md` lists
 //! them all).
 
+mod authorize;
 mod exchange;
 mod guard;
 mod handlers;
@@ -59,6 +60,8 @@ pub struct HttpOptions {
     pub(crate) max_connections_per_peer: usize,
     pub(crate) header_read_timeout: Duration,
     pub(crate) body_read_timeout: Duration,
+    #[cfg(feature = "auth")]
+    pub(crate) resource_server: Option<Arc<crate::auth::ResourceServer>>,
 }
 
 impl Default for HttpOptions {
@@ -81,6 +84,8 @@ impl Default for HttpOptions {
             max_connections_per_peer: 256,
             header_read_timeout: Duration::from_secs(30),
             body_read_timeout: Duration::from_secs(60),
+            #[cfg(feature = "auth")]
+            resource_server: None,
         }
     }
 }
@@ -230,6 +235,25 @@ impl HttpOptions {
     #[must_use]
     pub fn replay_bytes(mut self, bytes: usize) -> HttpOptions {
         self.replay_bytes = bytes;
+        self
+    }
+
+    /// Protects the endpoint as an OAuth 2.1 resource server (the MCP authorization
+    /// specification): every request needs a valid access token in its `Authorization` header
+    /// (`401` with a `WWW-Authenticate` challenge otherwise), a call to a handler declaring
+    /// `scopes` needs a token granting them (`403` with `error="insufficient_scope"`), and the
+    /// Protected Resource Metadata (RFC 9728) is served at
+    /// [`ResourceServer::metadata_url`](crate::auth::ResourceServer::metadata_url) by
+    /// [`Server::serve_http`] (with [`Server::http_router`], merge
+    /// [`ResourceServer::metadata_router`](crate::auth::ResourceServer::metadata_router) at your
+    /// app's root). Handlers read the caller by taking a [`Caller`](crate::Caller). Not set by
+    /// default: the endpoint checks no credentials, and a handler declaring `scopes` is refused
+    /// (`403`). See [`auth`](crate::auth).
+    #[cfg(feature = "auth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+    #[must_use]
+    pub fn resource_server(mut self, server: crate::auth::ResourceServer) -> HttpOptions {
+        self.resource_server = Some(Arc::new(server));
         self
     }
 

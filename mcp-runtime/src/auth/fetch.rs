@@ -1,0 +1,130 @@
+//! Fetching the authorization server's metadata and keys: a GET of a JSON document over HTTPS
+//! (or plain HTTP to a loopback address, for a server on the same machine), bounded in time
+//! and size, following no redirect.
+
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::http::{Request, StatusCode, Uri, header};
+use http_body_util::{BodyExt, Empty, Limited};
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use serde_json::Value;
+
+/// The bounds of one fetch.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FetchLimits {
+    /// The whole fetch, connecting included.
+    pub(crate) timeout: Duration,
+    /// The largest document taken.
+    pub(crate) max_bytes: usize,
+}
+
+/// A client for the authorization server's documents.
+pub(crate) struct Fetcher {
+    client: Option<Client<HttpsConnector<HttpConnector>, Empty<Bytes>>>,
+    limits: FetchLimits,
+}
+
+impl Fetcher {
+    pub(crate) fn new(limits: FetchLimits) -> Fetcher {
+        // The system's roots, as a browser on this machine would trust; without any, only
+        // plain HTTP to a loopback address can be fetched, and HTTPS fails saying why.
+        let provider = rustls::crypto::ring::default_provider();
+        let client = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_provider_and_native_roots(provider)
+            .ok()
+            .map(|builder| {
+                let connector = builder.https_or_http().enable_http1().build();
+                Client::builder(TokioExecutor::new()).build(connector)
+            });
+        Fetcher { client, limits }
+    }
+
+    /// GETs `url` and reads its body as JSON.
+    pub(crate) async fn get_json(&self, url: &Uri) -> Result<Value, String> {
+        check_fetchable(url)?;
+        let Some(client) = &self.client else {
+            return Err(format!(
+                "cannot fetch {url}: no trusted root certificates were found on this system"
+            ));
+        };
+        let request = Request::get(url.clone())
+            .header(header::ACCEPT, "application/json")
+            .body(Empty::new())
+            .map_err(|e| format!("cannot fetch {url}: {e}"))?;
+        let max = self.limits.max_bytes;
+        let fetch = async {
+            let response = client
+                .request(request)
+                .await
+                .map_err(|e| format!("cannot fetch {url}: {e}"))?;
+            if response.status() != StatusCode::OK {
+                return Err(format!("{url} answered {}", response.status()));
+            }
+            let body = Limited::new(response.into_body(), max)
+                .collect()
+                .await
+                .map_err(|e| format!("reading {url} failed (at most {max} bytes are taken): {e}"))?
+                .to_bytes();
+            serde_json::from_slice(&body).map_err(|e| format!("{url} is not JSON: {e}"))
+        };
+        match tokio::time::timeout(self.limits.timeout, fetch).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(format!(
+                "{url} did not answer within {} s",
+                self.limits.timeout.as_secs_f64()
+            )),
+        }
+    }
+}
+
+/// HTTPS, or HTTP to a loopback host (an authorization server on the same machine): keys
+/// fetched over plain HTTP from elsewhere could be anyone's.
+pub(crate) fn check_fetchable(url: &Uri) -> Result<(), String> {
+    match url.scheme_str() {
+        Some("https") => Ok(()),
+        Some("http") if url.host().is_some_and(is_loopback) => Ok(()),
+        _ => Err(format!(
+            "{url} is not an https URL (plain http is allowed only to localhost or a loopback address)"
+        )),
+    }
+}
+
+/// Whether `host` (as a URI writes it, IPv6 in brackets) names this machine.
+pub(crate) fn is_loopback(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_http_is_fetched_only_from_this_machine() {
+        for ok in [
+            "https://auth.example.com/jwks",
+            "http://127.0.0.1:9000/jwks",
+            "http://localhost/jwks",
+            "http://[::1]:80/jwks",
+        ] {
+            assert!(check_fetchable(&ok.parse().unwrap()).is_ok(), "{ok}");
+        }
+        for refused in [
+            "http://auth.example.com/jwks",
+            "http://127.0.0.1.evil.example/jwks",
+            "ftp://localhost/jwks",
+        ] {
+            assert!(
+                check_fetchable(&refused.parse().unwrap()).is_err(),
+                "{refused}"
+            );
+        }
+    }
+}

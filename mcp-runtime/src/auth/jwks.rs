@@ -1,0 +1,394 @@
+//! The issuer's signing keys: found through its metadata (RFC 8414, or OpenID Connect
+//! Discovery), fetched from its `jwks_uri`, cached, and fetched again when a token names a key
+//! the cache does not hold (a key rotation), at a bounded rate.
+//!
+//! Only public signing keys are kept, each with the algorithms its type allows: RSA keys verify
+//! `RS*` and `PS*`, P-256 keys `ES256`, P-384 keys `ES384`, Ed25519 keys `EdDSA`, or only the
+//! `alg` a key names. A symmetric (`oct`) key is never taken, so no token is ever checked with
+//! HMAC, and `none` is no algorithm at all.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use axum::http::Uri;
+use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk};
+use jsonwebtoken::{Algorithm, DecodingKey};
+use serde_json::Value;
+
+use super::fetch::{FetchLimits, Fetcher};
+use super::verifier::TokenError;
+use crate::limit_log::LimitLog;
+
+/// How the key set is kept and fetched; each a setting of [`JwtVerifier`](super::JwtVerifier).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KeySetLimits {
+    /// Keys older than this are fetched again before use.
+    pub(crate) max_age: Duration,
+    /// At most one fetch this often for a key the set does not hold.
+    pub(crate) refetch_interval: Duration,
+    pub(crate) fetch: FetchLimits,
+    /// The most keys taken from one key set.
+    pub(crate) max_keys: usize,
+}
+
+impl Default for KeySetLimits {
+    fn default() -> Self {
+        KeySetLimits {
+            max_age: Duration::from_secs(10 * 60),
+            refetch_interval: Duration::from_secs(30),
+            fetch: FetchLimits {
+                timeout: Duration::from_secs(10),
+                max_bytes: 256 * 1024,
+            },
+            max_keys: 64,
+        }
+    }
+}
+
+/// One public key and the algorithms it verifies.
+pub(crate) struct Key {
+    pub(crate) decoding: DecodingKey,
+    pub(crate) algorithms: Vec<Algorithm>,
+}
+
+/// The keys of one fetch.
+struct Keys {
+    by_id: HashMap<String, Arc<Key>>,
+    /// Keys without a `kid`, usable only by a token that names none.
+    unnamed: Vec<Arc<Key>>,
+    fetched: Instant,
+}
+
+/// The issuer's key set, cached.
+pub(crate) struct KeySet {
+    issuer: String,
+    fetcher: Fetcher,
+    limits: KeySetLimits,
+    keys: RwLock<Option<Arc<Keys>>>,
+    /// Held while fetching, so concurrent misses wait for one fetch; with the `jwks_uri` found
+    /// and when the last fetch started.
+    fetching: tokio::sync::Mutex<FetchState>,
+}
+
+#[derive(Default)]
+struct FetchState {
+    jwks_uri: Option<Uri>,
+    last: Option<Instant>,
+}
+
+impl KeySet {
+    pub(crate) fn new(issuer: String, limits: KeySetLimits) -> KeySet {
+        KeySet {
+            issuer,
+            fetcher: Fetcher::new(limits.fetch),
+            limits,
+            keys: RwLock::new(None),
+            fetching: tokio::sync::Mutex::new(FetchState::default()),
+        }
+    }
+
+    /// The key a token's header names (`kid`), fetching the set when it is not cached, is
+    /// older than `max_age`, or does not hold that key (at most once per `refetch_interval`).
+    pub(crate) async fn find(&self, kid: Option<&str>) -> Result<Arc<Key>, TokenError> {
+        let cached = self.cached();
+        if let Some(keys) = &cached
+            && keys.fetched.elapsed() < self.limits.max_age
+            && let Some(key) = pick(keys, kid)
+        {
+            return Ok(key);
+        }
+        let mut state = self.fetching.lock().await;
+        // Another request may have fetched while this one waited.
+        let cached = self.cached();
+        if let Some(keys) = &cached
+            && keys.fetched.elapsed() < self.limits.max_age
+            && let Some(key) = pick(keys, kid)
+        {
+            return Ok(key);
+        }
+        let stale = cached
+            .as_ref()
+            .is_none_or(|keys| keys.fetched.elapsed() >= self.limits.max_age);
+        let recently = state
+            .last
+            .is_some_and(|last| last.elapsed() < self.limits.refetch_interval);
+        if recently && !stale {
+            static LOG: LimitLog = LimitLog::new();
+            LOG.hit(|| {
+                "a token names a key the issuer's key set does not hold, and the set was fetched less than the refetch interval ago (JwtVerifier::refetch_interval): refused without fetching".to_owned()
+            });
+            return Err(unknown_key(kid));
+        }
+        state.last = Some(Instant::now());
+        match self.fetch(&mut state).await {
+            Ok(keys) => {
+                let keys = Arc::new(keys);
+                *self.keys.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(&keys));
+                pick(&keys, kid).ok_or_else(|| unknown_key(kid))
+            }
+            Err(why) => {
+                static LOG: LimitLog = LimitLog::new();
+                LOG.hit(|| format!("fetching the issuer's keys failed: {why}"));
+                // The keys held still serve while the issuer cannot be reached.
+                match cached.as_deref().and_then(|keys| pick(keys, kid)) {
+                    Some(key) => Ok(key),
+                    None => Err(TokenError::unavailable(
+                        "the issuer's signing keys cannot be fetched now",
+                    )),
+                }
+            }
+        }
+    }
+
+    fn cached(&self) -> Option<Arc<Keys>> {
+        self.keys.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    async fn fetch(&self, state: &mut FetchState) -> Result<Keys, String> {
+        let jwks_uri = match &state.jwks_uri {
+            Some(uri) => uri.clone(),
+            None => {
+                let uri = self.discover().await?;
+                state.jwks_uri = Some(uri.clone());
+                uri
+            }
+        };
+        let document = match self.fetcher.get_json(&jwks_uri).await {
+            Ok(document) => document,
+            Err(why) => {
+                // The issuer may have moved its keys: look for them again next time.
+                state.jwks_uri = None;
+                return Err(why);
+            }
+        };
+        parse_key_set(&document, self.limits.max_keys)
+    }
+
+    /// The `jwks_uri` of the issuer's metadata, from the first of the well-known addresses
+    /// that has it (the order of the MCP specification): RFC 8414's, then OpenID Connect's
+    /// with the path inserted, then OpenID Connect's appended. The metadata must name this
+    /// very issuer (RFC 8414, section 3.3).
+    async fn discover(&self) -> Result<Uri, String> {
+        let mut failures = Vec::new();
+        for url in metadata_urls(&self.issuer)? {
+            let metadata = match self.fetcher.get_json(&url).await {
+                Ok(metadata) => metadata,
+                Err(why) => {
+                    failures.push(why);
+                    continue;
+                }
+            };
+            if metadata.get("issuer").and_then(Value::as_str) != Some(self.issuer.as_str()) {
+                return Err(format!(
+                    "the metadata at {url} is for issuer {}, not {}",
+                    metadata.get("issuer").unwrap_or(&Value::Null),
+                    self.issuer
+                ));
+            }
+            let jwks_uri = metadata
+                .get("jwks_uri")
+                .and_then(Value::as_str)
+                .ok_or_else(|| format!("the metadata at {url} has no `jwks_uri`"))?;
+            return jwks_uri
+                .parse()
+                .map_err(|e| format!("the `jwks_uri` at {url} is not a URL: {e}"));
+        }
+        Err(format!(
+            "no authorization server metadata found for {}: {}",
+            self.issuer,
+            failures.join("; ")
+        ))
+    }
+}
+
+fn unknown_key(kid: Option<&str>) -> TokenError {
+    match kid {
+        Some(kid) => TokenError::invalid(format!(
+            "the token is signed with key `{kid}`, which the issuer does not publish"
+        )),
+        None => TokenError::invalid(
+            "the token names no signing key (`kid`), and the issuer publishes more than one",
+        ),
+    }
+}
+
+/// The key `kid` names; a token naming none may use the one key of a set of one.
+fn pick(keys: &Keys, kid: Option<&str>) -> Option<Arc<Key>> {
+    match kid {
+        Some(kid) => keys.by_id.get(kid).cloned(),
+        None => {
+            let mut all = keys.by_id.values().chain(&keys.unnamed);
+            match (all.next(), all.next()) {
+                (Some(only), None) => Some(Arc::clone(only)),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// The well-known metadata addresses of `issuer`, in the order they are tried.
+fn metadata_urls(issuer: &str) -> Result<Vec<Uri>, String> {
+    let uri: Uri = issuer
+        .parse()
+        .map_err(|e| format!("the issuer {issuer} is not a URL: {e}"))?;
+    let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
+        return Err(format!("the issuer {issuer} is not an absolute URL"));
+    };
+    let path = uri.path().trim_end_matches('/');
+    let urls = if path.is_empty() {
+        vec![
+            format!("{scheme}://{authority}/.well-known/oauth-authorization-server"),
+            format!("{scheme}://{authority}/.well-known/openid-configuration"),
+        ]
+    } else {
+        vec![
+            format!("{scheme}://{authority}/.well-known/oauth-authorization-server{path}"),
+            format!("{scheme}://{authority}/.well-known/openid-configuration{path}"),
+            format!("{scheme}://{authority}{path}/.well-known/openid-configuration"),
+        ]
+    };
+    urls.iter()
+        .map(|url| url.parse().map_err(|e| format!("{url}: {e}")))
+        .collect()
+}
+
+/// The public signing keys of a JWK Set (RFC 7517), at most `max` of them. Keys of other
+/// uses, symmetric keys and keys of types or curves not supported are left out.
+fn parse_key_set(document: &Value, max: usize) -> Result<Keys, String> {
+    let listed = document
+        .get("keys")
+        .and_then(Value::as_array)
+        .ok_or("the key set has no `keys` array")?;
+    let mut keys = Keys {
+        by_id: HashMap::new(),
+        unnamed: Vec::new(),
+        fetched: Instant::now(),
+    };
+    for value in listed.iter().take(max) {
+        if value.get("use").is_some_and(|u| u != "sig") {
+            continue;
+        }
+        let Ok(jwk) = serde_json::from_value::<Jwk>(value.clone()) else {
+            continue;
+        };
+        let named = value.get("alg").and_then(Value::as_str);
+        let Some(key) = public_key(&jwk, named) else {
+            continue;
+        };
+        match jwk.common.key_id {
+            Some(kid) => {
+                keys.by_id.insert(kid, Arc::new(key));
+            }
+            None => keys.unnamed.push(Arc::new(key)),
+        }
+    }
+    Ok(keys)
+}
+
+/// A JWK as a verifying key with the algorithms its type allows; `None` for a symmetric key
+/// or one not supported.
+fn public_key(jwk: &Jwk, named: Option<&str>) -> Option<Key> {
+    let by_type: &[Algorithm] = match &jwk.algorithm {
+        AlgorithmParameters::RSA(_) => &[
+            Algorithm::RS256,
+            Algorithm::RS384,
+            Algorithm::RS512,
+            Algorithm::PS256,
+            Algorithm::PS384,
+            Algorithm::PS512,
+        ],
+        AlgorithmParameters::EllipticCurve(params) => match params.curve {
+            EllipticCurve::P256 => &[Algorithm::ES256],
+            EllipticCurve::P384 => &[Algorithm::ES384],
+            _ => return None,
+        },
+        AlgorithmParameters::OctetKeyPair(params) => match params.curve {
+            EllipticCurve::Ed25519 => &[Algorithm::EdDSA],
+            _ => return None,
+        },
+        // A symmetric key would verify HMAC tokens anyone holding it can make; other types
+        // are not supported.
+        _ => return None,
+    };
+    let algorithms = match named {
+        // A key that names its algorithm verifies that one only, if its type allows it.
+        Some(named) => {
+            let named: Algorithm = named.parse().ok()?;
+            by_type.contains(&named).then(|| vec![named])?
+        }
+        None => by_type.to_vec(),
+    };
+    let decoding = DecodingKey::from_jwk(jwk).ok()?;
+    Some(Key {
+        decoding,
+        algorithms,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn metadata_is_looked_for_where_the_specification_says() {
+        let urls = |issuer| -> Vec<String> {
+            metadata_urls(issuer)
+                .unwrap()
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        assert_eq!(
+            urls("https://auth.example.com"),
+            [
+                "https://auth.example.com/.well-known/oauth-authorization-server",
+                "https://auth.example.com/.well-known/openid-configuration",
+            ]
+        );
+        assert_eq!(
+            urls("https://auth.example.com/tenant1/"),
+            [
+                "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
+                "https://auth.example.com/.well-known/openid-configuration/tenant1",
+                "https://auth.example.com/tenant1/.well-known/openid-configuration",
+            ]
+        );
+    }
+
+    #[test]
+    fn only_public_signing_keys_are_kept_with_the_algorithms_their_type_allows() {
+        let ec = json!({"kty": "EC", "crv": "P-256", "kid": "ec",
+            "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+            "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"});
+        let set = json!({"keys": [
+            ec,
+            {"kty": "oct", "kid": "hmac", "k": "c2VjcmV0"},
+            {"kty": "EC", "crv": "P-256", "kid": "enc", "use": "enc",
+             "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+             "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"},
+            {"kty": "EC", "crv": "P-256", "kid": "named-hs", "alg": "HS256",
+             "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+             "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"},
+            {"kty": "weird", "kid": "weird"},
+        ]});
+        let keys = parse_key_set(&set, 64).unwrap();
+        assert_eq!(keys.by_id.keys().collect::<Vec<_>>(), ["ec"]);
+        assert_eq!(keys.by_id["ec"].algorithms, [Algorithm::ES256]);
+        assert!(
+            pick(&keys, None).is_some(),
+            "the one key serves a token naming none"
+        );
+        assert!(pick(&keys, Some("hmac")).is_none());
+        let many: Vec<Value> = (0..100)
+            .map(|i| {
+                let mut key = ec.clone();
+                key["kid"] = json!(format!("k{i}"));
+                key
+            })
+            .collect();
+        let many = parse_key_set(&json!({ "keys": many }), 3).unwrap();
+        assert_eq!(many.by_id.len(), 3, "at most `max_keys` are taken");
+    }
+}

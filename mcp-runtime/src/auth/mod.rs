@@ -1,0 +1,117 @@
+//! Who calls the server, and what they may call: the authenticated [`Caller`] handlers can take
+//! as a parameter, the scopes each handler needs (`#[mcp_tool(scopes = [...])]`), and, with the
+//! `auth` feature, an OAuth 2.1 resource server for Streamable HTTP.
+//!
+//! The MCP authorization specification makes an HTTP server an OAuth 2.1 resource server
+//! (RFC 9728 metadata, bearer tokens, RFC 8707 audiences) and leaves stdio to the environment:
+//! a stdio server runs as the user who started it and checks nothing (see
+//! [`Authentication::Local`]).
+//!
+//! With [`HttpOptions::resource_server`](crate::HttpOptions::resource_server), every request to
+//! the endpoint needs an access token in its `Authorization` header, verified by a
+//! [`TokenVerifier`] ([`JwtVerifier`] by default: the issuer's published keys, `iss`, `aud`,
+//! `exp`, `nbf`); a request without a valid one gets `401` with a `WWW-Authenticate` challenge
+//! pointing to the metadata at `/.well-known/oauth-protected-resource`. A call to a handler
+//! whose scopes the token does not grant gets `403` with `error="insufficient_scope"`.
+
+mod caller;
+#[cfg(feature = "http")]
+mod scopes;
+
+#[cfg(feature = "auth")]
+mod challenge;
+#[cfg(feature = "auth")]
+mod fetch;
+#[cfg(feature = "auth")]
+mod jwks;
+#[cfg(feature = "auth")]
+mod jwt;
+#[cfg(feature = "auth")]
+mod resource_server;
+#[cfg(feature = "auth")]
+mod verifier;
+
+pub use caller::Caller;
+#[cfg(feature = "http")]
+pub(crate) use scopes::needed_by;
+
+#[cfg(feature = "auth")]
+pub(crate) use challenge::{authenticate, insufficient_scope, metadata_response};
+#[cfg(feature = "auth")]
+pub use jwt::JwtVerifier;
+#[cfg(feature = "auth")]
+pub use resource_server::{ResourceServer, UrlError};
+#[cfg(feature = "auth")]
+pub use verifier::{TokenError, TokenVerifier};
+
+/// Who the messages of one transport sink came from, as far as the transport knows.
+#[derive(Clone, Debug)]
+pub(crate) enum Authentication {
+    /// The transport's peer is trusted as the user who started the server: stdio (the
+    /// specification: stdio servers "retrieve credentials from the environment"), and the
+    /// in-process test client. Scopes are not checked; no [`Caller`] is supplied.
+    Local,
+    /// A network peer the server checks no credentials of (HTTP without a resource server):
+    /// a handler that needs scopes is refused.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    Anonymous,
+    /// A network peer that presented a valid access token.
+    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
+    Caller(Caller),
+}
+
+impl Authentication {
+    /// Why a handler that needs `scopes` may not run for this peer; `None` when it may.
+    pub(crate) fn refuses(&self, handler: &str, scopes: &[&str]) -> Option<String> {
+        if scopes.is_empty() {
+            return None;
+        }
+        match self {
+            Authentication::Local => None,
+            Authentication::Anonymous => Some(format!(
+                "{handler} needs the scope{} {}, and this server checks no access tokens: \
+                 protect it with `HttpOptions::resource_server`",
+                plural(scopes.len()),
+                quoted(scopes)
+            )),
+            Authentication::Caller(caller) => {
+                let missing = caller.missing(scopes);
+                (!missing.is_empty()).then(|| {
+                    format!(
+                        "{handler} needs the scope{} {}, which the access token does not grant",
+                        plural(missing.len()),
+                        quoted(&missing)
+                    )
+                })
+            }
+        }
+    }
+}
+
+/// Why the handler `name` of `kind`, which needs `scopes`, may not run for the request `ctx`
+/// serves; `None` when it may.
+pub(crate) fn refused(
+    ctx: &crate::Context,
+    kind: &str,
+    name: &str,
+    scopes: &[&str],
+) -> Option<String> {
+    if scopes.is_empty() {
+        return None;
+    }
+    let authentication = ctx.request_state().sink.authentication();
+    authentication.refuses(&format!("{kind} `{name}`"), scopes)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// `a`, `b` and `c`.
+fn quoted(scopes: &[&str]) -> String {
+    let quoted: Vec<String> = scopes.iter().map(|s| format!("`{s}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    }
+}
