@@ -10,7 +10,7 @@ use syn::parse::Parser;
 
 /// The keys `#[mcp_tool]` accepts, as listed in error messages.
 const TOOL_KEYS: &str =
-    "name, title, description, read_only, destructive, idempotent, open_world, crate";
+    "name, title, description, read_only, destructive, idempotent, open_world, scopes, crate";
 
 /// What `#[mcp_tool(...)]` said.
 #[derive(Default)]
@@ -22,13 +22,21 @@ pub(crate) struct ToolAttr {
     pub(crate) open_world: Option<bool>,
 }
 
-/// The keys every macro takes: `name`, `title`, `description`, `crate`.
+/// The keys every macro takes: `name`, `title`, `description`, `scopes`, `crate`.
 #[derive(Default)]
 pub(crate) struct Common {
     pub(crate) name: Option<LitStr>,
     pub(crate) title: Option<LitStr>,
     pub(crate) description: Option<LitStr>,
+    pub(crate) scopes: Option<Scopes>,
     pub(crate) krate: Option<syn::Path>,
+}
+
+/// `scopes = ["notes:read", "notes:write"]`: the OAuth scopes a caller needs.
+pub(crate) struct Scopes {
+    /// The list as written, for an error about the whole of it.
+    pub(crate) list: syn::ExprArray,
+    pub(crate) scopes: Vec<LitStr>,
 }
 
 impl Common {
@@ -44,6 +52,7 @@ impl Common {
             "description" => set_once(&mut self.description, meta, key, || {
                 string_value(meta, "description = \"...\"")
             })?,
+            "scopes" => set_once(&mut self.scopes, meta, key, || scopes_value(meta))?,
             "crate" => set_once(&mut self.krate, meta, key, || meta.value()?.parse())?,
             _ => return Ok(false),
         }
@@ -100,6 +109,33 @@ pub(crate) fn string_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Re
             format!("`{key}` takes a string literal: `{example}`"),
         )),
     }
+}
+
+/// The list after `scopes =`: string literals in brackets.
+fn scopes_value(meta: &ParseNestedMeta<'_>) -> syn::Result<Scopes> {
+    const EXAMPLE: &str = "scopes = [\"notes:write\"]";
+    let value: syn::Expr = meta.value()?.parse()?;
+    let syn::Expr::Array(list) = value else {
+        return Err(syn::Error::new_spanned(
+            value,
+            format!("`scopes` takes a list of string literals: `{EXAMPLE}`"),
+        ));
+    };
+    let scopes = list
+        .elems
+        .iter()
+        .map(|scope| match scope {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(scope),
+                ..
+            }) => Ok(scope.clone()),
+            other => Err(syn::Error::new_spanned(
+                other,
+                format!("each scope is a string literal: `{EXAMPLE}`"),
+            )),
+        })
+        .collect::<syn::Result<_>>()?;
+    Ok(Scopes { list, scopes })
 }
 
 /// The keys of each macro, to tell a key given to the wrong one.

@@ -14,6 +14,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 
 use crate::ast::HandlerFn;
+use crate::attr::Scopes;
 use crate::errors::Errors;
 
 /// What a handler function's signature may not have, whatever the macro.
@@ -126,6 +127,53 @@ fn compact(tokens: &impl ToTokens) -> String {
     out
 }
 
+/// Checks `scopes = [...]`: a non-empty list of distinct scope tokens (RFC 6749, section 3.3:
+/// printable ASCII but space, `"` and `\\`).
+pub(crate) fn scopes(scopes: Option<&Scopes>, errors: &mut Errors) {
+    let Some(Scopes { list, scopes }) = scopes else {
+        return;
+    };
+    if scopes.is_empty() {
+        errors.at(
+            list,
+            "`scopes = []` asks for no scope: remove the key, or name the scopes a caller needs",
+        );
+    }
+    let mut seen = Vec::new();
+    for literal in scopes {
+        let scope = literal.value();
+        if let Some(problem) = scope_problem(&scope) {
+            errors.at(literal, problem);
+        } else if seen.contains(&scope) {
+            errors.at(
+                literal,
+                format!("scope {scope:?} is listed twice; keep one"),
+            );
+        }
+        seen.push(scope);
+    }
+}
+
+/// Why `scope` is not an OAuth scope token.
+fn scope_problem(scope: &str) -> Option<String> {
+    if scope.is_empty() {
+        return Some("a scope cannot be empty".to_owned());
+    }
+    if scope.contains(' ') {
+        return Some(format!(
+            "scope {scope:?} has a space, which separates scopes in a token: list each scope as a string of its own"
+        ));
+    }
+    scope
+        .chars()
+        .find(|&c| !matches!(c, '!' | '#'..='[' | ']'..='~'))
+        .map(|bad| {
+            format!(
+                "{bad:?} cannot be part of a scope (RFC 6749: printable ASCII but space, `\"` and `\\`)"
+            )
+        })
+}
+
 /// Reports an attribute macro on something other than a function, on its keyword and name.
 pub(crate) fn not_a_function(macro_name: &str, item: &TokenStream, errors: &mut Errors) {
     fn head(keyword: impl ToTokens, name: impl ToTokens) -> TokenStream {
@@ -176,6 +224,20 @@ mod tests {
                 "take `HashMap<String, Point>` instead of `&mut HashMap<String, Point>`"
             )
         );
+    }
+
+    #[test]
+    fn scopes_are_oauth_scope_tokens() {
+        assert_eq!(scope_problem("notes:write"), None);
+        assert_eq!(scope_problem("https://api.example.com/read"), None);
+        assert!(scope_problem("").unwrap().contains("empty"));
+        assert!(
+            scope_problem("a b")
+                .unwrap()
+                .contains("a string of its own")
+        );
+        assert!(scope_problem("a\"b").unwrap().contains("'\"'"));
+        assert!(scope_problem("café").unwrap().contains("'é'"));
     }
 
     #[test]

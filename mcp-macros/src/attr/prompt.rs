@@ -5,7 +5,7 @@ use syn::parse::Parser;
 
 use super::Common;
 
-pub(super) const PROMPT_KEYS: &str = "name, title, description, crate";
+pub(super) const PROMPT_KEYS: &str = "name, title, description, scopes, crate";
 
 /// What `#[mcp_prompt(...)]` said.
 #[derive(Default)]

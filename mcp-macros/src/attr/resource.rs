@@ -7,7 +7,7 @@ use syn::{LitInt, LitStr};
 use super::{Common, set_once, string_value};
 
 pub(super) const RESOURCE_KEYS: &str =
-    "uri, name, title, description, mime_type, size, audience, priority, crate";
+    "uri, name, title, description, mime_type, size, audience, priority, scopes, crate";
 
 /// What a priority is, for error messages.
 pub(crate) const PRIORITY: &str =

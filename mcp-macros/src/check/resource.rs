@@ -22,6 +22,7 @@ pub(crate) fn resource(
     let Some(attr) = attr else {
         return Vec::new();
     };
+    super::scopes(attr.common.scopes.as_ref(), errors);
     let variables = uri_against_function(func, attr, attr_tokens, errors);
     completers(func, &variables, errors);
     annotations(attr, errors);

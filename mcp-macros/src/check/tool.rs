@@ -10,6 +10,7 @@ const MAX_TOOL_NAME: usize = 128;
 /// Checks a tool function and its attribute.
 pub(crate) fn tool(func: &HandlerFn, attr: &ToolAttr, name: &str, errors: &mut Errors) {
     super::signature(func, errors);
+    super::scopes(attr.common.scopes.as_ref(), errors);
     if let Some(problem) = tool_name_problem(name) {
         // A name too long to read is underlined, not repeated.
         let shown = if name.chars().count() > 64 {

@@ -35,7 +35,8 @@ pub(crate) struct Kind {
     pub(crate) name: String,
     /// The runtime trait the handle implements.
     pub(crate) trait_name: Runtime,
-    /// The trait's constant: `const NAME: &'static str = "add";`.
+    /// The trait's constants: `const NAME: &'static str = "add";`, and `SCOPES` when the
+    /// attribute names scopes.
     pub(crate) constant: TokenStream,
     /// What `definition` fills in (as `__mcp_specs`).
     pub(crate) specs: Runtime,
@@ -369,6 +370,23 @@ pub(crate) fn completer_expr(complete: Option<&Complete>, paths: &Paths) -> Toke
 }
 
 /// `Some(value)`, or `None`.
+/// `identity` (the kind's `NAME` or `URI` constant), followed by `SCOPES` when the attribute
+/// names scopes.
+pub(crate) fn constants(identity: TokenStream, common: &crate::attr::Common) -> TokenStream {
+    let scopes = common
+        .scopes
+        .iter()
+        .flat_map(|scopes| &scopes.scopes)
+        .collect::<Vec<_>>();
+    if scopes.is_empty() {
+        return identity;
+    }
+    quote! {
+        #identity
+        const SCOPES: &'static [&'static str] = &[#(#scopes),*];
+    }
+}
+
 pub(crate) fn option(value: Option<impl ToTokens>) -> TokenStream {
     let option = paths::std(Std::Option);
     match value {

@@ -34,7 +34,7 @@ pub(crate) fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
         noun: "prompt",
         name: name.clone(),
         trait_name: Runtime::Prompt,
-        constant: quote!(const NAME: &'static str = #name;),
+        constant: super::constants(quote!(const NAME: &'static str = #name;), &attr.common),
         specs: Runtime::ArgumentSpecs,
         definition: Runtime::PromptDefinition,
         method: "get",

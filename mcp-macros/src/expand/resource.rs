@@ -42,7 +42,7 @@ pub(crate) fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
         noun: "resource",
         name: name.clone(),
         trait_name: Runtime::Resource,
-        constant: quote!(const URI: &'static str = #uri;),
+        constant: super::constants(quote!(const URI: &'static str = #uri;), &attr.common),
         specs: Runtime::ArgumentSpecs,
         definition: Runtime::ResourceDefinition,
         method: "read",

@@ -30,7 +30,7 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         noun: "tool",
         name: name.clone(),
         trait_name: Runtime::Tool,
-        constant: quote!(const NAME: &'static str = #name;),
+        constant: super::constants(quote!(const NAME: &'static str = #name;), &attr.common),
         specs: Runtime::InputSchema,
         definition: Runtime::ToolDefinition,
         method: "call",

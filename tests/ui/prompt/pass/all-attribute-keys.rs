@@ -5,6 +5,7 @@ use mcp_runtime::prelude::*;
     name = "congratulate-v2",
     title = "Congratulation",
     description = "A short birthday congratulation.",
+    scopes = ["cards:write"],
     crate = ::mcp_runtime,
 )]
 fn congratulate(name: String) -> String {
@@ -28,6 +29,7 @@ fn undescribed() -> String {
 }
 
 fn main() {
+    assert_eq!(<congratulate as mcp_runtime::Prompt>::SCOPES, ["cards:write"]);
     mcp_runtime::Server::builder(mcp_runtime::server_info!())
         .prompt::<congratulate>()
         .prompt::<thank>()

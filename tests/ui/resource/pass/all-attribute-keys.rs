@@ -10,6 +10,7 @@ use mcp_runtime::prelude::*;
     size = 1024,
     audience = "user, assistant",
     priority = 0.8,
+    scopes = ["gifts:read"],
     crate = ::mcp_runtime,
 )]
 fn catalog() -> Vec<u8> {
@@ -35,6 +36,7 @@ fn terms(lang: String) -> String {
 }
 
 fn main() {
+    assert_eq!(<catalog as mcp_runtime::Resource>::SCOPES, ["gifts:read"]);
     mcp_runtime::Server::builder(mcp_runtime::server_info!())
         .resource::<catalog>()
         .resource::<notes>()

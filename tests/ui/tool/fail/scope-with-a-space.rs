@@ -1,0 +1,9 @@
+use mcp_runtime::prelude::*;
+
+/// Writes a note.
+#[mcp_tool(scopes = ["notes:read notes:write"])]
+fn write_note(text: String) -> String {
+    text
+}
+
+fn main() {}
