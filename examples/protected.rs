@@ -32,14 +32,16 @@ fn write_note(
     /// What the note says.
     text: String,
 ) -> String {
-    let mut notes = notes.0.lock().unwrap_or_else(|e| e.into_inner());
+    let mut notes = notes.written.lock().unwrap_or_else(|e| e.into_inner());
     notes.push((caller.subject().to_owned(), text));
     format!("note {} written by {}", notes.len(), caller.subject())
 }
 
 /// The notes written, with their authors.
 #[derive(Default)]
-struct Notes(Mutex<Vec<(String, String)>>);
+struct Notes {
+    written: Mutex<Vec<(String, String)>>,
+}
 
 /// What the command line asks for.
 struct Options {

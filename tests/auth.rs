@@ -606,3 +606,124 @@ async fn a_tool_that_needs_scopes_is_refused_on_a_server_that_checks_no_tokens()
     .await;
     assert_eq!(response.status, 404);
 }
+
+/// Runs `cargo run --example protected -- ARGS` (built for this test's profile first).
+fn protected_example(args: &[&str]) -> Command {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(&cargo)
+        .args([
+            "build",
+            "--quiet",
+            "--example",
+            "protected",
+            "--manifest-path",
+        ])
+        .arg(manifest_dir().join("Cargo.toml"))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "the example builds");
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/");
+    let mut command = Command::new(profile_dir.join("examples/protected"));
+    command.args(args);
+    command
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_protected_example_refuses_to_start_without_an_issuer_and_serves_with_one() {
+    let output = protected_example(&["--http", "127.0.0.1:0"])
+        .output()
+        .expect("the example runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("refusing to start without `--issuer`"),
+        "{stderr}"
+    );
+
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    let resource = format!("http://{address}/mcp");
+    let child = protected_example(&[
+        "--http",
+        &address,
+        "--issuer",
+        &auth.keys.issuer,
+        "--audience",
+        &resource,
+    ])
+    .stderr(Stdio::null())
+    .spawn()
+    .expect("the example starts");
+    struct Kill(Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _example = Kill(child);
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(&address).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    let response = call(port, None, "whoami").await;
+    assert_eq!(response.status, 401);
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "test", "version": "0"}},
+    })
+    .to_string();
+    let token = auth.token("writer", &resource, None).await;
+    let bearer = format!("Bearer {token}");
+    let response = request_at(
+        port,
+        "POST",
+        "/mcp",
+        &[
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+            ("authorization", &bearer),
+        ],
+        &initialize,
+    )
+    .await;
+    assert_eq!(response.status, 200);
+    let session = response.header("mcp-session-id").unwrap().to_owned();
+    let call_in_session = |tool: &'static str| {
+        let body = json!({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": tool, "arguments": {"text": "hello"}},
+        })
+        .to_string();
+        let (bearer, session) = (bearer.clone(), session.clone());
+        async move {
+            let headers = [
+                ("content-type", "application/json"),
+                ("accept", "application/json, text/event-stream"),
+                ("authorization", bearer.as_str()),
+                ("mcp-session-id", session.as_str()),
+            ];
+            request_at(port, "POST", "/mcp", &headers, &body).await
+        }
+    };
+    assert_eq!(answered(call_in_session("whoami").await).await, "writer");
+    let response = call_in_session("write_note").await;
+    assert_eq!(response.status, 403);
+    let challenge = response.header("www-authenticate").unwrap();
+    assert!(challenge.contains(r#"scope="notes:write""#), "{challenge}");
+}
