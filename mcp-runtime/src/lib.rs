@@ -43,7 +43,7 @@
 //!
 //! ```toml
 //! [dependencies]
-//! mcp-runtime = "0.1"                                 # features: "http", "tracing" (below)
+//! mcp-runtime = "0.1"                                 # features: "http", "auth", "tracing"
 //! serde = { version = "1", features = ["derive"] }    # #[derive(Deserialize, Serialize)]
 //! schemars = "1"                                      # #[derive(JsonSchema)]: 1.x, not 0.8
 //! ```
@@ -69,8 +69,9 @@
 //! A parameter whose type implements `serde::Deserialize` and `schemars::JsonSchema` is an
 //! argument; `Option<T>` arguments are optional. A parameter whose type implements
 //! [`FromContext`] is supplied by the runtime: [`Context`] (the request: id, revision, client,
-//! a channel back to the client) and [`State<T>`] (state given with
-//! [`ServerBuilder::state`]). Which is which is decided by the type's traits, so type
+//! a channel back to the client), [`State<T>`] (state given with
+//! [`ServerBuilder::state`]) and [`Caller`] (who sent the request, over HTTP with an access
+//! token: see [`auth`]). Which is which is decided by the type's traits, so type
 //! aliases and wrappers work.
 //!
 //! # Results
@@ -321,8 +322,8 @@
 
 /// The README's examples, compiled (and run where they do not serve) by `cargo test`: the
 /// README is the place without hidden lines, so what a user pastes is what is tested. Its
-/// HTTP examples need the `http` feature, which `cargo test --workspace` turns on.
-#[cfg(all(doctest, feature = "http"))]
+/// HTTP examples need the `http` and `auth` features, which `cargo test --workspace` turns on.
+#[cfg(all(doctest, feature = "auth"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
 

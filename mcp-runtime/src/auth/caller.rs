@@ -21,8 +21,8 @@ use crate::handler::FromContext;
 /// A handler takes it as a parameter, like [`Context`]:
 ///
 /// - `caller: Caller` is supplied on a request that came with a valid access token; without
-///   one (over stdio, or over HTTP without
-///   [`HttpOptions::resource_server`](crate::HttpOptions)) the call fails, saying so, and the
+///   one (over stdio, or over HTTP without `HttpOptions::resource_server`, feature `auth`) the
+///   call fails, saying so, and the
 ///   handler is not run;
 /// - `caller: Option<Caller>` is supplied everywhere: `None` where nobody was authenticated.
 ///
@@ -60,7 +60,7 @@ struct Token {
 
 impl Caller {
     /// A caller with `subject` and `scopes`, and the token's `claims` (for a
-    /// [`TokenVerifier`](crate::auth::TokenVerifier) of your own).
+    /// `TokenVerifier` of your own, feature `auth`).
     pub fn new(
         subject: impl Into<String>,
         scopes: impl IntoIterator<Item = impl Into<String>>,

@@ -106,6 +106,50 @@ pub(crate) fn is_loopback(host: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// Serves `app` on a free loopback port; its base URL.
+    pub(crate) async fn serve(app: axum::Router) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        format!("http://{address}")
+    }
+
+    #[tokio::test]
+    async fn a_document_too_large_or_too_slow_is_refused() {
+        use axum::routing::get;
+        let app = axum::Router::new()
+            .route(
+                "/big",
+                get(|| async { format!("[{}1]", "1,".repeat(2048)) }),
+            )
+            .route(
+                "/slow",
+                get(|| async {
+                    tokio::time::sleep(Duration::from_secs(5)).await;
+                    "{}"
+                }),
+            )
+            .route("/small", get(|| async { "{\"ok\": true}" }))
+            .route("/missing", get(|| async { (StatusCode::NOT_FOUND, "{}") }));
+        let base = serve(app).await;
+        let fetcher = Fetcher::new(FetchLimits {
+            timeout: Duration::from_millis(300),
+            max_bytes: 1024,
+        });
+        let get = |path: &str| {
+            let url: Uri = format!("{base}{path}").parse().unwrap();
+            let fetcher = &fetcher;
+            async move { fetcher.get_json(&url).await }
+        };
+        assert_eq!(get("/small").await, Ok(serde_json::json!({"ok": true})));
+        let error = get("/big").await.unwrap_err();
+        assert!(error.contains("at most 1024 bytes"), "{error}");
+        let error = get("/slow").await.unwrap_err();
+        assert!(error.contains("did not answer within 0.3 s"), "{error}");
+        let error = get("/missing").await.unwrap_err();
+        assert!(error.contains("404"), "{error}");
+    }
+
     #[test]
     fn plain_http_is_fetched_only_from_this_machine() {
         for ok in [

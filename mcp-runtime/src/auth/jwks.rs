@@ -330,6 +330,80 @@ fn public_key(jwk: &Jwk, named: Option<&str>) -> Option<Key> {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    const EC_KEY: &str = r#"{"kty": "EC", "crv": "P-256", "kid": "ec",
+        "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+        "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}"#;
+
+    /// An issuer on a free loopback port publishing one key, counting the fetches of its key
+    /// set; its URL and the counter.
+    async fn issuer() -> (String, Arc<AtomicUsize>) {
+        use axum::routing::get;
+        let fetches = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&fetches);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let issuer = format!("http://{}", listener.local_addr().unwrap());
+        let metadata = json!({"issuer": issuer, "jwks_uri": format!("{issuer}/jwks")});
+        let app = axum::Router::new()
+            .route(
+                "/.well-known/openid-configuration",
+                get(move || async move { metadata.to_string() }),
+            )
+            .route(
+                "/jwks",
+                get(move || async move {
+                    counted.fetch_add(1, Ordering::SeqCst);
+                    format!(r#"{{"keys": [{EC_KEY}]}}"#)
+                }),
+            );
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        (issuer, fetches)
+    }
+
+    #[tokio::test]
+    async fn unknown_key_ids_cost_the_issuer_one_fetch_per_interval() {
+        let (issuer, fetches) = issuer().await;
+        let limits = KeySetLimits {
+            refetch_interval: Duration::from_secs(3600),
+            ..KeySetLimits::default()
+        };
+        let keys = KeySet::new(issuer, limits);
+        assert!(
+            keys.find(Some("ec")).await.is_ok(),
+            "found through OpenID discovery"
+        );
+        for _ in 0..20 {
+            let error = keys.find(Some("made-up")).await.err().unwrap();
+            assert!(error.description().contains("does not publish"), "{error}");
+        }
+        assert_eq!(
+            fetches.load(Ordering::SeqCst),
+            1,
+            "no fetch within the interval"
+        );
+    }
+
+    #[tokio::test]
+    async fn keys_older_than_their_max_age_are_fetched_again() {
+        let (issuer, fetches) = issuer().await;
+        let limits = KeySetLimits {
+            max_age: Duration::ZERO,
+            ..KeySetLimits::default()
+        };
+        let keys = KeySet::new(issuer, limits);
+        for _ in 0..3 {
+            assert!(keys.find(Some("ec")).await.is_ok());
+        }
+        assert_eq!(fetches.load(Ordering::SeqCst), 3);
+    }
+
+    #[tokio::test]
+    async fn an_issuer_that_cannot_be_reached_makes_tokens_uncheckable_not_invalid() {
+        let keys = KeySet::new("http://127.0.0.1:1".to_owned(), KeySetLimits::default());
+        let error = keys.find(Some("ec")).await.err().unwrap();
+        assert!(error.is_unavailable(), "{error}");
+    }
 
     #[test]
     fn metadata_is_looked_for_where_the_specification_says() {

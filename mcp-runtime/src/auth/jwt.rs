@@ -32,7 +32,12 @@ use super::verifier::{TokenError, TokenVerifier};
 /// The keys are cached (10 minutes by default, [`keys_max_age`](Self::keys_max_age)) and
 /// fetched again when a token names a key the cache lacks (a rotation), at most once per
 /// [`refetch_interval`](Self::refetch_interval) (30 s), so forged tokens with made-up key ids
-/// cannot make the server hammer the issuer. A fetch takes at most 10 s and 256 KiB.
+/// cannot make the server hammer the issuer. A fetch takes at most 10 s
+/// ([`fetch_timeout`](Self::fetch_timeout)) and 256 KiB
+/// ([`max_document_bytes`](Self::max_document_bytes)); at most 64 keys are taken
+/// ([`max_keys`](Self::max_keys)). While the issuer cannot be reached, the keys held go on
+/// serving, and a token whose key is not held gets `503` (it could not be checked) rather than
+/// `401`.
 pub struct JwtVerifier {
     issuer: String,
     audience: String,
@@ -88,6 +93,20 @@ impl JwtVerifier {
     #[must_use]
     pub fn fetch_timeout(mut self, timeout: Duration) -> JwtVerifier {
         self.limits.fetch.timeout = timeout;
+        self.rebuild()
+    }
+
+    /// The largest metadata or key set document taken from the issuer (256 KiB by default).
+    #[must_use]
+    pub fn max_document_bytes(mut self, bytes: usize) -> JwtVerifier {
+        self.limits.fetch.max_bytes = bytes;
+        self.rebuild()
+    }
+
+    /// How many keys of the issuer's key set are taken (the first 64 by default).
+    #[must_use]
+    pub fn max_keys(mut self, keys: usize) -> JwtVerifier {
+        self.limits.max_keys = keys;
         self.rebuild()
     }
 

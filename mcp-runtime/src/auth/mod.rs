@@ -4,12 +4,12 @@
 //!
 //! The MCP authorization specification makes an HTTP server an OAuth 2.1 resource server
 //! (RFC 9728 metadata, bearer tokens, RFC 8707 audiences) and leaves stdio to the environment:
-//! a stdio server runs as the user who started it and checks nothing (see
-//! [`Authentication::Local`]).
+//! a stdio server runs as the user who started it and checks nothing: scopes are not checked
+//! there, and no [`Caller`] is supplied.
 //!
-//! With [`HttpOptions::resource_server`](crate::HttpOptions::resource_server), every request to
-//! the endpoint needs an access token in its `Authorization` header, verified by a
-//! [`TokenVerifier`] ([`JwtVerifier`] by default: the issuer's published keys, `iss`, `aud`,
+//! With `HttpOptions::resource_server` (feature `auth`), every request to the endpoint needs an
+//! access token in its `Authorization` header, verified by a `TokenVerifier` (`JwtVerifier` by
+//! default: the issuer's published keys, `iss`, `aud`,
 //! `exp`, `nbf`); a request without a valid one gets `401` with a `WWW-Authenticate` challenge
 //! pointing to the metadata at `/.well-known/oauth-protected-resource`. A call to a handler
 //! whose scopes the token does not grant gets `403` with `error="insufficient_scope"`.
