@@ -205,6 +205,14 @@ fn form_encoded(text: &str) -> String {
 /// A protected server trusting `issuer`, serving in the background: its port and resource
 /// URI. Stateless, so each POST stands on its own.
 async fn protected(issuer: &str, refetch_interval: Duration) -> (u16, String) {
+    protected_with(issuer, refetch_interval, true).await
+}
+
+async fn protected_with(
+    issuer: &str,
+    refetch_interval: Duration,
+    stateless: bool,
+) -> (u16, String) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let resource = format!("http://127.0.0.1:{port}/mcp");
@@ -218,7 +226,7 @@ async fn protected(issuer: &str, refetch_interval: Duration) -> (u16, String) {
         .build()
         .unwrap();
     let options = HttpOptions::new()
-        .stateless(true)
+        .stateless(stateless)
         .resource_server(protection);
     tokio::spawn(async move { server.serve_http(listener, options).await });
     (port, resource)
@@ -572,6 +580,67 @@ async fn a_rotated_key_is_trusted_once_the_key_set_shows_it_and_refetches_are_bo
     // The key set fetched has the new key only: the withdrawn one is no longer trusted.
     let response = call(port, Some(&old), "whoami").await;
     assert_invalid_token(&response, port, "withdrawn key");
+}
+
+/// POSTs `body` with `bearer` and, if given, a session id.
+async fn post(port: u16, bearer: &str, session: Option<&str>, body: &Value) -> Response {
+    let authorization = format!("Bearer {bearer}");
+    let mut headers = vec![
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("authorization", authorization.as_str()),
+    ];
+    if let Some(session) = session {
+        headers.push(("mcp-session-id", session));
+    }
+    request_at(port, "POST", "/mcp", &headers, &body.to_string()).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_serves_only_the_caller_that_opened_it() {
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let (port, resource) = protected_with(&auth.keys.issuer, Duration::from_secs(30), false).await;
+    let writer = auth.token("writer", &resource, None).await;
+    let reader = auth.token("reader", &resource, None).await;
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "test", "version": "0"}},
+    });
+    let response = post(port, &writer, None, &initialize).await;
+    assert_eq!(response.status, 200);
+    let session = response.header("mcp-session-id").unwrap().to_owned();
+    let whoami = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "whoami", "arguments": {}},
+    });
+
+    // Another caller with the session's id: as if the session did not exist, whatever the
+    // method.
+    let response = post(port, &reader, Some(&session), &whoami).await;
+    assert_eq!(response.status, 404);
+    for method in ["GET", "DELETE"] {
+        let authorization = format!("Bearer {reader}");
+        let headers = [
+            ("accept", "text/event-stream"),
+            ("authorization", authorization.as_str()),
+            ("mcp-session-id", session.as_str()),
+        ];
+        let response = request_at(port, method, "/mcp", &headers, "").await;
+        assert_eq!(response.status, 404, "{method}");
+    }
+    // The owner's session is unharmed, with a fresh token of the same subject too.
+    assert_eq!(
+        answered(post(port, &writer, Some(&session), &whoami).await).await,
+        "writer"
+    );
+    let again = auth.token("writer", &resource, None).await;
+    assert_eq!(
+        answered(post(port, &again, Some(&session), &whoami).await).await,
+        "writer"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

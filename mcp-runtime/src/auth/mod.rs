@@ -61,6 +61,19 @@ pub(crate) enum Authentication {
 }
 
 impl Authentication {
+    /// Who owns what this peer opens (an HTTP session): the issuer and subject of its token;
+    /// `None` for a peer no token names.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn owner(&self) -> Option<String> {
+        match self {
+            Authentication::Caller(caller) => {
+                let issuer = caller.claims().get("iss").and_then(|iss| iss.as_str());
+                Some(format!("{} {}", issuer.unwrap_or(""), caller.subject()))
+            }
+            Authentication::Local | Authentication::Anonymous => None,
+        }
+    }
+
     /// Why a handler that needs `scopes` may not run for this peer; `None` when it may.
     pub(crate) fn refuses(&self, handler: &str, scopes: &[&str]) -> Option<String> {
         if scopes.is_empty() {

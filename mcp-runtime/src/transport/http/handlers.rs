@@ -97,7 +97,12 @@ fn session_id(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// The session a request names; 400 without the header, 404 for an unknown or ended one.
-fn find_session(state: &HttpState, headers: &HeaderMap) -> Result<Arc<HttpSession>, Refusal> {
+/// A session opened by another caller is not found either: its id alone lets no one in.
+fn find_session(
+    state: &HttpState,
+    headers: &HeaderMap,
+    authentication: &Authentication,
+) -> Result<Arc<HttpSession>, Refusal> {
     let Some(id) = session_id(headers) else {
         return Err(Box::new(refuse(
             StatusCode::BAD_REQUEST,
@@ -105,7 +110,11 @@ fn find_session(state: &HttpState, headers: &HeaderMap) -> Result<Arc<HttpSessio
             "missing Mcp-Session-Id header: send `initialize` first and repeat the id it returned",
         )));
     };
-    state.sessions.get(id).ok_or_else(|| {
+    let session = state
+        .sessions
+        .get(id)
+        .filter(|session| session.belongs_to(authentication));
+    session.ok_or_else(|| {
         Box::new(refuse(
             StatusCode::NOT_FOUND,
             crate::ErrorCode::Other(-32001),
@@ -223,7 +232,11 @@ pub(super) async fn post(
     if state.options.stateless {
         return respond(&state, &state.unlisted_session(), None, received).await;
     }
-    let known = || session_id(headers).and_then(|id| state.sessions.get(id));
+    let known = || {
+        session_id(headers)
+            .and_then(|id| state.sessions.get(id))
+            .filter(|session| session.belongs_to(&received.authentication))
+    };
     let (session, new_id) = match &received.kind {
         Kind::Request {
             initialize: true, ..
@@ -231,7 +244,9 @@ pub(super) async fn post(
             // The session's second `initialize`, which it refuses.
             Some(session) => (session, None),
             None => {
-                let session = HttpSession::new(&state.server, state.options.stream_limits());
+                let owner = received.authentication.owner();
+                let limits = state.options.stream_limits();
+                let session = HttpSession::new(&state.server, limits, owner);
                 let Some(id) = state.sessions.insert(Arc::clone(&session)) else {
                     session.end();
                     return at_session_cap(state.options.max_sessions);
@@ -240,14 +255,14 @@ pub(super) async fn post(
                 (session, Some(id))
             }
         },
-        Kind::Invalid => match find_session(&state, headers) {
+        Kind::Invalid => match find_session(&state, headers, &received.authentication) {
             Ok(session) => (session, None),
             Err(_) => {
                 let session = state.unlisted_session();
                 return respond(&state, &session, None, received).await;
             }
         },
-        _ => match find_session(&state, headers) {
+        _ => match find_session(&state, headers, &received.authentication) {
             Ok(session) => (session, None),
             Err(refusal) => return *refusal,
         },
@@ -540,8 +555,8 @@ pub(super) async fn route(state: Shared, request: Request) -> Response {
         };
     match *request.method() {
         Method::POST => post(state, request, authentication).await,
-        Method::GET => get(state, request.into_parts().0.headers).await,
-        Method::DELETE => delete(state, request.into_parts().0.headers).await,
+        Method::GET => get(state, request.into_parts().0.headers, authentication).await,
+        Method::DELETE => delete(state, request.into_parts().0.headers, authentication).await,
         _ => {
             let mut response = StatusCode::METHOD_NOT_ALLOWED.into_response();
             response
@@ -552,7 +567,11 @@ pub(super) async fn route(state: Shared, request: Request) -> Response {
     }
 }
 
-pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
+pub(super) async fn get(
+    State(state): Shared,
+    headers: HeaderMap,
+    authentication: Authentication,
+) -> Response {
     if let Err(refusal) = check_headers(&headers) {
         return *refusal;
     }
@@ -570,7 +589,7 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
             "GET opens a `text/event-stream`; send `Accept: text/event-stream`",
         );
     }
-    let session = match find_session(&state, &headers) {
+    let session = match find_session(&state, &headers, &authentication) {
         Ok(session) => session,
         Err(refusal) => return *refusal,
     };
@@ -632,7 +651,11 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
     }
 }
 
-pub(super) async fn delete(State(state): Shared, headers: HeaderMap) -> Response {
+pub(super) async fn delete(
+    State(state): Shared,
+    headers: HeaderMap,
+    authentication: Authentication,
+) -> Response {
     if let Err(refusal) = check_headers(&headers) {
         return *refusal;
     }
@@ -650,6 +673,13 @@ pub(super) async fn delete(State(state): Shared, headers: HeaderMap) -> Response
             "missing Mcp-Session-Id header",
         );
     };
+    if find_session(&state, &headers, &authentication).is_err() {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            crate::ErrorCode::Other(-32001),
+            "session not found",
+        );
+    }
     match state.sessions.remove(id) {
         Some(session) => {
             session.end();

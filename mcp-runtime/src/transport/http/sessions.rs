@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::stream::{Hub, StreamLimits, StreamSlot};
+use crate::auth::Authentication;
 use crate::server::{Outbound, Outgoing, Server, Session};
 use crate::sharded::ShardedMap;
 
@@ -21,10 +22,16 @@ pub(super) struct HttpSession {
     limits: StreamLimits,
     /// How many GET streams are open.
     get_streams: Arc<AtomicUsize>,
+    /// Who opened it, on a protected server: only they may use it.
+    owner: Option<String>,
 }
 
 impl HttpSession {
-    pub(super) fn new(server: &Server, limits: StreamLimits) -> Arc<HttpSession> {
+    pub(super) fn new(
+        server: &Server,
+        limits: StreamLimits,
+        owner: Option<String>,
+    ) -> Arc<HttpSession> {
         let standalone = Hub::standalone(limits);
         let hub = Arc::clone(&standalone);
         let outbound = Outbound::new(server.core.trace, move |kind, message| {
@@ -38,7 +45,14 @@ impl HttpSession {
             last_seen: Mutex::new(Instant::now()),
             limits,
             get_streams: Arc::default(),
+            owner,
         })
+    }
+
+    /// Whether a request from `authentication` may use the session: on a protected server,
+    /// only its owner's (the same issuer and subject) may.
+    pub(super) fn belongs_to(&self, authentication: &Authentication) -> bool {
+        self.owner.is_none() || self.owner == authentication.owner()
     }
 
     /// A new stream to answer a request on.
