@@ -74,7 +74,7 @@ use crate::server::{ServerHandle, Session};
 /// #         assert_eq!(method, "sampling/createMessage");
 /// #         Ok(serde_json::json!({"role": "assistant", "model": "test", "content": {"type": "text", "text": "A short book."}}))
 /// #     });
-/// #     client.initialize_with(mcp_runtime::Revision::LATEST.as_str(), serde_json::json!({"sampling": {}})).await.unwrap();
+/// #     client.initialize_with(mcp_runtime::Revision::LATEST_SESSION_BASED.as_str(), serde_json::json!({"sampling": {}})).await.unwrap();
 /// #     let result = client.call_tool("summarize", serde_json::json!({"pages": 3})).await.unwrap();
 /// #     assert_eq!(result.content[0].as_text(), Some("A short book."));
 /// # }
