@@ -256,7 +256,10 @@ impl Session {
             Incoming::Request(request) => match envelope::claim(request.params.as_deref()) {
                 None => self.start_request(request, ReplyTo::Sink(sink.clone()), None),
                 Some(claim) => match claim.into_envelope() {
-                    Ok(envelope) => self.start_stateless(request, Arc::new(envelope), sink),
+                    Ok(envelope) => {
+                        let reply_to = ReplyTo::Sink(sink.clone());
+                        self.start_request(request, reply_to, Some(Arc::new(envelope)));
+                    }
                     Err(error) => sink.send(
                         Outgoing::Reply(Some(request.id.clone())),
                         encode_error(Some(&request.id), &error),
@@ -320,16 +323,23 @@ impl Session {
         }
     }
 
-    /// Starts a request of a stateless revision, whose `_meta` declared `envelope` (checked),
-    /// answered on `sink`: served by the same handlers, with nothing of the session's
-    /// negotiated state (HTTP serves it on a session of its own).
-    pub(crate) fn start_stateless(
+    /// Starts `message`, a request of a stateless revision whose `_meta` declared `envelope`
+    /// (checked by the transport), answered on `sink`: served by the same handlers, with
+    /// nothing of the session's negotiated state (HTTP serves it on a session of its own).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn receive_stateless(
         self: &Arc<Self>,
-        request: IncomingRequest,
+        bytes: &[u8],
+        message: Incoming,
         envelope: Arc<Envelope>,
         sink: &Outbound,
     ) {
-        self.start_request(request, ReplyTo::Sink(sink.clone()), Some(envelope));
+        if self.server.trace {
+            super::outbound::trace("<-", bytes);
+        }
+        if let Incoming::Request(request) = message {
+            self.start_request(request, ReplyTo::Sink(sink.clone()), Some(envelope));
+        }
     }
 
     fn start_request(
