@@ -62,6 +62,15 @@ impl Context {
         method: &str,
         params: &impl Serialize,
     ) -> Result<T, ClientError> {
+        if let Some(round) = &self.inner.input {
+            let key = match &self.inner.question_key {
+                Some(key) => key.to_string(),
+                None => round.default_key(method.split('/').next().unwrap_or(method)),
+            };
+            return round
+                .ask(key, capability, method, params, self.client())
+                .await;
+        }
         if !self.client().has_capability(capability) {
             return Err(ClientError::NotSupported { capability });
         }

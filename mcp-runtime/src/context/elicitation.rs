@@ -150,12 +150,16 @@ impl Context {
                 capability: "elicitation.url",
             });
         }
-        let params = json!({
+        let mut params = json!({
             "mode": "url",
             "message": message,
             "url": url,
             "elicitationId": elicitation_id,
         });
+        if self.revision().is_stateless() {
+            // 2026-07-28 identifies the question by its key instead.
+            params.as_object_mut().map(|p| p.remove("elicitationId"));
+        }
         let answer: ElicitAnswer = self
             .ask("elicitation", "elicitation/create", &params)
             .await?;
