@@ -350,6 +350,7 @@ mod prompt;
 mod protocol;
 mod resource;
 mod schema;
+mod sealed_state;
 mod server;
 mod sharded;
 mod stderr;
@@ -375,6 +376,7 @@ pub use protocol::{
     Revision, Role, TextContent, ToolAnnotations, ToolDefinition,
 };
 pub use resource::{IntoResourceContents, Resource, list_files, read_file, safe_join};
+pub use sealed_state::{StateKeys, StateKeysError};
 pub use server::{Server, ServerBuilder, ServerHandle};
 pub use tool::{Arguments, DynamicTool, InputSchema, IntoToolResult, Tool};
 #[cfg(feature = "http")]
