@@ -21,10 +21,10 @@ use serde_json::{Map, Value};
 
 pub use client::{ClientError, Root, SamplingRequest, SamplingResponse};
 pub use elicitation::{Elicitation, UrlElicitation};
+pub(crate) use input::{InputRound, Interruption, UntilInput};
 pub use logging::LoggingLevel;
 #[cfg(feature = "tracing")]
 pub(crate) use logging::send_log;
-pub(crate) use input::{InputRound, Interruption, UntilInput};
 pub(crate) use request_state::RequestState;
 pub use state::{Shareable, State};
 pub(crate) use state::{StateMap, StateNeed};
@@ -148,9 +148,11 @@ impl Context {
     }
 
     /// The context of a run in the stateless revision: questions are answered from `round`
-    /// or end the run.
-    pub(crate) fn with_input(mut self, round: Arc<InputRound>) -> Context {
-        Arc::make_mut(&mut self.inner).input = Some(round);
+    /// or end the run. Unchanged without a round (in a session).
+    pub(crate) fn with_input(mut self, round: Option<Arc<InputRound>>) -> Context {
+        if round.is_some() {
+            Arc::make_mut(&mut self.inner).input = round;
+        }
         self
     }
 

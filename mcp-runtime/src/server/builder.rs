@@ -13,6 +13,7 @@ use crate::handler::registered;
 use crate::prompt::{Prompt, PromptCatalog, PromptEntry};
 use crate::protocol::{CacheHints, Implementation};
 use crate::resource::{Resource, ResourceCatalog, ResourceEntry};
+use crate::sealed_state::StateKeys;
 use crate::tool::Tool;
 use crate::tool::{ToolEntry, ToolRegistry};
 
@@ -52,6 +53,7 @@ pub struct ServerBuilder {
     prompts: Vec<PromptEntry>,
     page_size: usize,
     cache_hints: CacheHints,
+    state_keys: Option<StateKeys>,
     state: StateMap,
     trace: bool,
     max_message_bytes: usize,
@@ -78,6 +80,7 @@ pub(crate) struct ServerCore {
     pub(crate) sessions: Sessions,
     pub(crate) page_size: usize,
     pub(crate) cache_hints: CacheHints,
+    pub(crate) state_keys: StateKeys,
     pub(crate) state: StateMap,
     pub(crate) trace: bool,
     pub(crate) max_message_bytes: usize,
@@ -99,6 +102,7 @@ impl Server {
             prompts: Vec::new(),
             page_size: DEFAULT_PAGE_SIZE,
             cache_hints: CacheHints::NONE,
+            state_keys: None,
             state: StateMap::default(),
             trace: std::env::var_os("MCP_TRACE").is_some_and(|v| !v.is_empty() && v != "0"),
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
@@ -226,6 +230,17 @@ impl ServerBuilder {
     /// hints: their clients hear of changes through list-changed notifications.
     pub fn cache_hints(mut self, hints: CacheHints) -> ServerBuilder {
         self.cache_hints = hints;
+        self
+    }
+
+    /// The keys that seal the `requestState` of input-required results (revision
+    /// 2026-07-28), so that a retry is believed only with the answers this server (or
+    /// another instance holding the same keys) gave. Default: a random key for this process,
+    /// so a retry that reaches another process, or this one after a restart, is refused and
+    /// the client starts over. Several instances behind a load balancer share keys from a
+    /// file ([`StateKeys::from_file`], [`StateKeys::watch_file`] for rotation).
+    pub fn state_keys(mut self, keys: StateKeys) -> ServerBuilder {
+        self.state_keys = Some(keys);
         self
     }
 
@@ -381,6 +396,7 @@ impl ServerBuilder {
                 sessions: Sessions::default(),
                 page_size: self.page_size,
                 cache_hints: self.cache_hints,
+                state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
                 state: self.state,
                 trace: self.trace,
                 max_message_bytes: self.max_message_bytes,

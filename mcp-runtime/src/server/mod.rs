@@ -17,6 +17,7 @@ pub use builder::{Server, ServerBuilder};
 pub(crate) use direct::DirectSession;
 pub use handle::ServerHandle;
 pub(crate) use handle::Sessions;
+#[cfg(feature = "http")]
 pub(crate) use methods::stateless_method;
 pub(crate) use outbound::{Outbound, Outgoing};
 pub(crate) use session::Session;

@@ -368,7 +368,7 @@ impl Session {
                 ));
                 self.reply(
                     &reply_to,
-                    &request.id,
+                    &task_state,
                     encode_error(Some(&request.id), &error),
                 );
                 return;
@@ -408,7 +408,7 @@ impl Session {
                 )
             });
             if session.finish(&id) {
-                session.reply(&reply_to, &id, reply);
+                session.reply(&reply_to, &task_state, reply);
             }
         };
         start_here(task);
@@ -423,9 +423,9 @@ impl Session {
             .is_some()
     }
 
-    fn reply(&self, reply_to: &ReplyTo, id: &RequestId, message: Vec<u8>) {
+    fn reply(&self, reply_to: &ReplyTo, request: &RequestState, message: Vec<u8>) {
         match reply_to {
-            ReplyTo::Sink(sink) => sink.send(Outgoing::Reply(Some(id.clone())), message),
+            ReplyTo::Sink(sink) => sink.send(request.reply_kind(), message),
             ReplyTo::Batch(batch) => batch.push(message),
         }
     }

@@ -10,6 +10,7 @@ mod capabilities;
 mod completion_complete;
 mod discover;
 mod initialize;
+mod input_required;
 mod list;
 mod prompts_get;
 mod resources_read;

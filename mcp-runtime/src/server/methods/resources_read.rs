@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::{Request, parse_params};
+use super::{Request, input_required, parse_params};
 use crate::jsonrpc::{ErrorCode, RequestId, RpcError, encode_result};
 use crate::protocol::{ReadResourceResult, Revision};
 use crate::server::panic::CatchUnwind;
@@ -43,9 +43,19 @@ pub(super) async fn read_resource(
         .load()
         .resolve(&uri)
         .ok_or_else(|| not_found(&uri, revision))?;
-    let ctx = request.context(meta);
-    let read = entry.read(ctx, uri.clone(), variables);
-    let contents = match CatchUnwind(read).await {
+    let input = input_required::begin(request, "resources/read", &uri, params)?;
+    let ctx = request
+        .context(meta)
+        .with_input(input.as_ref().map(input_required::Input::round));
+    let read = CatchUnwind(entry.read(ctx, uri.clone(), variables));
+    let outcome = match &input {
+        None => read.await,
+        Some(input) => match input.run(read).await {
+            Ok(outcome) => outcome,
+            Err(stopped) => return Ok(input.stopped(request, stopped)),
+        },
+    };
+    let contents = match outcome {
         Ok(Ok(contents)) => contents,
         Ok(Err(error)) => {
             let mut error = RpcError::from(error);

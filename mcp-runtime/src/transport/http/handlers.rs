@@ -396,7 +396,14 @@ async fn respond(
     let first = first.await;
     cancel_on_drop.disarm();
     match first {
-        Ok(First::Reply(reply)) => json_response(status, reply),
+        Ok(First::Reply { message, refused }) => {
+            let status = if refused {
+                StatusCode::BAD_REQUEST
+            } else {
+                status
+            };
+            json_response(status, message)
+        }
         Ok(First::Stream) => {
             let hub = open_stream(state, session, http_session, requests);
             let subscription = hub.subscribe();
