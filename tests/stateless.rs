@@ -750,3 +750,128 @@ async fn the_same_handler_asks_a_session_s_client_directly() {
         .unwrap();
     assert_eq!(first_text(&done), "Hello, Sam!");
 }
+
+/// A `subscriptions/listen` request, raw (it is answered only when it ends).
+fn listen_message(id: u64, filter: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+           "params": {"notifications": filter, "_meta": {
+               "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientCapabilities": {}}}})
+    .to_string()
+}
+
+/// Added and removed by the listen tests.
+#[mcp_tool]
+fn extra() -> &'static str {
+    "extra"
+}
+
+/// basic/patterns/subscriptions: the acknowledgement comes first and names what the server
+/// honours; each change asked for follows, tagged with the listen request's id; changes not
+/// asked for never come; a cancel ends the stream.
+#[tokio::test]
+async fn listen_acknowledges_then_delivers_only_what_was_asked() {
+    let server = server();
+    let client = Client::new(&server);
+    client.client.send_raw(&listen_message(
+        77,
+        json!({"toolsListChanged": true, "resourceSubscriptions": ["shop://info/hours"], "bogus": 1}),
+    ));
+    client
+        .client
+        .send_raw(&listen_message(78, json!({"promptsListChanged": true})));
+    let wait = Duration::from_secs(5);
+    let mut acks = Vec::new();
+    for _ in 0..2 {
+        let ack = client
+            .client
+            .next_message(wait)
+            .await
+            .expect("an acknowledgement");
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+        acks.push(ack);
+    }
+    acks.sort_by_key(|ack| {
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"].as_u64()
+    });
+    assert_eq!(
+        acks[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        77
+    );
+    assert_eq!(
+        acks[0]["params"]["notifications"],
+        json!({"toolsListChanged": true, "resourceSubscriptions": ["shop://info/hours"]})
+    );
+    assert_eq!(
+        acks[1]["params"]["notifications"],
+        json!({"promptsListChanged": true})
+    );
+
+    server.handle().add_tool::<extra>().unwrap();
+    let change = client
+        .client
+        .next_message(wait)
+        .await
+        .expect("the tool change");
+    assert_eq!(change["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        change["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        77
+    );
+    server.handle().resource_updated("shop://info/hours");
+    server.handle().resource_updated("shop://info/other");
+    let updated = client.client.next_message(wait).await.expect("the update");
+    assert_eq!(updated["method"], "notifications/resources/updated");
+    assert_eq!(updated["params"]["uri"], "shop://info/hours");
+    assert!(
+        client
+            .client
+            .next_message(Duration::from_millis(200))
+            .await
+            .is_none(),
+        "a change nobody asked for was delivered"
+    );
+
+    client
+        .client
+        .notify("notifications/cancelled", json!({"requestId": 77}));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    server.handle().remove_tool("extra");
+    assert!(
+        client
+            .client
+            .next_message(Duration::from_millis(200))
+            .await
+            .is_none(),
+        "a cancelled listener still receives changes"
+    );
+    client.assert_valid();
+}
+
+/// Listen streams are bounded: one more than `max_listeners` is refused, naming the setting.
+#[tokio::test]
+async fn listen_streams_are_capped() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<echo>()
+        .max_listeners(1)
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    client
+        .client
+        .send_raw(&listen_message(1000, json!({"toolsListChanged": true})));
+    let ack = client
+        .client
+        .next_message(Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    let error = client
+        .request(
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true}}),
+        )
+        .await
+        .unwrap_err();
+    assert!(error.message.contains("max_listeners"), "{error}");
+}

@@ -28,6 +28,8 @@ pub(crate) struct RequestState {
     finished: AtomicBool,
     /// Its reply refuses it as the client's doing ([`Outgoing::Refusal`]).
     refused: AtomicBool,
+    /// It runs until the client ends it (`subscriptions/listen`).
+    endless: AtomicBool,
     /// The last progress value sent, to keep progress strictly increasing.
     pub(crate) last_progress: Mutex<Option<f64>>,
 }
@@ -47,6 +49,7 @@ impl RequestState {
             task: Mutex::new(None),
             finished: AtomicBool::new(false),
             refused: AtomicBool::new(false),
+            endless: AtomicBool::new(false),
             last_progress: Mutex::new(None),
         }
     }
@@ -98,6 +101,16 @@ impl RequestState {
     /// Its reply will refuse it as the client's doing: sent as [`Outgoing::Refusal`].
     pub(crate) fn refuse(&self) {
         self.refused.store(true, Ordering::Release);
+    }
+
+    /// It runs until the client ends it: a connection that closes cancels it rather than
+    /// waiting for it.
+    pub(crate) fn mark_endless(&self) {
+        self.endless.store(true, Ordering::Release);
+    }
+
+    pub(crate) fn is_endless(&self) -> bool {
+        self.endless.load(Ordering::Acquire)
     }
 
     /// What its reply is, for the transport.

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::changes::{ChangeBus, InProcessBus, Listeners};
 use super::command_line::{self, CommandLine};
 use super::{ServerHandle, Sessions};
 use crate::catalog::Live;
@@ -32,6 +33,7 @@ const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = SubscriptionLimits {
     max: 64,
     // nginx's request line buffer (`large_client_header_buffers 4 8k`).
     max_uri_bytes: 8 * 1024,
+    max_listeners: 1024,
 };
 
 /// How many resources one session may subscribe to, and how long a subscribed URI may be.
@@ -39,6 +41,8 @@ const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = SubscriptionLimits {
 pub(crate) struct SubscriptionLimits {
     pub(crate) max: usize,
     pub(crate) max_uri_bytes: usize,
+    /// How many `subscriptions/listen` streams the server keeps open at once.
+    pub(crate) max_listeners: usize,
 }
 
 /// Configures a [`Server`]. Start from [`server!`](crate::server!) (every registered tool,
@@ -81,6 +85,9 @@ pub(crate) struct ServerCore {
     pub(crate) page_size: usize,
     pub(crate) cache_hints: CacheHints,
     pub(crate) state_keys: StateKeys,
+    /// Where list changes and resource updates go to reach every listen stream.
+    pub(crate) changes: Box<dyn ChangeBus>,
+    pub(crate) listeners: Listeners,
     pub(crate) state: StateMap,
     pub(crate) trace: bool,
     pub(crate) max_message_bytes: usize,
@@ -327,6 +334,15 @@ impl ServerBuilder {
         self
     }
 
+    /// Sets how many `subscriptions/listen` streams (revision 2026-07-28) the server keeps
+    /// open at once, over every transport (1024 by default). One more is refused with -32603
+    /// naming the limit. Each listen request may name at most
+    /// [`max_subscriptions`](Self::max_subscriptions) resources.
+    pub fn max_listeners(mut self, listeners: usize) -> ServerBuilder {
+        self.subscriptions.max_listeners = listeners;
+        self
+    }
+
     /// Checks the configuration and freezes it. The error lists every problem found, not only
     /// the first.
     pub fn build(self) -> Result<Server, BuildError> {
@@ -397,6 +413,8 @@ impl ServerBuilder {
                 page_size: self.page_size,
                 cache_hints: self.cache_hints,
                 state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
+                changes: Box::new(InProcessBus::new()),
+                listeners: Listeners::default(),
                 state: self.state,
                 trace: self.trace,
                 max_message_bytes: self.max_message_bytes,

@@ -3,6 +3,7 @@
 //! layer (`methods`) that answers each request.
 
 mod builder;
+pub(crate) mod changes;
 mod command_line;
 mod direct;
 mod handle;

@@ -315,8 +315,18 @@ impl Session {
         }
     }
 
-    /// The client is gone: the server's own requests fail instead of waiting forever.
+    /// The client is gone: the server's own requests fail instead of waiting forever, and
+    /// requests that run until the client ends them (listen streams) end now.
     pub(crate) fn close(&self) {
+        self.inflight
+            .lock()
+            .expect("lock poisoned")
+            .retain(|_, request| {
+                if request.is_endless() {
+                    request.cancel();
+                }
+                !request.is_endless()
+            });
         let pending = std::mem::take(&mut *self.pending.lock().expect("lock poisoned"));
         for (_, waiter) in pending {
             let _ = waiter.send(Err(RpcError::internal("the client closed the connection")));

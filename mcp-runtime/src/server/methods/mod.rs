@@ -14,6 +14,7 @@ mod input_required;
 mod list;
 mod prompts_get;
 mod resources_read;
+mod subscriptions_listen;
 mod tools_call;
 
 use std::sync::Arc;
@@ -173,6 +174,9 @@ pub(crate) async fn route(
         "ping" => Ok(request.reply(&json!({}))),
         "initialize" => initialize::initialize(server, session, id, params),
         "server/discover" if request.envelope().is_some() => Ok(discover::discover(&request)),
+        "subscriptions/listen" if request.envelope().is_some() => {
+            subscriptions_listen::listen(&request, params).await
+        }
         "tools/list" => {
             let tools = server.tools.load();
             list::list(&request, params, "tools/list", "tools", &tools)
