@@ -29,7 +29,7 @@ pub(crate) fn base64_encode(bytes: &[u8]) -> String {
 #[cfg_attr(not(any(feature = "http", test)), allow(dead_code))]
 pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
     let value = |c: u8| ALPHABET.iter().position(|&a| a == c).map(|v| v as u32);

@@ -160,10 +160,10 @@ pub(crate) async fn route(
     let IncomingRequest { id, method, params } = request;
     let request = Request { id, session, state };
     let id = &request.id;
-    if request.envelope().is_some() {
-        if let Err(error) = stateless_method(request.server(), &method) {
-            return encode_error(Some(id), &error);
-        }
+    if request.envelope().is_some()
+        && let Err(error) = stateless_method(request.server(), &method)
+    {
+        return encode_error(Some(id), &error);
     }
     if method == "tools/call" {
         return tools_call::call_tool(&request, params).await;

@@ -27,7 +27,7 @@ fn not_found(uri: &str, revision: Revision) -> RpcError {
     } else {
         ErrorCode::ResourceNotFound
     };
-    RpcError::new(code, format!("Resource not found: `{uri}`")).with_data(json!({ "uri": uri }))
+    RpcError::new(code, "Resource not found").with_data(json!({ "uri": uri }))
 }
 
 /// `resources/read`: reads the resource, or the template that matches the URI.
@@ -60,10 +60,8 @@ pub(super) async fn read_resource(
         Ok(Err(error)) => {
             let mut error = RpcError::from(error);
             if error.code == ErrorCode::ResourceNotFound.code() {
-                error = RpcError {
-                    data: error.data.or_else(|| Some(json!({ "uri": uri }))),
-                    ..not_found(&uri, revision)
-                };
+                error.code = not_found(&uri, revision).code;
+                error.data = error.data.or_else(|| Some(json!({ "uri": uri })));
             }
             return Err(error);
         }
