@@ -352,6 +352,7 @@ mod prompt;
 mod protocol;
 mod resource;
 mod schema;
+mod sealed_state;
 mod server;
 mod sharded;
 mod stderr;
@@ -372,12 +373,13 @@ pub use handler_error::HandlerError;
 pub use jsonrpc::{ErrorCode, RequestId, RpcError};
 pub use prompt::{IntoPromptResult, Prompt};
 pub use protocol::{
-    Annotations, AudioContent, CallToolResult, ClientInfo, Content, EmbeddedResource,
-    GetPromptResult, ImageContent, Implementation, PromptDefinition, PromptMessage,
-    ReadResourceResult, ResourceContents, ResourceDefinition, ResourceLink, Revision, Role,
-    TextContent, ToolAnnotations, ToolDefinition,
+    Annotations, AudioContent, CacheHints, CacheScope, CallToolResult, ClientInfo, Content,
+    EmbeddedResource, GetPromptResult, ImageContent, Implementation, PromptDefinition,
+    PromptMessage, ReadResourceResult, ResourceContents, ResourceDefinition, ResourceLink,
+    Revision, Role, TextContent, ToolAnnotations, ToolDefinition,
 };
 pub use resource::{IntoResourceContents, Resource, list_files, read_file, safe_join};
+pub use sealed_state::{StateKeys, StateKeysError};
 pub use server::{Server, ServerBuilder, ServerHandle};
 pub use tool::{Arguments, DynamicTool, InputSchema, IntoToolResult, Tool};
 #[cfg(feature = "http")]

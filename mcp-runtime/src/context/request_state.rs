@@ -6,7 +6,10 @@ use std::task::Waker;
 
 use tokio::sync::Notify;
 
+use std::sync::Arc;
+
 use crate::jsonrpc::RequestId;
+use crate::protocol::envelope::Envelope;
 use crate::server::{Outbound, Outgoing};
 
 /// Flags of one request in flight, and where its messages go.
@@ -15,24 +18,38 @@ pub(crate) struct RequestState {
     id: RequestId,
     /// The request's own channel to the client (its HTTP response stream, or stdout).
     pub(crate) sink: Outbound,
+    /// What a request of a stateless revision declared in its `_meta` (its revision, the
+    /// client's capabilities, its log level); `None` in a session, which `initialize` settled.
+    pub(crate) envelope: Option<Arc<Envelope>>,
     cancelled: AtomicBool,
     cancel: Notify,
     /// The task running the handler, woken by a cancel.
     task: Mutex<Option<Waker>>,
     finished: AtomicBool,
+    /// Its reply refuses it as the client's doing ([`Outgoing::Refusal`]).
+    refused: AtomicBool,
+    /// It runs until the client ends it (`subscriptions/listen`).
+    endless: AtomicBool,
     /// The last progress value sent, to keep progress strictly increasing.
     pub(crate) last_progress: Mutex<Option<f64>>,
 }
 
 impl RequestState {
-    pub(crate) fn new(id: RequestId, sink: Outbound) -> RequestState {
+    pub(crate) fn new(
+        id: RequestId,
+        sink: Outbound,
+        envelope: Option<Arc<Envelope>>,
+    ) -> RequestState {
         RequestState {
             id,
             sink,
+            envelope,
             cancelled: AtomicBool::new(false),
             cancel: Notify::new(),
             task: Mutex::new(None),
             finished: AtomicBool::new(false),
+            refused: AtomicBool::new(false),
+            endless: AtomicBool::new(false),
             last_progress: Mutex::new(None),
         }
     }
@@ -79,6 +96,30 @@ impl RequestState {
     /// The reply is about to be sent: nothing more may be sent for this request.
     pub(crate) fn finish(&self) {
         self.finished.store(true, Ordering::Release);
+    }
+
+    /// Its reply will refuse it as the client's doing: sent as [`Outgoing::Refusal`].
+    pub(crate) fn refuse(&self) {
+        self.refused.store(true, Ordering::Release);
+    }
+
+    /// It runs until the client ends it: a connection that closes cancels it rather than
+    /// waiting for it.
+    pub(crate) fn mark_endless(&self) {
+        self.endless.store(true, Ordering::Release);
+    }
+
+    pub(crate) fn is_endless(&self) -> bool {
+        self.endless.load(Ordering::Acquire)
+    }
+
+    /// What its reply is, for the transport.
+    pub(crate) fn reply_kind(&self) -> Outgoing {
+        if self.refused.load(Ordering::Acquire) {
+            Outgoing::Refusal(self.id.clone())
+        } else {
+            Outgoing::Reply(Some(self.id.clone()))
+        }
     }
 
     pub(crate) fn is_finished(&self) -> bool {

@@ -4,12 +4,17 @@
 
 mod base64;
 mod content;
+pub(crate) mod envelope;
 mod lifecycle;
+mod logging;
 mod prompt;
 mod resource;
 mod revision;
+pub(crate) mod stateless_result;
 mod tool;
 
+#[cfg(feature = "http")]
+pub(crate) use base64::base64_decode;
 pub(crate) use base64::base64_encode;
 pub use prompt::{GetPromptResult, PromptDefinition, PromptMessage};
 pub(crate) use prompt::{WireArgument, WirePrompt};
@@ -24,6 +29,8 @@ pub use lifecycle::{ClientInfo, Implementation};
 pub(crate) use lifecycle::{
     InitializeParams, InitializeResult, ListCapability, ResourcesCapability, ServerCapabilities,
 };
+pub use logging::LoggingLevel;
 pub use revision::Revision;
+pub use stateless_result::{CacheHints, CacheScope};
 pub(crate) use tool::WireTool;
 pub use tool::{CallToolResult, ToolAnnotations, ToolDefinition};

@@ -13,15 +13,16 @@ use super::authorize;
 use super::exchange::{Exchange, First};
 use super::guard::{Accepts, Refused, check_content_type};
 use super::sessions::{HttpSession, SessionTable};
+use super::stateless::{self, VERSION_HEADER};
 use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription, parse_event_id};
 use crate::auth::Authentication;
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
 use crate::limit_log::LimitLog;
 use crate::protocol::Revision;
+use crate::protocol::envelope::{self, Envelope};
 use crate::server::{Outbound, Server, Session};
 
 const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
-const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
 const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 
 pub(super) struct HttpState {
@@ -180,9 +181,6 @@ pub(super) async fn post(
 ) -> Response {
     let (parts, body) = request.into_parts();
     let headers = &parts.headers;
-    if let Err(refusal) = check_headers(headers) {
-        return *refusal;
-    }
     if let Err(refusal) = check_content_type(headers) {
         return refused(refusal);
     }
@@ -213,6 +211,12 @@ pub(super) async fn post(
     };
 
     let message = parse_message(&body);
+    // The era: a request that claims the stateless revision in `_meta` is checked and served
+    // as one; anything else is session-based, unless its header says otherwise.
+    let envelope = match era(&state, headers, &message) {
+        Ok(envelope) => envelope,
+        Err(response) => return *response,
+    };
     if let Err(refusal) = authorize::check_scopes(
         &state.server.core,
         &state.options,
@@ -222,14 +226,19 @@ pub(super) async fn post(
         return *refusal;
     }
     let kind = classify(&message);
+    if envelope.is_none() && matches!(kind, Kind::NoReply) && names_stateless(headers) {
+        // A stateless client's notification: nothing in 2026-07-28 is one over HTTP.
+        return StatusCode::ACCEPTED.into_response();
+    }
     let received = Received {
         body: &body,
         message,
         kind,
         accepts,
         authentication,
+        envelope,
     };
-    if state.options.stateless {
+    if state.options.stateless || received.envelope.is_some() {
         return respond(&state, &state.unlisted_session(), None, received).await;
     }
     let known = || {
@@ -322,6 +331,40 @@ fn at_session_cap(max: usize) -> Response {
     response
 }
 
+/// The era of a POSTed message: the checked envelope of a request that claims the stateless
+/// revision, `None` for the session-based era (whose version header is checked here), or the
+/// refusal.
+fn era(
+    state: &HttpState,
+    headers: &HeaderMap,
+    message: &Incoming,
+) -> Result<Option<Arc<Envelope>>, Refusal> {
+    let refusal = |id: &RequestId, (status, error): stateless::Refusal| {
+        Box::new(json_response(status, encode_error(Some(id), &error)))
+    };
+    if let Incoming::Request(request) = message {
+        match envelope::claim(request.params.as_deref()) {
+            Some(claim) => {
+                return stateless::admit(&state.server.core, headers, request, claim)
+                    .map(|envelope| Some(Arc::new(envelope)))
+                    .map_err(|refused| refusal(&request.id, refused));
+            }
+            None => stateless::refuse_unclaimed(headers, &request.method)
+                .map_err(|refused| refusal(&request.id, refused))?,
+        }
+    }
+    check_headers(headers)?;
+    Ok(None)
+}
+
+/// Whether the version header names a stateless revision.
+fn names_stateless(headers: &HeaderMap) -> bool {
+    headers
+        .get(&VERSION_HEADER)
+        .and_then(|v| Revision::parse(v.to_str().ok()?.trim()))
+        .is_some_and(Revision::is_stateless)
+}
+
 /// A POSTed body, parsed.
 struct Received<'a> {
     body: &'a [u8],
@@ -330,6 +373,8 @@ struct Received<'a> {
     accepts: Accepts,
     /// Who sent it: the requests it carries run as them.
     authentication: Authentication,
+    /// What a request of the stateless revision declared; `None` in the session-based era.
+    envelope: Option<Arc<Envelope>>,
 }
 
 /// Answers a POSTed message on `session`; `http_session` is the session it belongs to, if any
@@ -346,7 +391,9 @@ async fn respond(
         kind,
         accepts,
         authentication,
+        envelope,
     } = received;
+    let stateless_era = envelope.is_some();
     let kind = match kind {
         // A batch the session refuses is answered with that refusal.
         Kind::NoReply if matches!(message, Incoming::Batch(_)) && !session.takes_batches() => {
@@ -369,7 +416,10 @@ async fn respond(
         .sink(state.server.core.trace, http_session.is_some())
         .with_authentication(authentication);
     let requests = request_ids(&message);
-    session.receive_parsed(body, message, &sink);
+    match envelope {
+        Some(envelope) => session.receive_stateless(body, message, envelope, &sink),
+        None => session.receive_parsed(body, message, &sink),
+    }
     // Only the request may hold its sinks: when they are gone, it has ended.
     drop(sink);
 
@@ -381,14 +431,23 @@ async fn respond(
     let first = first.await;
     cancel_on_drop.disarm();
     match first {
-        Ok(First::Reply(reply)) => json_response(status, reply),
+        Ok(First::Reply { message, refused }) => {
+            let status = if refused {
+                StatusCode::BAD_REQUEST
+            } else {
+                status
+            };
+            json_response(status, message)
+        }
         Ok(First::Stream) => {
             let hub = open_stream(state, session, http_session, requests);
             let subscription = hub.subscribe();
             exchange.attach(&hub);
             // A request's own stream ends with its reply: no idle limit, no GET slot.
             let limits = SseLimits::default();
-            sse_response(state, session, &hub, subscription, true, limits)
+            // The stateless revision has no resumption, so no event ids and no priming event.
+            let fresh = !stateless_era;
+            sse_response(state, session, &hub, subscription, fresh, limits)
         }
         Err(_) => unanswered(exchange.request(), sse),
     }
@@ -486,6 +545,8 @@ fn event_stream(body: Body) -> Response {
         .status(StatusCode::OK)
         .header(header::CONTENT_TYPE, "text/event-stream")
         .header(header::CACHE_CONTROL, "no-cache")
+        // Asks proxies such as nginx to pass events on as they come (2026-07-28 SHOULD).
+        .header("x-accel-buffering", "no")
         .body(body)
         .expect("a valid response")
 }

@@ -1,0 +1,877 @@
+//! Revision 2026-07-28, stateless, beside the session-based revisions on one connection: each
+//! request names its revision and the client's capabilities in `_meta`; every message the
+//! server writes is checked against the official schema of the revision it answers.
+
+mod common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::{STATELESS_REVISION, check_message, first_text};
+use mcp_runtime::prelude::*;
+use mcp_runtime::testing::TestClient;
+use mcp_runtime::{CacheHints, CacheScope, Elicitation, RpcError, Server};
+use serde_json::{Value, json};
+
+/// Echoes its input.
+#[mcp_tool]
+fn echo(text: String) -> String {
+    text
+}
+
+/// Logs at each level it is asked for, then answers.
+#[mcp_tool]
+fn chatty(ctx: Context) -> String {
+    ctx.debug("a debug line");
+    ctx.info("an info line");
+    ctx.warning("a warning line");
+    "done".to_owned()
+}
+
+/// The shop's opening hours.
+#[mcp_resource(uri = "shop://info/hours")]
+fn hours() -> &'static str {
+    "Mon-Fri 9:00 to 18:00."
+}
+
+fn cities(prefix: &str) -> Vec<&'static str> {
+    let _ = prefix;
+    vec!["Lisbon", "London", "Lyon"]
+}
+
+/// Plans a trip.
+#[mcp_prompt]
+fn trip(#[complete(cities)] city: String) -> String {
+    format!("Plan a trip to {city}.")
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Name {
+    name: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Colour {
+    colour: String,
+}
+
+/// Greets the user by the name they give.
+#[mcp_tool]
+async fn greet(ctx: Context, punctuation: Option<String>) -> Result<String, String> {
+    let answer = ctx
+        .question("user_name")
+        .elicit::<Name>("What is your name?")
+        .await
+        .map_err(|e| e.to_string())?;
+    let punctuation = punctuation.unwrap_or_else(|| "!".to_owned());
+    Ok(match answer {
+        Elicitation::Accept(Name { name }) => format!("Hello, {name}{punctuation}"),
+        Elicitation::Decline | Elicitation::Cancel => format!("Hello{punctuation}"),
+    })
+}
+
+/// How many times `careful_greet` has started, to show when a handler did not run.
+static CAREFUL_RUNS: AtomicUsize = AtomicUsize::new(0);
+
+/// Greets like `greet`, counting its runs (one test alone calls it).
+#[mcp_tool]
+async fn careful_greet(ctx: Context, punctuation: Option<String>) -> Result<String, String> {
+    CAREFUL_RUNS.fetch_add(1, Ordering::SeqCst);
+    greet(ctx, punctuation).await
+}
+
+/// Asks the name, then the favourite colour: two rounds.
+#[mcp_tool]
+async fn two_steps(ctx: Context) -> Result<String, String> {
+    let Elicitation::Accept(Name { name }) = ctx
+        .question("name")
+        .elicit::<Name>("Your name?")
+        .await
+        .map_err(|e| e.to_string())?
+    else {
+        return Err("no name".to_owned());
+    };
+    let Elicitation::Accept(Colour { colour }) = ctx
+        .question("colour")
+        .elicit::<Colour>("Your favourite colour?")
+        .await
+        .map_err(|e| e.to_string())?
+    else {
+        return Err("no colour".to_owned());
+    };
+    Ok(format!("{name} likes {colour}"))
+}
+
+/// Asks the model and the roots at once, under the default keys.
+#[mcp_tool]
+async fn survey(ctx: Context) -> Result<String, String> {
+    let (answer, roots) = tokio::join!(ctx.ask_model("Capital of France?", 10), ctx.list_roots());
+    let answer = answer.map_err(|e| e.to_string())?;
+    let roots = roots.map_err(|e| e.to_string())?;
+    Ok(format!("{answer} / {}", roots.len()))
+}
+
+/// A prompt that asks who it is for.
+#[mcp_prompt]
+async fn letter(ctx: Context) -> Result<String, String> {
+    match ctx
+        .question("recipient")
+        .elicit::<Name>("Who is the letter for?")
+        .await
+        .map_err(|e| e.to_string())?
+    {
+        Elicitation::Accept(Name { name }) => Ok(format!("Write a letter to {name}.")),
+        _ => Ok("Write a letter.".to_owned()),
+    }
+}
+
+fn server() -> Server {
+    Server::builder(mcp_runtime::server_info!())
+        .tool::<echo>()
+        .tool::<chatty>()
+        .tool::<greet>()
+        .tool::<careful_greet>()
+        .tool::<two_steps>()
+        .tool::<survey>()
+        .prompt::<letter>()
+        .resource::<hours>()
+        .prompt::<trip>()
+        .instructions("Use echo to hear yourself.")
+        .cache_hints(CacheHints::new(Duration::from_secs(60), CacheScope::Public))
+        .build()
+        .unwrap()
+}
+
+/// A client whose every incoming message is checked against the 2026-07-28 schema, or the
+/// session-based revision `legacy` for the replies to requests without `_meta`.
+struct Client {
+    client: TestClient,
+    failures: Arc<Mutex<Vec<String>>>,
+}
+
+impl Client {
+    fn new(server: &Server) -> Client {
+        let failures = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&failures);
+        let client = TestClient::with_observer(
+            server,
+            Arc::new(move |answers: Option<&str>, message: &Value| {
+                // A stateless result says so; a session-based one never does.
+                let revision = if message["result"].get("resultType").is_some()
+                    || message.get("result").is_none()
+                {
+                    STATELESS_REVISION
+                } else {
+                    "2025-11-25"
+                };
+                if let Err(failure) = check_message(revision, answers, message) {
+                    sink.lock().unwrap().push(failure);
+                }
+            }),
+        );
+        Client { client, failures }
+    }
+
+    async fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+        self.request_with(method, params, json!({})).await
+    }
+
+    async fn request_with(
+        &self,
+        method: &str,
+        params: Value,
+        capabilities: Value,
+    ) -> Result<Value, RpcError> {
+        let outcome = self
+            .client
+            .request_stateless(method, params, capabilities)
+            .await;
+        self.assert_valid();
+        outcome
+    }
+
+    fn assert_valid(&self) {
+        let failures = self.failures.lock().unwrap();
+        assert!(
+            failures.is_empty(),
+            "the server wrote messages that break the schema:\n{}",
+            failures.join("\n\n")
+        );
+    }
+}
+
+fn server_info_of(result: &Value) -> &Value {
+    &result["_meta"]["io.modelcontextprotocol/serverInfo"]
+}
+
+/// Specification 2026-07-28, server/discover: supported versions, capabilities, instructions,
+/// `serverInfo` in `_meta` (not in the body), and the cache hints (server/utilities/caching).
+#[tokio::test]
+async fn discover_names_every_revision_and_the_capabilities() {
+    let client = Client::new(&server());
+    let result = client.request("server/discover", json!({})).await.unwrap();
+    assert_eq!(
+        result["supportedVersions"],
+        json!(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"])
+    );
+    assert_eq!(result["capabilities"]["tools"]["listChanged"], true);
+    assert_eq!(result["capabilities"]["prompts"]["listChanged"], true);
+    assert!(result["capabilities"]["completions"].is_object());
+    assert_eq!(result["instructions"], "Use echo to hear yourself.");
+    assert_eq!(result["resultType"], "complete");
+    assert_eq!(result["ttlMs"], 60_000);
+    assert_eq!(result["cacheScope"], "public");
+    assert!(server_info_of(&result)["name"].is_string());
+    assert!(result.get("serverInfo").is_none());
+}
+
+/// basic/index "ResultType" and server/utilities/caching: every result says it is complete,
+/// carries `serverInfo`, and the lists and reads carry `ttlMs` and `cacheScope`.
+#[tokio::test]
+async fn every_result_is_typed_and_the_cacheable_ones_carry_hints() {
+    let client = Client::new(&server());
+    for method in [
+        "tools/list",
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+    ] {
+        let result = client.request(method, json!({})).await.unwrap();
+        assert_eq!(result["resultType"], "complete", "{method}");
+        assert_eq!(result["cacheScope"], "public", "{method}");
+        assert!(server_info_of(&result).is_object(), "{method}");
+    }
+    let read = client
+        .request("resources/read", json!({"uri": "shop://info/hours"}))
+        .await
+        .unwrap();
+    assert_eq!(read["contents"][0]["text"], "Mon-Fri 9:00 to 18:00.");
+    assert_eq!(read["ttlMs"], 60_000);
+    let call = client
+        .request(
+            "tools/call",
+            json!({"name": "echo", "arguments": {"text": "hi"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(first_text(&call), "hi");
+    assert_eq!(call["resultType"], "complete");
+    assert!(
+        call.get("ttlMs").is_none(),
+        "a call result is not cacheable"
+    );
+    let prompt = client
+        .request(
+            "prompts/get",
+            json!({"name": "trip", "arguments": {"city": "Lyon"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(prompt["resultType"], "complete");
+    let completion = client
+        .request(
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "trip"}, "argument": {"name": "city", "value": "L"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        completion["completion"]["values"],
+        json!(["Lisbon", "London", "Lyon"])
+    );
+}
+
+/// basic/index "Per-request protocol fields": `protocolVersion` and `clientCapabilities` are
+/// required; a request that claims the revision with a broken `_meta` is refused with -32602
+/// naming the field, never served as a session-based one.
+#[tokio::test]
+async fn a_broken_meta_is_invalid_params_naming_the_field() {
+    let client = Client::new(&server());
+    let claim = "io.modelcontextprotocol/protocolVersion";
+    for (meta, field) in [
+        (json!({claim: "2026-07-28"}), "clientCapabilities"),
+        (
+            json!({claim: 2026, "io.modelcontextprotocol/clientCapabilities": {}}),
+            "protocolVersion",
+        ),
+        (
+            json!({claim: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/logLevel": "loud"}),
+            "logLevel",
+        ),
+    ] {
+        let error = client
+            .client
+            .request("server/discover", json!({ "_meta": meta }))
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, -32602, "{error}");
+        assert!(error.message.contains(field), "{error}");
+    }
+    // Without `clientInfo` (a SHOULD), the request is served.
+    let served = client
+        .client
+        .request(
+            "server/discover",
+            json!({"_meta": {claim: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}),
+        )
+        .await;
+    assert!(served.is_ok());
+}
+
+/// basic/versioning: an unsupported revision is -32022 with `supported` (the same list as
+/// `server/discover`'s) and `requested` echoing the claim.
+#[tokio::test]
+async fn an_unsupported_revision_lists_the_supported_ones() {
+    let client = Client::new(&server());
+    for version in ["v999.0.0", "2025-11-25"] {
+        let error = client
+            .request(
+                "tools/list",
+                json!({"_meta": {"io.modelcontextprotocol/protocolVersion": version}}),
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, -32022);
+        let data = error.data.unwrap();
+        assert_eq!(data["requested"], version);
+        assert_eq!(data["supported"][0], "2026-07-28");
+    }
+}
+
+/// Methods 2026-07-28 removed, and an unknown one, are -32601 (and the error names what
+/// replaced the removed ones).
+#[tokio::test]
+async fn removed_methods_are_not_found() {
+    let client = Client::new(&server());
+    for method in [
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "unknown/method",
+    ] {
+        let error = client
+            .request(method, json!({"uri": "shop://info/hours"}))
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, -32601, "{method}: {error}");
+    }
+    let error = client.request("ping", json!({})).await.unwrap_err();
+    assert!(error.message.contains("2026-07-28"), "{error}");
+}
+
+/// A method of a capability the server does not declare is -32601 (server-stateless's
+/// "tools/list is consistent with the tools capability").
+#[tokio::test]
+async fn an_undeclared_capability_s_methods_are_not_found() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .prompt::<trip>()
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    let discovered = client.request("server/discover", json!({})).await.unwrap();
+    assert!(discovered["capabilities"].get("tools").is_none());
+    let error = client.request("tools/list", json!({})).await.unwrap_err();
+    assert_eq!(error.code, -32601);
+    client.request("prompts/list", json!({})).await.unwrap();
+}
+
+/// server/resources "Error Handling": 2026-07-28 answers an unknown resource with -32602 and
+/// the URI; the session-based revisions keep -32002.
+#[tokio::test]
+async fn an_unknown_resource_s_code_follows_the_revision() {
+    let client = Client::new(&server());
+    let uri = "test://nonexistent-resource-for-conformance-testing";
+    let error = client
+        .request("resources/read", json!({ "uri": uri }))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602);
+    assert_eq!(error.data.unwrap()["uri"], uri);
+    client.client.initialize().await.unwrap();
+    let error = client
+        .client
+        .request("resources/read", json!({ "uri": uri }))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32002);
+}
+
+/// server/utilities/logging: without `logLevel` in `_meta` a request gets no log messages at
+/// all; with one, those at or above it, before the result.
+#[tokio::test]
+async fn log_messages_follow_the_request_s_own_level() {
+    let client = Client::new(&server());
+    let call = json!({"name": "chatty", "arguments": {}});
+    client.request("tools/call", call.clone()).await.unwrap();
+    assert!(
+        client
+            .client
+            .next_message(Duration::from_millis(100))
+            .await
+            .is_none(),
+        "a log message was sent without a logLevel"
+    );
+    let mut with_level = call;
+    with_level["_meta"] = json!({"io.modelcontextprotocol/logLevel": "info"});
+    client.request("tools/call", with_level).await.unwrap();
+    let mut levels = Vec::new();
+    while let Some(message) = client.client.next_message(Duration::from_millis(100)).await {
+        assert_eq!(message["method"], "notifications/message");
+        levels.push(message["params"]["level"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(levels, ["info", "warning"]);
+    client.assert_valid();
+}
+
+/// basic/versioning "Backward Compatibility": one connection serves both eras. A session
+/// initialized with 2025-06-18 keeps its revision for its own requests, while a request that
+/// names 2026-07-28 in `_meta` is served statelessly on the same connection.
+#[tokio::test]
+async fn one_connection_serves_both_eras() {
+    let client = Client::new(&server());
+    let initialized = client
+        .client
+        .initialize_with("2025-06-18", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(initialized["protocolVersion"], "2025-06-18");
+    let stateless = client.request("tools/list", json!({})).await.unwrap();
+    assert_eq!(stateless["resultType"], "complete");
+    let legacy = client
+        .client
+        .request("tools/list", json!({}))
+        .await
+        .unwrap();
+    assert!(legacy.get("resultType").is_none());
+    assert!(legacy.get("ttlMs").is_none());
+    client.client.request("ping", json!({})).await.unwrap();
+    client.assert_valid();
+}
+
+const ELICITATION: &str = r#"{"elicitation": {}}"#;
+
+fn caps(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+fn accept(content: Value) -> Value {
+    json!({"action": "accept", "content": content})
+}
+
+/// basic/patterns/mrtr: a handler's question ends the run with an input-required result
+/// (`inputRequests` under the handler's key, and a `requestState`); the retry with the answer
+/// and the state runs it again to completion.
+#[tokio::test]
+async fn a_question_is_an_input_required_result_and_the_retry_completes() {
+    let client = Client::new(&server());
+    let first = client
+        .request_with(
+            "tools/call",
+            json!({"name": "greet", "arguments": {}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    assert_eq!(first["resultType"], "input_required");
+    let question = &first["inputRequests"]["user_name"];
+    assert_eq!(question["method"], "elicitation/create");
+    assert_eq!(question["params"]["message"], "What is your name?");
+    assert!(question["params"]["requestedSchema"]["properties"]["name"].is_object());
+    let state = first["requestState"].as_str().unwrap().to_owned();
+    let done = client
+        .request_with(
+            "tools/call",
+            json!({"name": "greet", "arguments": {},
+                   "inputResponses": {"user_name": accept(json!({"name": "Alice"}))},
+                   "requestState": state}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    assert_eq!(done["resultType"], "complete");
+    assert_eq!(first_text(&done), "Hello, Alice!");
+}
+
+/// mrtr "Error Handling": answers the handler never asks for are ignored, and an answer may
+/// come without a state when the question's key is known.
+#[tokio::test]
+async fn unasked_answers_are_ignored() {
+    let client = Client::new(&server());
+    let done = client
+        .request_with(
+            "tools/call",
+            json!({"name": "greet", "arguments": {},
+                   "inputResponses": {"user_name": accept(json!({"name": "Bo"})),
+                                      "unknown_extra_key": {"x": 1}}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    assert_eq!(first_text(&done), "Hello, Bo!");
+}
+
+/// Each round's state carries the earlier answers, so a retry needs only the latest one; the
+/// states of two rounds differ.
+#[tokio::test]
+async fn rounds_accumulate_answers_in_the_state() {
+    let client = Client::new(&server());
+    let call = |extra: Value| {
+        let mut params = json!({"name": "two_steps", "arguments": {}});
+        for (key, value) in extra.as_object().unwrap() {
+            params[key] = value.clone();
+        }
+        client.request_with("tools/call", params, caps(ELICITATION))
+    };
+    let first = call(json!({})).await.unwrap();
+    assert!(first["inputRequests"]["name"].is_object());
+    let state1 = first["requestState"].as_str().unwrap().to_owned();
+    let second = call(
+        json!({"inputResponses": {"name": accept(json!({"name": "Ana"}))}, "requestState": state1}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(second["resultType"], "input_required");
+    assert!(second["inputRequests"]["colour"].is_object());
+    assert!(second["inputRequests"].get("name").is_none());
+    let state2 = second["requestState"].as_str().unwrap().to_owned();
+    assert_ne!(state1, state2);
+    let done = call(json!({"inputResponses": {"colour": accept(json!({"colour": "green"}))}, "requestState": state2}))
+        .await
+        .unwrap();
+    assert_eq!(first_text(&done), "Ana likes green");
+}
+
+/// Questions asked at once come in one round, under default keys by kind and rank.
+#[tokio::test]
+async fn concurrent_questions_come_in_one_round() {
+    let client = Client::new(&server());
+    let both = r#"{"sampling": {}, "roots": {}}"#;
+    let first = client
+        .request_with(
+            "tools/call",
+            json!({"name": "survey", "arguments": {}}),
+            caps(both),
+        )
+        .await
+        .unwrap();
+    let requests = first["inputRequests"].as_object().unwrap();
+    assert_eq!(requests["sampling-1"]["method"], "sampling/createMessage");
+    assert_eq!(requests["roots-2"]["method"], "roots/list");
+    let done = client
+        .request_with(
+            "tools/call",
+            json!({"name": "survey", "arguments": {}, "requestState": first["requestState"],
+                   "inputResponses": {
+                       "sampling-1": {"role": "assistant", "model": "m", "content": {"type": "text", "text": "Paris"}},
+                       "roots-2": {"roots": [{"uri": "file:///test/root"}]}}}),
+            caps(both),
+        )
+        .await
+        .unwrap();
+    assert_eq!(first_text(&done), "Paris / 1");
+}
+
+/// mrtr "Server Requirements": a state that fails verification is refused with -32602 and
+/// the handler does not run; so is one sealed for another tool or other arguments, and a
+/// state of megabytes.
+#[tokio::test]
+async fn a_forged_transplanted_or_oversized_state_is_refused_before_the_handler_runs() {
+    let client = Client::new(&server());
+    let first = client
+        .request_with(
+            "tools/call",
+            json!({"name": "careful_greet", "arguments": {"punctuation": "!"}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    let state = first["requestState"].as_str().unwrap().to_owned();
+    let answer = json!({"user_name": accept(json!({"name": "Mallory"}))});
+    let mut tampered = state.clone().into_bytes();
+    let middle = tampered.len() / 2;
+    tampered[middle] = if tampered[middle] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(tampered).unwrap();
+    for (label, name, arguments, sent) in [
+        (
+            "tampered",
+            "careful_greet",
+            json!({"punctuation": "!"}),
+            format!("{state}-TAMPERED"),
+        ),
+        (
+            "flipped",
+            "careful_greet",
+            json!({"punctuation": "!"}),
+            tampered,
+        ),
+        (
+            "other arguments",
+            "careful_greet",
+            json!({"punctuation": "?"}),
+            state.clone(),
+        ),
+        ("other tool", "greet", json!({}), state.clone()),
+        (
+            "oversized",
+            "careful_greet",
+            json!({"punctuation": "!"}),
+            "v1.".to_owned() + &"A".repeat(4 << 20),
+        ),
+    ] {
+        let runs = CAREFUL_RUNS.load(Ordering::SeqCst);
+        let error = client
+            .request_with(
+                "tools/call",
+                json!({"name": name, "arguments": arguments, "inputResponses": answer, "requestState": sent}),
+                caps(ELICITATION),
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, -32602, "{label}: {error}");
+        assert_eq!(
+            error.data.unwrap()["reason"],
+            "invalid_request_state",
+            "{label}"
+        );
+        assert_eq!(
+            CAREFUL_RUNS.load(Ordering::SeqCst),
+            runs,
+            "{label}: the handler ran"
+        );
+    }
+}
+
+/// A state sealed by another server (another key) is refused.
+#[tokio::test]
+async fn a_state_from_another_server_is_refused() {
+    let ours = Client::new(&server());
+    let theirs = Client::new(&server());
+    let first = theirs
+        .request_with(
+            "tools/call",
+            json!({"name": "greet", "arguments": {}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    let error = ours
+        .request_with(
+            "tools/call",
+            json!({"name": "greet", "arguments": {}, "requestState": first["requestState"],
+                   "inputResponses": {"user_name": accept(json!({"name": "Eve"}))}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602, "{error}");
+}
+
+/// mrtr "Error Handling": `inputResponses` that is not an object, or an answer of the wrong
+/// shape, is -32602 and never reaches the handler as a value.
+#[tokio::test]
+async fn malformed_answers_are_invalid_params() {
+    let client = Client::new(&server());
+    for responses in [json!(null), json!([1]), json!({"user_name": 12345})] {
+        let error = client
+            .request_with(
+                "tools/call",
+                json!({"name": "greet", "arguments": {}, "inputResponses": responses}),
+                caps(ELICITATION),
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, -32602, "{responses}: {error}");
+    }
+}
+
+/// basic/index "Error Codes": a question for a capability the request does not declare ends
+/// the request with -32021 naming the capability.
+#[tokio::test]
+async fn a_question_without_the_capability_is_missing_capability() {
+    let client = Client::new(&server());
+    let error = client
+        .request("tools/call", json!({"name": "greet", "arguments": {}}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32021, "{error}");
+    assert_eq!(
+        error.data.unwrap()["requiredCapabilities"],
+        json!({"elicitation": {}})
+    );
+}
+
+/// Prompts ask in the same way (mrtr: `prompts/get` may return input-required).
+#[tokio::test]
+async fn a_prompt_asks_through_an_input_required_result() {
+    let client = Client::new(&server());
+    let first = client
+        .request_with("prompts/get", json!({"name": "letter"}), caps(ELICITATION))
+        .await
+        .unwrap();
+    assert_eq!(
+        first["inputRequests"]["recipient"]["method"],
+        "elicitation/create"
+    );
+    let done = client
+        .request_with(
+            "prompts/get",
+            json!({"name": "letter", "requestState": first["requestState"],
+                   "inputResponses": {"recipient": accept(json!({"name": "Zoe"}))}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        done["messages"][0]["content"]["text"],
+        "Write a letter to Zoe."
+    );
+}
+
+/// The same handler in a session asks the client with a request, as before.
+#[tokio::test]
+async fn the_same_handler_asks_a_session_s_client_directly() {
+    let client = Client::new(&server());
+    client.client.answer_requests(|method, _| {
+        assert_eq!(method, "elicitation/create");
+        Ok(json!({"action": "accept", "content": {"name": "Sam"}}))
+    });
+    client
+        .client
+        .initialize_with("2025-11-25", caps(ELICITATION))
+        .await
+        .unwrap();
+    let done = client
+        .client
+        .request("tools/call", json!({"name": "greet", "arguments": {}}))
+        .await
+        .unwrap();
+    assert_eq!(first_text(&done), "Hello, Sam!");
+}
+
+/// A `subscriptions/listen` request, raw (it is answered only when it ends).
+fn listen_message(id: u64, filter: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+           "params": {"notifications": filter, "_meta": {
+               "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientCapabilities": {}}}})
+    .to_string()
+}
+
+/// Added and removed by the listen tests.
+#[mcp_tool]
+fn extra() -> &'static str {
+    "extra"
+}
+
+/// basic/patterns/subscriptions: the acknowledgement comes first and names what the server
+/// honours; each change asked for follows, tagged with the listen request's id; changes not
+/// asked for never come; a cancel ends the stream.
+#[tokio::test]
+async fn listen_acknowledges_then_delivers_only_what_was_asked() {
+    let server = server();
+    let client = Client::new(&server);
+    client.client.send_raw(&listen_message(
+        77,
+        json!({"toolsListChanged": true, "resourceSubscriptions": ["shop://info/hours"], "bogus": 1}),
+    ));
+    client
+        .client
+        .send_raw(&listen_message(78, json!({"promptsListChanged": true})));
+    let wait = Duration::from_secs(5);
+    let mut acks = Vec::new();
+    for _ in 0..2 {
+        let ack = client
+            .client
+            .next_message(wait)
+            .await
+            .expect("an acknowledgement");
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+        acks.push(ack);
+    }
+    acks.sort_by_key(|ack| {
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"].as_u64()
+    });
+    assert_eq!(
+        acks[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        77
+    );
+    assert_eq!(
+        acks[0]["params"]["notifications"],
+        json!({"toolsListChanged": true, "resourceSubscriptions": ["shop://info/hours"]})
+    );
+    assert_eq!(
+        acks[1]["params"]["notifications"],
+        json!({"promptsListChanged": true})
+    );
+
+    server.handle().add_tool::<extra>().unwrap();
+    let change = client
+        .client
+        .next_message(wait)
+        .await
+        .expect("the tool change");
+    assert_eq!(change["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        change["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        77
+    );
+    server.handle().resource_updated("shop://info/hours");
+    server.handle().resource_updated("shop://info/other");
+    let updated = client.client.next_message(wait).await.expect("the update");
+    assert_eq!(updated["method"], "notifications/resources/updated");
+    assert_eq!(updated["params"]["uri"], "shop://info/hours");
+    assert!(
+        client
+            .client
+            .next_message(Duration::from_millis(200))
+            .await
+            .is_none(),
+        "a change nobody asked for was delivered"
+    );
+
+    client
+        .client
+        .notify("notifications/cancelled", json!({"requestId": 77}));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    server.handle().remove_tool("extra");
+    assert!(
+        client
+            .client
+            .next_message(Duration::from_millis(200))
+            .await
+            .is_none(),
+        "a cancelled listener still receives changes"
+    );
+    client.assert_valid();
+}
+
+/// Listen streams are bounded: one more than `max_listeners` is refused, naming the setting.
+#[tokio::test]
+async fn listen_streams_are_capped() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<echo>()
+        .max_listeners(1)
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    client
+        .client
+        .send_raw(&listen_message(1000, json!({"toolsListChanged": true})));
+    let ack = client
+        .client
+        .next_message(Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    let error = client
+        .request(
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true}}),
+        )
+        .await
+        .unwrap_err();
+    assert!(error.message.contains("max_listeners"), "{error}");
+}
