@@ -23,7 +23,7 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use http::{Response, request_at};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use mcp_runtime::HttpOptions;
-use mcp_runtime::auth::{JwtVerifier, ResourceServer};
+use mcp_runtime::auth::{IntrospectionVerifier, JwtVerifier, ResourceServer, TokenVerifier};
 use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
 
@@ -213,10 +213,22 @@ async fn protected_with(
     refetch_interval: Duration,
     stateless: bool,
 ) -> (u16, String) {
+    let verifier =
+        |resource: &str| JwtVerifier::new(issuer, resource).refetch_interval(refetch_interval);
+    protected_by(issuer, verifier, stateless).await
+}
+
+/// A protected server trusting `issuer`, whose tokens the verifier `verifier` makes for the
+/// resource URI checks.
+async fn protected_by<V: TokenVerifier>(
+    issuer: &str,
+    verifier: impl FnOnce(&str) -> V,
+    stateless: bool,
+) -> (u16, String) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let resource = format!("http://127.0.0.1:{port}/mcp");
-    let verifier = JwtVerifier::new(issuer, &resource).refetch_interval(refetch_interval);
+    let verifier = verifier(&resource);
     let protection = ResourceServer::new(&resource, issuer, verifier)
         .unwrap()
         .scopes_supported(["notes:write"]);
@@ -580,6 +592,72 @@ async fn a_rotated_key_is_trusted_once_the_key_set_shows_it_and_refetches_are_bo
     // The key set fetched has the new key only: the withdrawn one is no longer trusted.
     let response = call(port, Some(&old), "whoami").await;
     assert_invalid_token(&response, port, "withdrawn key");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn opaque_tokens_are_checked_by_asking_the_issuer() {
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let issuer = auth.keys.issuer.clone();
+    let introspection = |resource: &str| {
+        IntrospectionVerifier::new(&issuer, resource, "mcp-server", "mcp-server-secret")
+    };
+    let (port, resource) = protected_by(&issuer, introspection, true).await;
+
+    let token = auth.token("opaque", &resource, Some("notes:write")).await;
+    assert_eq!(
+        token.split('.').count(),
+        1,
+        "an opaque token, not a JWT: {token}"
+    );
+    assert_eq!(
+        answered(call(port, Some(&token), "whoami").await).await,
+        "opaque"
+    );
+    assert_eq!(
+        answered(call(port, Some(&token), "write_note").await).await,
+        "opaque wrote hello"
+    );
+    let without_scope = auth.token("opaque", &resource, None).await;
+    let response = call(port, Some(&without_scope), "write_note").await;
+    assert_eq!(response.status, 403);
+
+    let elsewhere = auth
+        .token("opaque", "http://127.0.0.1:1/other", Some("notes:write"))
+        .await;
+    let cases = [
+        ("another resource", elsewhere, "another resource"),
+        (
+            "unknown to the issuer",
+            "made-up-token".to_owned(),
+            "not active",
+        ),
+        (
+            "a JWT of the right issuer",
+            {
+                let mut claims = good_claims(&issuer, &resource);
+                claims["jti"] = json!("forged");
+                forge(&claims, &auth.keys.kid, &auth.keys.outsider_pem)
+            },
+            "does not know the token",
+        ),
+    ];
+    for (case, token, why) in cases {
+        let response = call(port, Some(&token), "whoami").await;
+        let challenge = assert_invalid_token(&response, port, case);
+        assert!(challenge.contains(why), "{case}: {challenge}");
+    }
+
+    // The server's own credentials refused: the token could not be checked (503, retry),
+    // which a new token would not mend (401 would ask for one).
+    let wrong_secret =
+        |resource: &str| IntrospectionVerifier::new(&issuer, resource, "mcp-server", "wrong");
+    let (port, resource) = protected_by(&issuer, wrong_secret, true).await;
+    let token = auth.token("opaque", &resource, None).await;
+    let response = call(port, Some(&token), "whoami").await;
+    assert_eq!(response.status, 503);
+    assert_eq!(response.header("retry-after"), Some("5"));
 }
 
 /// POSTs `body` with `bearer` and, if given, a session id.

@@ -1,12 +1,13 @@
-//! Fetching the authorization server's metadata and keys: a GET of a JSON document over HTTPS
-//! (or plain HTTP to a loopback address, for a server on the same machine), bounded in time
-//! and size, following no redirect.
+//! Talking to the authorization server: a GET of its metadata or keys, a POST to its
+//! introspection endpoint, each answered with a JSON document, over HTTPS (or plain HTTP to a
+//! loopback address, for a server on the same machine), bounded in time and size, following no
+//! redirect.
 
 use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::http::{Request, StatusCode, Uri, header};
-use http_body_util::{BodyExt, Empty, Limited};
+use http_body_util::{BodyExt, Full, Limited};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -24,7 +25,7 @@ pub(crate) struct FetchLimits {
 
 /// A client for the authorization server's documents.
 pub(crate) struct Fetcher {
-    client: Option<Client<HttpsConnector<HttpConnector>, Empty<Bytes>>>,
+    client: Option<Client<HttpsConnector<HttpConnector>, Full<Bytes>>>,
     limits: FetchLimits,
 }
 
@@ -45,23 +46,52 @@ impl Fetcher {
 
     /// GETs `url` and reads its body as JSON.
     pub(crate) async fn get_json(&self, url: &Uri) -> Result<Value, String> {
-        check_fetchable(url)?;
+        let request = Request::get(url.clone())
+            .header(header::ACCEPT, "application/json")
+            .body(Full::default())
+            .map_err(|e| format!("cannot fetch {url}: {e}"))?;
+        self.send(request, false).await
+    }
+
+    /// POSTs the form `body` to `url` with `authorization`, and reads the answer as JSON: a
+    /// `400` answer too, whose body is an OAuth error (RFC 6749, section 5.2).
+    pub(crate) async fn post_form(
+        &self,
+        url: &Uri,
+        authorization: &str,
+        body: String,
+    ) -> Result<Value, String> {
+        let request = Request::post(url.clone())
+            .header(header::ACCEPT, "application/json")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::AUTHORIZATION, authorization)
+            .body(Full::new(Bytes::from(body)))
+            .map_err(|e| format!("cannot post to {url}: {e}"))?;
+        self.send(request, true).await
+    }
+
+    /// Sends `request`; an answer other than `200` (or `400`, when `oauth_errors`) is an
+    /// error.
+    async fn send(
+        &self,
+        request: Request<Full<Bytes>>,
+        oauth_errors: bool,
+    ) -> Result<Value, String> {
+        let url = request.uri().clone();
+        check_fetchable(&url)?;
         let Some(client) = &self.client else {
             return Err(format!(
                 "cannot fetch {url}: no trusted root certificates were found on this system"
             ));
         };
-        let request = Request::get(url.clone())
-            .header(header::ACCEPT, "application/json")
-            .body(Empty::new())
-            .map_err(|e| format!("cannot fetch {url}: {e}"))?;
         let max = self.limits.max_bytes;
         let fetch = async {
             let response = client
                 .request(request)
                 .await
                 .map_err(|e| format!("cannot fetch {url}: {e}"))?;
-            if response.status() != StatusCode::OK {
+            let status = response.status();
+            if status != StatusCode::OK && !(oauth_errors && status == StatusCode::BAD_REQUEST) {
                 return Err(format!("{url} answered {}", response.status()));
             }
             let body = Limited::new(response.into_body(), max)

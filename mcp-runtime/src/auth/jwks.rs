@@ -149,7 +149,8 @@ impl KeySet {
         let jwks_uri = match &state.jwks_uri {
             Some(uri) => uri.clone(),
             None => {
-                let uri = self.discover().await?;
+                let uri =
+                    super::metadata::endpoint(&self.fetcher, &self.issuer, "jwks_uri").await?;
                 state.jwks_uri = Some(uri.clone());
                 uri
             }
@@ -163,42 +164,6 @@ impl KeySet {
             }
         };
         parse_key_set(&document, self.limits.max_keys)
-    }
-
-    /// The `jwks_uri` of the issuer's metadata, from the first of the well-known addresses
-    /// that has it (the order of the MCP specification): RFC 8414's, then OpenID Connect's
-    /// with the path inserted, then OpenID Connect's appended. The metadata must name this
-    /// very issuer (RFC 8414, section 3.3).
-    async fn discover(&self) -> Result<Uri, String> {
-        let mut failures = Vec::new();
-        for url in metadata_urls(&self.issuer)? {
-            let metadata = match self.fetcher.get_json(&url).await {
-                Ok(metadata) => metadata,
-                Err(why) => {
-                    failures.push(why);
-                    continue;
-                }
-            };
-            if metadata.get("issuer").and_then(Value::as_str) != Some(self.issuer.as_str()) {
-                return Err(format!(
-                    "the metadata at {url} is for issuer {}, not {}",
-                    metadata.get("issuer").unwrap_or(&Value::Null),
-                    self.issuer
-                ));
-            }
-            let jwks_uri = metadata
-                .get("jwks_uri")
-                .and_then(Value::as_str)
-                .ok_or_else(|| format!("the metadata at {url} has no `jwks_uri`"))?;
-            return jwks_uri
-                .parse()
-                .map_err(|e| format!("the `jwks_uri` at {url} is not a URL: {e}"));
-        }
-        Err(format!(
-            "no authorization server metadata found for {}: {}",
-            self.issuer,
-            failures.join("; ")
-        ))
     }
 }
 
@@ -225,32 +190,6 @@ fn pick(keys: &Keys, kid: Option<&str>) -> Option<Arc<Key>> {
             }
         }
     }
-}
-
-/// The well-known metadata addresses of `issuer`, in the order they are tried.
-fn metadata_urls(issuer: &str) -> Result<Vec<Uri>, String> {
-    let uri: Uri = issuer
-        .parse()
-        .map_err(|e| format!("the issuer {issuer} is not a URL: {e}"))?;
-    let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
-        return Err(format!("the issuer {issuer} is not an absolute URL"));
-    };
-    let path = uri.path().trim_end_matches('/');
-    let urls = if path.is_empty() {
-        vec![
-            format!("{scheme}://{authority}/.well-known/oauth-authorization-server"),
-            format!("{scheme}://{authority}/.well-known/openid-configuration"),
-        ]
-    } else {
-        vec![
-            format!("{scheme}://{authority}/.well-known/oauth-authorization-server{path}"),
-            format!("{scheme}://{authority}/.well-known/openid-configuration{path}"),
-            format!("{scheme}://{authority}{path}/.well-known/openid-configuration"),
-        ]
-    };
-    urls.iter()
-        .map(|url| url.parse().map_err(|e| format!("{url}: {e}")))
-        .collect()
 }
 
 /// The public signing keys of a JWK Set (RFC 7517), at most `max` of them. Keys of other
@@ -403,32 +342,6 @@ mod tests {
         let keys = KeySet::new("http://127.0.0.1:1".to_owned(), KeySetLimits::default());
         let error = keys.find(Some("ec")).await.err().unwrap();
         assert!(error.is_unavailable(), "{error}");
-    }
-
-    #[test]
-    fn metadata_is_looked_for_where_the_specification_says() {
-        let urls = |issuer| -> Vec<String> {
-            metadata_urls(issuer)
-                .unwrap()
-                .iter()
-                .map(ToString::to_string)
-                .collect()
-        };
-        assert_eq!(
-            urls("https://auth.example.com"),
-            [
-                "https://auth.example.com/.well-known/oauth-authorization-server",
-                "https://auth.example.com/.well-known/openid-configuration",
-            ]
-        );
-        assert_eq!(
-            urls("https://auth.example.com/tenant1/"),
-            [
-                "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
-                "https://auth.example.com/.well-known/openid-configuration/tenant1",
-                "https://auth.example.com/tenant1/.well-known/openid-configuration",
-            ]
-        );
     }
 
     #[test]

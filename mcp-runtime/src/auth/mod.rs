@@ -9,7 +9,7 @@
 //!
 //! With `HttpOptions::resource_server` (feature `auth`), every request to the endpoint needs an
 //! access token in its `Authorization` header, verified by a `TokenVerifier` (`JwtVerifier` by
-//! default: the issuer's published keys, `iss`, `aud`,
+//! default, `IntrospectionVerifier` for opaque tokens: the issuer's published keys, `iss`, `aud`,
 //! `exp`, `nbf`); a request without a valid one gets `401` with a `WWW-Authenticate` challenge
 //! pointing to the metadata at `/.well-known/oauth-protected-resource`. A call to a handler
 //! whose scopes the token does not grant gets `403` with `error="insufficient_scope"`.
@@ -23,9 +23,13 @@ mod challenge;
 #[cfg(feature = "auth")]
 mod fetch;
 #[cfg(feature = "auth")]
+mod introspection;
+#[cfg(feature = "auth")]
 mod jwks;
 #[cfg(feature = "auth")]
 mod jwt;
+#[cfg(feature = "auth")]
+mod metadata;
 #[cfg(feature = "auth")]
 mod resource_server;
 #[cfg(feature = "auth")]
@@ -37,6 +41,8 @@ pub(crate) use scopes::needed_by;
 
 #[cfg(feature = "auth")]
 pub(crate) use challenge::{authenticate, insufficient_scope, metadata_response};
+#[cfg(feature = "auth")]
+pub use introspection::IntrospectionVerifier;
 #[cfg(feature = "auth")]
 pub use jwt::JwtVerifier;
 #[cfg(feature = "auth")]

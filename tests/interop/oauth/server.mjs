@@ -9,7 +9,9 @@
 // rotation: the old key leaves the key set) and prints the line again. It exits when stdin
 // closes.
 //
-// Clients (client_secret_basic): `writer` may get `notes:write`, `reader` no scope.
+// Clients (client_secret_basic, secret: the id and `-secret`): `writer` may get `notes:write`,
+// `reader` no scope, and `opaque` gets opaque tokens (not JWTs) that the protected server asks
+// about at the introspection endpoint (RFC 7662) as the client `mcp-server`.
 
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -40,6 +42,23 @@ function provider(issuer, key) {
         scope: 'notes:write',
       },
       {
+        client_id: 'opaque',
+        client_secret: 'opaque-secret',
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        id_token_signed_response_alg: 'ES256',
+        scope: 'notes:write',
+      },
+      {
+        client_id: 'mcp-server',
+        client_secret: 'mcp-server-secret',
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        id_token_signed_response_alg: 'ES256',
+      },
+      {
         client_id: 'reader',
         client_secret: 'reader-secret',
         grant_types: ['client_credentials'],
@@ -53,17 +72,19 @@ function provider(issuer, key) {
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      introspection: { enabled: true },
       resourceIndicators: {
         enabled: true,
         // A token is always for one resource, named in the request.
         defaultResource: () => undefined,
         useGrantedResource: () => true,
-        getResourceServerInfo: (ctx, resource) => ({
+        getResourceServerInfo: (ctx, resource, client) => ({
           scope: 'notes:write',
           audience: resource,
           accessTokenTTL: 300,
-          accessTokenFormat: 'jwt',
-          jwt: { sign: { alg: 'ES256' } },
+          ...(client.clientId === 'opaque'
+            ? { accessTokenFormat: 'opaque' }
+            : { accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } }),
         }),
       },
     },
