@@ -3,10 +3,13 @@
 //! and configured for the client credentials grant with resource indicators (RFC 8707). Tokens
 //! are got from it over HTTP, as a deployment would, and sent to a protected server
 //! (`HttpOptions::resource_server`) over HTTP. Hostile tokens are forged with the authorization
-//! server's own key (which the script hands over) or with a key it does not publish.
+//! server's own key (which the script hands over) or with a key it does not publish. The
+//! official TypeScript SDK client (`tests/interop/typescript/oauth.mjs`) goes through the whole
+//! flow by itself: 401, metadata, authorization server, token, call.
 //!
 //! The authorization server is installed by `scripts/install-test-tools` (Node.js 22 in
-//! `.tools/node22`, `oidc-provider` in `tests/interop/oauth/node_modules`). Without them these
+//! `.tools/node22`, `oidc-provider` in `tests/interop/oauth/node_modules`, the TypeScript SDK in
+//! `tests/interop/typescript/node_modules`). Without them these
 //! tests are skipped, saying so, unless the environment variable `CI` is set: then they fail.
 
 #[path = "common/http.rs"]
@@ -658,6 +661,52 @@ async fn opaque_tokens_are_checked_by_asking_the_issuer() {
     let response = call(port, Some(&token), "whoami").await;
     assert_eq!(response.status, 503);
     assert_eq!(response.header("retry-after"), Some("5"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_typescript_sdk_client_discovers_the_authorization_server_and_calls_with_its_token() {
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let sdk =
+        manifest_dir().join("tests/interop/typescript/node_modules/@modelcontextprotocol/sdk");
+    if !sdk.is_dir() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the TypeScript SDK is not installed at {}, and CI is set: {INSTALL_HINT}",
+            sdk.display()
+        );
+        eprintln!(
+            "skipping: the TypeScript SDK is not installed at {}; {INSTALL_HINT}",
+            sdk.display()
+        );
+        return;
+    }
+    let (_, resource) = protected_with(&auth.keys.issuer, Duration::from_secs(30), false).await;
+    let (node, _) = installed().expect("installed, as the authorization server runs");
+    let script = manifest_dir().join("tests/interop/typescript/oauth.mjs");
+    // The script gives up by itself after 30 s.
+    let client = move || {
+        Command::new(node)
+            .arg(script)
+            .args([resource.as_str(), "writer", "writer-secret", "notes:write"])
+            .output()
+    };
+    let output = tokio::task::spawn_blocking(client)
+        .await
+        .unwrap()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "whoami: writer",
+            "write_note: writer wrote from the TypeScript SDK"
+        ],
+        "{stderr}"
+    );
 }
 
 /// POSTs `body` with `bearer` and, if given, a session id.
