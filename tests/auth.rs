@@ -359,6 +359,18 @@ async fn the_metadata_is_served_and_a_request_without_a_token_is_challenged() {
         })
     );
 
+    // The root form too, for clients that look there.
+    let response = request_at(
+        port,
+        "GET",
+        "/.well-known/oauth-protected-resource",
+        &[],
+        "",
+    )
+    .await;
+    assert_eq!(response.status, 200);
+    assert_eq!(response.json().await, metadata);
+
     let response = call(port, None, "whoami").await;
     assert_eq!(response.status, 401);
     assert_eq!(

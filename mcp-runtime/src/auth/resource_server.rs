@@ -100,9 +100,11 @@ impl ResourceServer {
         &self.metadata_url
     }
 
-    /// The path of [`metadata_url`](Self::metadata_url).
-    pub(crate) fn metadata_path(&self) -> &str {
-        &self.metadata_path
+    /// Whether `path` is where the metadata is served: its path (RFC 9728, section 3.1), and
+    /// the root form `/.well-known/oauth-protected-resource` too, which clients that do not
+    /// follow the challenge's `resource_metadata` try.
+    pub(crate) fn serves_metadata_at(&self, path: &str) -> bool {
+        path == self.metadata_path || path == WELL_KNOWN
     }
 
     pub(crate) fn verifier(&self) -> &dyn TokenVerifier {
@@ -127,13 +129,15 @@ impl ResourceServer {
     /// (`serve_http` serves it already).
     pub fn metadata_router(&self) -> axum::Router {
         let server = self.clone();
-        axum::Router::new().route(
-            &self.metadata_path,
-            axum::routing::get(move || {
-                let server = server.clone();
-                async move { super::metadata_response(&server) }
-            }),
-        )
+        let metadata = axum::routing::get(move || {
+            let server = server.clone();
+            async move { super::metadata_response(&server) }
+        });
+        let router = axum::Router::new().route(WELL_KNOWN, metadata.clone());
+        if self.metadata_path == WELL_KNOWN {
+            return router;
+        }
+        router.route(&self.metadata_path, metadata)
     }
 }
 
@@ -207,10 +211,9 @@ mod tests {
         );
         let server =
             ResourceServer::jwt("https://auth.example.com", "http://127.0.0.1:8000/mcp").unwrap();
-        assert_eq!(
-            server.metadata_path(),
-            "/.well-known/oauth-protected-resource/mcp"
-        );
+        assert!(server.serves_metadata_at("/.well-known/oauth-protected-resource/mcp"));
+        assert!(server.serves_metadata_at("/.well-known/oauth-protected-resource"));
+        assert!(!server.serves_metadata_at("/.well-known/oauth-protected-resource/other"));
         assert_eq!(
             server.metadata()["bearer_methods_supported"],
             json!(["header"])

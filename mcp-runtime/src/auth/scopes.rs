@@ -5,6 +5,8 @@
 //! challenge naming the scopes, as the specification asks; each handler entry checks them
 //! again when called (`refused`), so a request this reading misjudges is refused all the same.
 
+use std::borrow::Cow;
+
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -61,12 +63,51 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
     })
 }
 
-/// The string field `key` of `params`, read as the methods read it (a JSON object; of a key
-/// given twice, the last).
+/// The string field `key` (`name` or `uri`) of `params`, read as the methods read it: a
+/// struct first, which refuses a key given twice, then, as they do then, a map, in which the
+/// last one counts.
 fn field(params: Option<&RawValue>, key: &str) -> Option<String> {
-    let mut params: Map<String, Value> = serde_json::from_str(params?.get()).ok()?;
+    #[derive(serde::Deserialize)]
+    struct Named<'a> {
+        #[serde(borrow, default)]
+        name: Option<Cow<'a, str>>,
+        #[serde(borrow, default)]
+        uri: Option<Cow<'a, str>>,
+    }
+    let params = params?.get();
+    if let Ok(named) = serde_json::from_str::<Named<'_>>(params) {
+        let value = if key == "name" { named.name } else { named.uri };
+        return value.map(Cow::into_owned);
+    }
+    let mut params: Map<String, Value> = serde_json::from_str(params).ok()?;
     match params.remove(key)? {
         Value::String(value) => Some(value),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(params: &str, key: &str) -> Option<String> {
+        let params = RawValue::from_string(params.to_owned()).unwrap();
+        field(Some(&params), key)
+    }
+
+    #[test]
+    fn a_name_is_read_as_the_methods_read_it_even_given_twice() {
+        assert_eq!(
+            read(r#"{"name": "a", "arguments": {"name": 1}}"#, "name").as_deref(),
+            Some("a")
+        );
+        assert_eq!(read(r#"{"uri": "x://y"}"#, "uri").as_deref(), Some("x://y"));
+        // `tools/call` reads a repeated key from a map, where the last counts: so does this.
+        assert_eq!(
+            read(r#"{"name": "whoami", "name": "write_note"}"#, "name").as_deref(),
+            Some("write_note")
+        );
+        assert_eq!(read(r#"{"name": 5}"#, "name"), None);
+        assert_eq!(read("[]", "name"), None);
     }
 }

@@ -75,7 +75,7 @@ pub(super) fn check_scopes(
 pub(super) fn metadata(options: &HttpOptions, path: &str) -> Option<Response> {
     #[cfg(feature = "auth")]
     if let Some(server) = &options.resource_server
-        && path == server.metadata_path()
+        && server.serves_metadata_at(path)
     {
         return Some(crate::auth::metadata_response(server));
     }
