@@ -31,6 +31,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc, oneshot};
 
+use crate::auth::{Authentication, Caller};
 use crate::jsonrpc::RpcError;
 use crate::protocol::{CallToolResult, Revision};
 use crate::server::{Outbound, Outgoing, Server, Session};
@@ -66,10 +67,55 @@ impl TestClient {
 
     /// Connects to `server`, showing every server message to `observer` first.
     pub fn with_observer(server: &Server, observer: Observer) -> TestClient {
+        TestClient::connect(server, observer, Authentication::Local)
+    }
+
+    /// Connects to `server` as `caller`, as if each request came over HTTP with an access
+    /// token naming it: handlers taking a [`Caller`] get it, and a handler declaring `scopes`
+    /// the caller lacks is refused (a tool's result is an error saying which).
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::testing::TestClient;
+    ///
+    /// /// Writes a note.
+    /// #[mcp_tool(scopes = ["notes:write"])]
+    /// fn write_note(caller: Caller, text: String) -> String {
+    ///     format!("{} wrote {text}", caller.subject())
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+    ///     .tool::<write_note>()
+    ///     .build()
+    ///     .unwrap();
+    /// let args = serde_json::json!({"text": "hi"});
+    /// let ana = Caller::new("ana", ["notes:write"], Default::default());
+    /// let client = TestClient::as_caller(&server, ana);
+    /// client.initialize().await.unwrap();
+    /// let result = client.call_tool("write_note", args.clone()).await.unwrap();
+    /// assert_eq!(result.content[0].as_text(), Some("ana wrote hi"));
+    ///
+    /// let bob = Caller::new("bob", ["notes:read"], Default::default());
+    /// let client = TestClient::as_caller(&server, bob);
+    /// client.initialize().await.unwrap();
+    /// let result = client.call_tool("write_note", args).await.unwrap();
+    /// assert!(result.is_error);
+    /// let why = result.content[0].as_text().unwrap();
+    /// assert!(why.starts_with("tool `write_note` needs the scope `notes:write`"), "{why}");
+    /// # });
+    /// ```
+    pub fn as_caller(server: &Server, caller: Caller) -> TestClient {
+        let observer: Observer = Arc::new(|_, _| {});
+        TestClient::connect(server, observer, Authentication::Caller(caller))
+    }
+
+    fn connect(server: &Server, observer: Observer, authentication: Authentication) -> TestClient {
         let (sender, mut receiver) = mpsc::unbounded_channel::<(Outgoing, Vec<u8>)>();
         let outbound = Outbound::new(server.core.trace, move |kind, message| {
             let _ = sender.send((kind, message));
-        });
+        })
+        .with_authentication(authentication);
         let session = Session::new(Arc::clone(&server.core), outbound);
         let shared = Arc::new(Shared::default());
         let pump = Arc::clone(&shared);

@@ -61,8 +61,7 @@ pub(crate) enum Authentication {
     /// a handler that needs scopes is refused.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     Anonymous,
-    /// A network peer that presented a valid access token.
-    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
+    /// A network peer that presented a valid access token (or the test client, as one).
     Caller(Caller),
 }
 

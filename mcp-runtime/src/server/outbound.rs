@@ -70,7 +70,6 @@ impl Outbound {
     }
 
     /// Says who the messages this sink answers came from (by default: [`Authentication::Local`]).
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn with_authentication(mut self, authentication: Authentication) -> Outbound {
         self.authentication = authentication;
         self
