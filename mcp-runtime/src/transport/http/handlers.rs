@@ -40,7 +40,8 @@ impl HttpState {
             sessions: Arc::new(SessionTable::new(options.max_sessions)),
             server,
             options,
-            discard: Outbound::discard(),
+            // Nothing over HTTP runs as the trusted local user, even by mistake.
+            discard: Outbound::discard().with_authentication(Authentication::Anonymous),
         }
     }
 

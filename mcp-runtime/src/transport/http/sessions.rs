@@ -39,7 +39,9 @@ impl HttpSession {
                 message,
                 matches!(kind, Outgoing::Reply(_) | Outgoing::Refusal(_)),
             );
-        });
+        })
+        // Nothing over HTTP runs as the trusted local user, even by mistake.
+        .with_authentication(Authentication::Anonymous);
         Arc::new(HttpSession {
             session: Session::new(Arc::clone(&server.core), outbound),
             standalone,
