@@ -522,6 +522,13 @@ async fn tokens_not_for_this_server_or_not_signed_by_its_issuer_are_refused() {
         let key = EncodingKey::from_secret(keys.public_pem.as_bytes()).unwrap();
         jsonwebtoken::encode(&header, &good, &key).unwrap()
     };
+    let pointing_elsewhere = {
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some("attacker".to_owned());
+        header.jku = Some("http://127.0.0.1:1/attacker-keys".to_owned());
+        let key = EncodingKey::from_ec_pem(keys.outsider_pem.as_bytes()).unwrap();
+        jsonwebtoken::encode(&header, &good, &key).unwrap()
+    };
     let cases = [
         ("expired", with("exp", json!(now() - 3600)), "has expired"),
         (
@@ -570,12 +577,43 @@ async fn tokens_not_for_this_server_or_not_signed_by_its_issuer_are_refused() {
             "signature does not verify",
         ),
         ("tampered payload", tampered, "signature does not verify"),
+        (
+            "a key the header points to (jku)",
+            pointing_elsewhere,
+            "does not publish",
+        ),
+        (
+            "a key id of 300 characters",
+            forge(&good, &"k".repeat(300), &keys.outsider_pem),
+            "`kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...`",
+        ),
     ];
     for (case, token, why) in cases {
         let response = call(port, Some(&token), "whoami").await;
         let challenge = assert_invalid_token(&response, port, case);
         assert!(challenge.contains(why), "{case}: {challenge}");
     }
+
+    // Where access tokens must be typed `at+jwt` (RFC 9068), another JWT of the issuer is not
+    // one, however valid.
+    let typed =
+        |resource: &str| JwtVerifier::new(&keys.issuer, resource).require_access_token_type(true);
+    let (port, resource) = protected_by(&keys.issuer, typed, true).await;
+    let token = auth.token("writer", &resource, None).await;
+    assert_eq!(
+        answered(call(port, Some(&token), "whoami").await).await,
+        "writer"
+    );
+    let id_token_like = {
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(keys.kid.clone());
+        header.typ = Some("JWT".to_owned());
+        let key = EncodingKey::from_ec_pem(keys.private_pem.as_bytes()).unwrap();
+        jsonwebtoken::encode(&header, &good_claims(&keys.issuer, &resource), &key).unwrap()
+    };
+    let response = call(port, Some(&id_token_like), "whoami").await;
+    let challenge = assert_invalid_token(&response, port, "typ JWT");
+    assert!(challenge.contains("not `at+jwt`"), "{challenge}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -169,9 +169,14 @@ impl KeySet {
 
 fn unknown_key(kid: Option<&str>) -> TokenError {
     match kid {
-        Some(kid) => TokenError::invalid(format!(
-            "the token is signed with key `{kid}`, which the issuer does not publish"
-        )),
+        Some(kid) => {
+            // The client's own text, echoed in a header: kept short.
+            let shown: String = kid.chars().take(64).collect();
+            let more = if shown.len() < kid.len() { "..." } else { "" };
+            TokenError::invalid(format!(
+                "the token is signed with key `{shown}{more}`, which the issuer does not publish"
+            ))
+        }
         None => TokenError::invalid(
             "the token names no signing key (`kid`), and the issuer publishes more than one",
         ),

@@ -42,6 +42,7 @@ pub struct JwtVerifier {
     issuer: String,
     audience: String,
     leeway: Duration,
+    require_access_token_type: bool,
     limits: KeySetLimits,
     keys: KeySet,
 }
@@ -61,6 +62,7 @@ impl JwtVerifier {
             issuer,
             audience: audience.into(),
             leeway: Duration::from_secs(60),
+            require_access_token_type: false,
             limits,
         }
     }
@@ -69,6 +71,16 @@ impl JwtVerifier {
     #[must_use]
     pub fn leeway(mut self, leeway: Duration) -> JwtVerifier {
         self.leeway = leeway;
+        self
+    }
+
+    /// Refuses tokens whose header's `typ` is not `at+jwt` (RFC 9068, section 4), so that no
+    /// other JWT the issuer signs (an OpenID ID token) passes for an access token. Off by
+    /// default: many authorization servers type their access tokens `JWT`, and the audience
+    /// check already refuses an ID token (its `aud` is the client, not this server).
+    #[must_use]
+    pub fn require_access_token_type(mut self, required: bool) -> JwtVerifier {
+        self.require_access_token_type = required;
         self
     }
 
@@ -127,6 +139,17 @@ impl JwtVerifier {
             ),
             _ => TokenError::invalid("the token is not a JWT"),
         })?;
+        if self.require_access_token_type
+            && !header.typ.as_deref().is_some_and(|typ| {
+                typ.eq_ignore_ascii_case("at+jwt") || typ.eq_ignore_ascii_case("application/at+jwt")
+            })
+        {
+            return Err(TokenError::invalid(
+                "the token's `typ` is not `at+jwt`: it is not an access token (RFC 9068)",
+            ));
+        }
+        // Only the issuer's published keys count: a key the header embeds or points to (`jwk`,
+        // `jku`, `x5u`, `x5c`) is never used.
         let key = self.keys.find(header.kid.as_deref()).await?;
         if !key.algorithms.contains(&header.alg) {
             return Err(TokenError::invalid(format!(
