@@ -327,8 +327,9 @@
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
 
-// Every public item has one path: the crate root (plus the `prelude` glob, `testing` and
-// `log_bridge`); the modules below are private.
+// Every public item has one path: the crate root (plus the `prelude` glob, `testing`,
+// `log_bridge` and `auth`, the resource server's pieces; its `Caller` is at the root); the
+// other modules below are private.
 mod args;
 pub mod auth;
 #[doc(hidden)]
@@ -361,7 +362,7 @@ mod tool;
 mod transport;
 
 pub use args::{ArgumentSpec, ArgumentSpecs, StringArgs};
-pub use auth::Caller;
+pub use auth::caller::Caller;
 pub use completion::{CompleteFn, Completer, CompletionContext};
 pub use context::{
     ClientError, Context, Elicitation, LoggingLevel, Root, SamplingRequest, SamplingResponse,

@@ -31,7 +31,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc, oneshot};
 
-use crate::auth::{Authentication, Caller};
+use crate::Caller;
+use crate::auth::Authentication;
 use crate::jsonrpc::RpcError;
 use crate::protocol::{CallToolResult, Revision};
 use crate::server::{Outbound, Outgoing, Server, Session};

@@ -1,11 +1,11 @@
-//! Who calls the server, and what they may call: the authenticated [`Caller`] handlers can take
-//! as a parameter, the scopes each handler needs (`#[mcp_tool(scopes = [...])]`), and, with the
+//! Who calls the server, and what they may call: the authenticated [`Caller`] handlers can
+//! take as a parameter, the scopes each handler needs (`#[mcp_tool(scopes = [...])]`), and, with the
 //! `auth` feature, an OAuth 2.1 resource server for Streamable HTTP.
 //!
 //! The MCP authorization specification makes an HTTP server an OAuth 2.1 resource server
 //! (RFC 9728 metadata, bearer tokens, RFC 8707 audiences) and leaves stdio to the environment:
 //! a stdio server runs as the user who started it and checks nothing: scopes are not checked
-//! there, and no [`Caller`] is supplied.
+//! there, and no `Caller` is supplied.
 //!
 //! With `HttpOptions::resource_server` (feature `auth`), every request to the endpoint needs an
 //! access token in its `Authorization` header, verified by a `TokenVerifier` (`JwtVerifier` by
@@ -14,7 +14,7 @@
 //! pointing to the metadata at `/.well-known/oauth-protected-resource`. A call to a handler
 //! whose scopes the token does not grant gets `403` with `error="insufficient_scope"`.
 
-mod caller;
+pub(crate) mod caller;
 #[cfg(feature = "http")]
 mod scopes;
 
@@ -35,7 +35,8 @@ mod resource_server;
 #[cfg(feature = "auth")]
 mod verifier;
 
-pub use caller::Caller;
+// At the crate root (with `Context` and `State`), its one public path.
+use caller::Caller;
 #[cfg(feature = "http")]
 pub(crate) use scopes::needed_by;
 
