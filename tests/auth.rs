@@ -42,6 +42,18 @@ fn write_note(caller: Caller, text: String) -> String {
     format!("{} wrote {text}", caller.subject())
 }
 
+/// A note, by number.
+#[mcp_resource(uri = "notes://{number}", scopes = ["notes:write"])]
+fn note(caller: Caller, number: u32) -> String {
+    format!("note {number}, read by {}", caller.subject())
+}
+
+/// A note to fill in.
+#[mcp_prompt(scopes = ["notes:write"])]
+fn draft(caller: Caller) -> String {
+    format!("Draft a note for {}.", caller.subject())
+}
+
 const INSTALL_HINT: &str = "run `scripts/install-test-tools` (from the repository root) to install Node.js 22 and oidc-provider";
 
 fn manifest_dir() -> &'static Path {
@@ -238,6 +250,8 @@ async fn protected_by<V: TokenVerifier>(
     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
         .tool::<whoami>()
         .tool::<write_note>()
+        .resource::<note>()
+        .prompt::<draft>()
         .build()
         .unwrap();
     let options = HttpOptions::new()
@@ -442,6 +456,18 @@ async fn a_token_from_the_authorization_server_names_the_caller_and_its_scopes_d
         "writer wrote hello"
     );
 
+    let read = json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "notes://7"}});
+    let get =
+        json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {"name": "draft"}});
+    let reply = post(port, &writer, None, &read).await.json().await;
+    assert_eq!(
+        reply["result"]["contents"][0]["text"], "note 7, read by writer",
+        "{reply}"
+    );
+    let reply = post(port, &writer, None, &get).await.json().await;
+    let text = &reply["result"]["messages"][0]["content"]["text"];
+    assert_eq!(text, "Draft a note for writer.", "{reply}");
+
     // Without the scope: any tool that needs none, and 403 naming the scope for the other.
     for token in [
         auth.token("writer", &resource, None).await,
@@ -463,6 +489,25 @@ async fn a_token_from_the_authorization_server_names_the_caller_and_its_scopes_d
             message.contains("tool `write_note` needs the scope `notes:write`"),
             "{message}"
         );
+        // A resource (by its template) and a prompt that need the scope, alike.
+        for (request, handler) in [
+            (&read, "resource `notes://{number}`"),
+            (&get, "prompt `draft`"),
+        ] {
+            let response = post(port, &token, None, request).await;
+            assert_eq!(response.status, 403, "{handler}");
+            let challenge = response.header("www-authenticate").unwrap().to_owned();
+            assert!(
+                challenge.contains(r#"error="insufficient_scope", scope="notes:write""#),
+                "{challenge}"
+            );
+            let reply = response.json().await;
+            let message = reply["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains(&format!("{handler} needs the scope")),
+                "{message}"
+            );
+        }
     }
 }
 
@@ -972,4 +1017,72 @@ async fn the_protected_example_refuses_to_start_without_an_issuer_and_serves_wit
     assert_eq!(response.status, 403);
     let challenge = response.header("www-authenticate").unwrap();
     assert!(challenge.contains(r#"scope="notes:write""#), "{challenge}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_handler_checks_its_scopes_itself_whatever_the_transport_decided() {
+    use mcp_runtime::testing::TestClient;
+    let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+        .tool::<write_note>()
+        .resource::<note>()
+        .prompt::<draft>()
+        .build()
+        .unwrap();
+    let ana = Caller::new("ana", ["notes:write"], serde_json::Map::new());
+    let bob = Caller::new("bob", ["notes:read"], serde_json::Map::new());
+
+    let client = TestClient::as_caller(&server, ana);
+    client.initialize().await.unwrap();
+    let result = client
+        .call_tool("write_note", json!({"text": "hi"}))
+        .await
+        .unwrap();
+    assert_eq!(result.content[0].as_text(), Some("ana wrote hi"));
+    let read = client
+        .request("resources/read", json!({"uri": "notes://1"}))
+        .await
+        .unwrap();
+    assert_eq!(read["contents"][0]["text"], "note 1, read by ana");
+
+    let client = TestClient::as_caller(&server, bob);
+    client.initialize().await.unwrap();
+    let result = client
+        .call_tool("write_note", json!({"text": "hi"}))
+        .await
+        .unwrap();
+    assert!(result.is_error);
+    let why = result.content[0].as_text().unwrap();
+    assert!(
+        why.starts_with("tool `write_note` needs the scope `notes:write`"),
+        "{why}"
+    );
+    let error = client
+        .request("resources/read", json!({"uri": "notes://1"}))
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .message
+            .contains("resource `notes://{number}` needs the scope"),
+        "{error:?}"
+    );
+    let error = client
+        .request("prompts/get", json!({"name": "draft"}))
+        .await
+        .unwrap_err();
+    assert!(
+        error.message.contains("prompt `draft` needs the scope"),
+        "{error:?}"
+    );
+
+    // The local user (stdio) is trusted with every scope, and is no `Caller`.
+    let client = TestClient::new(&server);
+    client.initialize().await.unwrap();
+    let result = client
+        .call_tool("write_note", json!({"text": "hi"}))
+        .await
+        .unwrap();
+    assert!(result.is_error);
+    let why = result.content[0].as_text().unwrap();
+    assert!(why.contains("over stdio there is none"), "{why}");
 }
