@@ -662,6 +662,29 @@ async fn tokens_not_for_this_server_or_not_signed_by_its_issuer_are_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_remembered_token_still_expires() {
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let keys = auth.keys.clone();
+    let strict = |resource: &str| JwtVerifier::new(&keys.issuer, resource).leeway(Duration::ZERO);
+    let (port, resource) = protected_by(&keys.issuer, strict, true).await;
+    let mut claims = good_claims(&keys.issuer, &resource);
+    claims["exp"] = json!(now() + 2);
+    let token = forge(&claims, &keys.kid, &keys.private_pem);
+    for _ in 0..2 {
+        assert_eq!(
+            answered(call(port, Some(&token), "whoami").await).await,
+            "forger"
+        );
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let response = call(port, Some(&token), "whoami").await;
+    let challenge = assert_invalid_token(&response, port, "expired since it was remembered");
+    assert!(challenge.contains("has expired"), "{challenge}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_rotated_key_is_trusted_once_the_key_set_shows_it_and_refetches_are_bounded() {
     let Some(mut auth) = AuthServer::start() else {
         return;
@@ -669,10 +692,12 @@ async fn a_rotated_key_is_trusted_once_the_key_set_shows_it_and_refetches_are_bo
     let refetch_interval = Duration::from_secs(2);
     let (port, resource) = protected(&auth.keys.issuer, refetch_interval).await;
     let old = auth.token("writer", &resource, None).await;
-    assert_eq!(
-        answered(call(port, Some(&old), "whoami").await).await,
-        "writer"
-    );
+    // Three times: the first check fetches the keys, the second is remembered with them, the
+    // third is answered from memory, which the rotation must undo.
+    for _ in 0..3 {
+        let response = call(port, Some(&old), "whoami").await;
+        assert_eq!(answered(response).await, "writer");
+    }
 
     auth.rotate();
     let new = auth.token("writer", &resource, None).await;

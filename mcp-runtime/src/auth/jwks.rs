@@ -8,6 +8,7 @@
 //! HMAC, and `none` is no algorithm at all.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -66,6 +67,8 @@ pub(crate) struct KeySet {
     fetcher: Fetcher,
     limits: KeySetLimits,
     keys: RwLock<Option<Arc<Keys>>>,
+    /// How many times the set was fetched: what a verification was made against.
+    generation: AtomicU64,
     /// Held while fetching, so concurrent misses wait for one fetch; with the `jwks_uri` found
     /// and when the last fetch started.
     fetching: tokio::sync::Mutex<FetchState>,
@@ -84,6 +87,7 @@ impl KeySet {
             fetcher: Fetcher::new(limits.fetch),
             limits,
             keys: RwLock::new(None),
+            generation: AtomicU64::new(0),
             fetching: tokio::sync::Mutex::new(FetchState::default()),
         }
     }
@@ -125,6 +129,7 @@ impl KeySet {
             Ok(keys) => {
                 let keys = Arc::new(keys);
                 *self.keys.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(&keys));
+                self.generation.fetch_add(1, Ordering::AcqRel);
                 pick(&keys, kid).ok_or_else(|| unknown_key(kid))
             }
             Err(why) => {
@@ -139,6 +144,11 @@ impl KeySet {
                 }
             }
         }
+    }
+
+    /// Which fetch of the key set the keys held come from.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     fn cached(&self) -> Option<Arc<Keys>> {

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::Caller;
 use super::jwks::{KeySet, KeySetLimits};
+use super::verified::VerifiedTokens;
 use super::verifier::{TokenError, TokenVerifier};
 
 /// Verifies JWT access tokens against the keys `issuer` publishes.
@@ -38,6 +39,11 @@ use super::verifier::{TokenError, TokenVerifier};
 /// ([`max_keys`](Self::max_keys)). While the issuer cannot be reached, the keys held go on
 /// serving, and a token whose key is not held gets `503` (it could not be checked) rather than
 /// `401`.
+///
+/// A token verified once is remembered (at most 4096 of them,
+/// [`max_verified_tokens`](Self::max_verified_tokens)), so a client sending the same token
+/// with each request costs one signature check: until it expires, for at most the keys' maximum
+/// age, and until the key set is fetched again (after a rotation, every token is checked anew).
 pub struct JwtVerifier {
     issuer: String,
     audience: String,
@@ -45,6 +51,8 @@ pub struct JwtVerifier {
     require_access_token_type: bool,
     limits: KeySetLimits,
     keys: KeySet,
+    verified: VerifiedTokens,
+    max_verified: usize,
 }
 
 impl JwtVerifier {
@@ -63,6 +71,8 @@ impl JwtVerifier {
             audience: audience.into(),
             leeway: Duration::from_secs(60),
             require_access_token_type: false,
+            verified: VerifiedTokens::new(DEFAULT_VERIFIED, limits.max_age),
+            max_verified: DEFAULT_VERIFIED,
             limits,
         }
     }
@@ -127,12 +137,28 @@ impl JwtVerifier {
         &self.issuer
     }
 
+    /// How many verified tokens are remembered, so that the same token again costs no
+    /// signature check (4096 by default; 0 remembers none). A token is remembered while it is
+    /// unexpired, for at most [`keys_max_age`](Self::keys_max_age), and until the key set is
+    /// fetched again.
+    #[must_use]
+    pub fn max_verified_tokens(mut self, tokens: usize) -> JwtVerifier {
+        self.max_verified = tokens;
+        self.rebuild()
+    }
+
     fn rebuild(mut self) -> JwtVerifier {
         self.keys = KeySet::new(self.issuer.clone(), self.limits);
+        self.verified = VerifiedTokens::new(self.max_verified, self.limits.max_age);
         self
     }
 
     async fn check(&self, token: &str) -> Result<Caller, TokenError> {
+        // Read before verifying: a fetch meanwhile makes what is remembered stale, not fresh.
+        let generation = self.keys.generation();
+        if let Some(caller) = self.verified.get(token, generation, self.leeway) {
+            return Ok(caller);
+        }
         let header = decode_header(token).map_err(|e| match e.kind() {
             ErrorKind::InvalidAlgorithmName | ErrorKind::Json(_) => TokenError::invalid(
                 "the token's header names no algorithm this server accepts (`none` and unknown ones are refused)",
@@ -173,9 +199,19 @@ impl JwtVerifier {
             .ok_or_else(|| TokenError::invalid("the token's `sub` is not a string"))?
             .to_owned();
         let scopes = scopes_of(&claims);
-        Ok(Caller::new(subject, scopes, claims))
+        let expires = claims.get("exp").and_then(Value::as_u64);
+        let caller = Caller::new(subject, scopes, claims);
+        // Remembered with the key set of the start: if the keys were fetched during this check
+        // (a rotation), the entry never serves, and the next check remembers it anew.
+        if let Some(expires) = expires {
+            self.verified.insert(token, &caller, expires, generation);
+        }
+        Ok(caller)
     }
 }
+
+/// How many verified tokens are remembered by default.
+const DEFAULT_VERIFIED: usize = 4096;
 
 /// A validation failure, in words for the client.
 fn describe(kind: &ErrorKind) -> String {

@@ -33,6 +33,8 @@ mod metadata;
 #[cfg(feature = "auth")]
 mod resource_server;
 #[cfg(feature = "auth")]
+mod verified;
+#[cfg(feature = "auth")]
 mod verifier;
 
 // At the crate root (with `Context` and `State`), its one public path.
