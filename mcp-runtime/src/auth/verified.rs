@@ -4,14 +4,15 @@
 //! set it was verified against (a fetch of the keys, after a rotation, empties it in effect).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::RwLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::Caller;
 
 /// The verified tokens, by their exact text.
 pub(crate) struct VerifiedTokens {
-    entries: Mutex<HashMap<Box<str>, Verified>>,
+    /// Read by every request, written on a first sight: a read-write lock.
+    entries: RwLock<HashMap<Box<str>, Verified>>,
     /// The most tokens kept; 0 keeps none.
     max: usize,
     /// How long an entry serves at most.
@@ -30,7 +31,7 @@ struct Verified {
 impl VerifiedTokens {
     pub(crate) fn new(max: usize, max_age: Duration) -> VerifiedTokens {
         VerifiedTokens {
-            entries: Mutex::new(HashMap::new()),
+            entries: RwLock::new(HashMap::new()),
             max,
             max_age,
         }
@@ -39,7 +40,7 @@ impl VerifiedTokens {
     /// The caller of `token`, if it was verified against key set `generation` and is still
     /// unexpired (within `leeway`).
     pub(crate) fn get(&self, token: &str, generation: u64, leeway: Duration) -> Option<Caller> {
-        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let entries = self.entries.read().unwrap_or_else(|e| e.into_inner());
         let verified = entries.get(token)?;
         let fresh = verified.generation == generation
             && verified.since.elapsed() < self.max_age
@@ -52,7 +53,7 @@ impl VerifiedTokens {
         if self.max == 0 {
             return;
         }
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
         if entries.len() >= self.max {
             let now = now();
             entries.retain(|_, verified| {
@@ -118,7 +119,7 @@ mod tests {
         let tokens = VerifiedTokens::new(4, Duration::from_secs(600));
         for i in 0..100 {
             tokens.insert(&format!("t{i}"), &caller("ana"), now() + 300, 1);
-            assert!(tokens.entries.lock().unwrap().len() <= 4);
+            assert!(tokens.entries.read().unwrap().len() <= 4);
         }
         assert!(
             tokens.get("t99", 1, Duration::ZERO).is_some(),
