@@ -409,8 +409,11 @@ async fn respond(
             let subscription = hub.subscribe();
             exchange.attach(&hub);
             // A request's own stream ends with its reply: no idle limit, no GET slot.
-            let limits = SseLimits::default();
             // The stateless revision has no resumption, so no event ids and no priming event.
+            let limits = SseLimits {
+                anonymous: stateless_era,
+                ..SseLimits::default()
+            };
             let fresh = !stateless_era;
             sse_response(state, session, &hub, subscription, fresh, limits)
         }
@@ -624,6 +627,7 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
     let limits = SseLimits {
         idle: Some(state.options.stream_idle),
         slot: Some(slot),
+        anonymous: false,
     };
     let resume = headers
         .get(LAST_EVENT_ID)
