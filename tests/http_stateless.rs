@@ -118,7 +118,8 @@ async fn headers_that_disagree_with_the_body_are_header_mismatch() {
         "tools/call",
         json!({"name": "echo", "arguments": {"text": "x"}}),
     );
-    let cases: [(&str, Vec<(&str, &str)>, u16, Option<i64>); 8] = [
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, u16, Option<i64>);
+    let cases: [Case<'_>; 8] = [
         (
             "all agree",
             vec![
