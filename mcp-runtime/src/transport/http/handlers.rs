@@ -226,6 +226,13 @@ pub(super) async fn post(
     ) {
         return *refusal;
     }
+    if envelope.is_some()
+        && let Incoming::Request(request) = &message
+        && request.method == "subscriptions/listen"
+        && let Err(refusal) = accepts.check_stream(&request.method)
+    {
+        return refused(refusal);
+    }
     let kind = classify(&message);
     if envelope.is_none() && matches!(kind, Kind::NoReply) && names_stateless(headers) {
         // A stateless client's notification: nothing in 2026-07-28 is one over HTTP.
@@ -445,8 +452,11 @@ async fn respond(
             let subscription = hub.subscribe();
             exchange.attach(&hub);
             // A request's own stream ends with its reply: no idle limit, no GET slot.
-            let limits = SseLimits::default();
             // The stateless revision has no resumption, so no event ids and no priming event.
+            let limits = SseLimits {
+                anonymous: stateless_era,
+                ..SseLimits::default()
+            };
             let fresh = !stateless_era;
             sse_response(state, session, &hub, subscription, fresh, limits)
         }
@@ -672,6 +682,7 @@ pub(super) async fn get(
     let limits = SseLimits {
         idle: Some(state.options.stream_idle),
         slot: Some(slot),
+        anonymous: false,
     };
     let resume = headers
         .get(LAST_EVENT_ID)
