@@ -77,10 +77,16 @@ fn installed() -> Option<(PathBuf, PathBuf)> {
         std::env::var_os("CI").is_none(),
         "the test authorization server is not installed ({missing} is missing), and CI is set: {INSTALL_HINT}"
     );
-    eprintln!(
-        "skipping: the test authorization server is not installed ({missing} is missing); {INSTALL_HINT}"
-    );
+    skipping(&format!(
+        "the test authorization server is not installed ({missing} is missing)"
+    ));
     None
+}
+
+/// Says that a test is skipped, and why, where `cargo test` shows it: on the process's stderr,
+/// which the test harness does not capture (it captures `eprintln!`).
+fn skipping(why: &str) {
+    let _ = writeln!(std::io::stderr(), "skipping: {why}; {INSTALL_HINT}");
 }
 
 /// What the authorization server announces: its issuer and keys.
@@ -796,10 +802,10 @@ async fn the_typescript_sdk_client_discovers_the_authorization_server_and_calls_
             "the TypeScript SDK is not installed at {}, and CI is set: {INSTALL_HINT}",
             sdk.display()
         );
-        eprintln!(
-            "skipping: the TypeScript SDK is not installed at {}; {INSTALL_HINT}",
+        skipping(&format!(
+            "the TypeScript SDK is not installed at {}",
             sdk.display()
-        );
+        ));
         return;
     }
     let (_, resource) = protected_with(&auth.keys.issuer, Duration::from_secs(30), false).await;
