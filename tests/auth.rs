@@ -1106,6 +1106,36 @@ async fn each_handler_checks_its_scopes_itself_whatever_the_transport_decided() 
         "{error:?}"
     );
 
+    // A tool built at run time declares its scopes too.
+    let erase = mcp_runtime::DynamicTool::new("erase_notes", "Erases every note.")
+        .scopes(["notes:admin"])
+        .handler(|_, _| async { CallToolResult::text("erased") });
+    let server_with_erase = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+        .dynamic_tool(erase)
+        .build()
+        .unwrap();
+    let admin = Caller::new("ana", ["notes:admin"], serde_json::Map::new());
+    let client = TestClient::as_caller(&server_with_erase, admin);
+    client.initialize().await.unwrap();
+    let result = client.call_tool("erase_notes", json!({})).await.unwrap();
+    assert_eq!(result.content[0].as_text(), Some("erased"));
+    let writer = Caller::new("bob", ["notes:write"], serde_json::Map::new());
+    let client = TestClient::as_caller(&server_with_erase, writer);
+    client.initialize().await.unwrap();
+    let result = client.call_tool("erase_notes", json!({})).await.unwrap();
+    assert!(result.is_error);
+    let bad = mcp_runtime::DynamicTool::new("bad", "Has a bad scope.").scopes(["notes write"]);
+    let error = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+        .dynamic_tool(bad)
+        .build()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        error.contains("' ' cannot be part of scope \"notes write\""),
+        "{error}"
+    );
+
     // The local user (stdio) is trusted with every scope, and is no `Caller`.
     let client = TestClient::new(&server);
     client.initialize().await.unwrap();

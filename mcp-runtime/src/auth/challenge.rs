@@ -87,19 +87,19 @@ pub(crate) fn insufficient_scope(
 ) -> Option<Box<Response>> {
     let lacking: Vec<&Needed> = needed
         .iter()
-        .filter(|need| !caller.missing(need.scopes).is_empty())
+        .filter(|need| !caller.missing(&need.scopes.to_vec()).is_empty())
         .collect();
     let first = lacking.first()?;
     let mut scopes: Vec<&str> = Vec::new();
     for need in &lacking {
-        for scope in need.scopes {
-            if !scopes.contains(scope) {
+        for scope in need.scopes.to_vec() {
+            if !scopes.contains(&scope) {
                 scopes.push(scope);
             }
         }
     }
     let description = super::Authentication::Caller(caller.clone())
-        .refuses(&first.handler, first.scopes)
+        .refuses(&first.handler, &first.scopes.to_vec())
         .unwrap_or_default();
     let mut response = challenge(
         server,

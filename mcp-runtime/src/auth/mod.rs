@@ -18,6 +18,8 @@ pub(crate) mod caller;
 #[cfg(feature = "http")]
 mod scopes;
 
+use std::sync::Arc;
+
 #[cfg(feature = "auth")]
 mod challenge;
 #[cfg(feature = "auth")]
@@ -52,6 +54,43 @@ pub use jwt::JwtVerifier;
 pub use resource_server::{ResourceServer, UrlError};
 #[cfg(feature = "auth")]
 pub use verifier::{TokenError, TokenVerifier};
+
+/// The scopes a handler needs: declared by its attribute (`Tool::SCOPES`), or given at run time
+/// (`DynamicTool::scopes`).
+#[derive(Clone, Debug)]
+pub(crate) enum Scopes {
+    Declared(&'static [&'static str]),
+    Given(Arc<[String]>),
+}
+
+impl Scopes {
+    pub(crate) fn is_empty(&self) -> bool {
+        match self {
+            Scopes::Declared(scopes) => scopes.is_empty(),
+            Scopes::Given(scopes) => scopes.is_empty(),
+        }
+    }
+
+    /// The scopes, in their order.
+    pub(crate) fn to_vec(&self) -> Vec<&str> {
+        match self {
+            Scopes::Declared(scopes) => scopes.to_vec(),
+            Scopes::Given(scopes) => scopes.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// Why `scope` is not an OAuth scope token (RFC 6749, section 3.3: printable ASCII but space,
+/// `"` and `\`). The macros check declared scopes the same way at compile time.
+pub(crate) fn scope_problem(scope: &str) -> Option<String> {
+    if scope.is_empty() {
+        return Some("a scope cannot be empty".to_owned());
+    }
+    scope
+        .chars()
+        .find(|&c| !matches!(c, '!' | '#'..='[' | ']'..='~'))
+        .map(|bad| format!("{bad:?} cannot be part of scope {scope:?} (RFC 6749: printable ASCII but space, `\"` and `\\`)"))
+}
 
 /// Who the messages of one transport sink came from, as far as the transport knows.
 #[derive(Clone, Debug)]
@@ -115,13 +154,13 @@ pub(crate) fn refused(
     ctx: &crate::Context,
     kind: &str,
     name: &str,
-    scopes: &[&str],
+    scopes: &Scopes,
 ) -> Option<String> {
     if scopes.is_empty() {
         return None;
     }
     let authentication = ctx.request_state().sink.authentication();
-    authentication.refuses(&format!("{kind} `{name}`"), scopes)
+    authentication.refuses(&format!("{kind} `{name}`"), &scopes.to_vec())
 }
 
 fn plural(n: usize) -> &'static str {

@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use super::Scopes;
 use crate::jsonrpc::{Incoming, IncomingRequest};
 use crate::server::ServerCore;
 
@@ -18,7 +19,7 @@ use crate::server::ServerCore;
 pub(crate) struct Needed {
     /// The handler, for messages: "tool `write_note`".
     pub(crate) handler: String,
-    pub(crate) scopes: &'static [&'static str],
+    pub(crate) scopes: Scopes,
 }
 
 /// The handlers `message` would run that need scopes, with their scopes.
@@ -42,18 +43,22 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
     let (kind, name, scopes) = match request.method.as_str() {
         "tools/call" => {
             let name = field(request.params.as_deref(), "name")?;
-            let scopes = server.tools.load().get(&name)?.scopes;
+            let scopes = server.tools.load().get(&name)?.scopes.clone();
             ("tool", name, scopes)
         }
         "prompts/get" => {
             let name = field(request.params.as_deref(), "name")?;
-            let scopes = server.prompts.load().get(&name)?.scopes;
+            let scopes = server.prompts.load().get(&name)?.scopes.clone();
             ("prompt", name, scopes)
         }
         "resources/read" => {
             let uri = field(request.params.as_deref(), "uri")?;
             let (entry, _) = server.resources.load().resolve(&uri)?;
-            ("resource", entry.definition.uri.to_string(), entry.scopes)
+            (
+                "resource",
+                entry.definition.uri.to_string(),
+                entry.scopes.clone(),
+            )
         }
         _ => return None,
     };

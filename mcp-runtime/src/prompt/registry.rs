@@ -34,7 +34,7 @@ pub struct PromptEntry {
     pub(crate) definition: PromptDefinition,
     pub(crate) specs: ArgumentSpecs,
     /// The scopes a caller needs (`Prompt::SCOPES`).
-    pub(crate) scopes: &'static [&'static str],
+    pub(crate) scopes: crate::auth::Scopes,
     location: &'static str,
     get: GetFn,
     wire: WireCache,
@@ -47,7 +47,7 @@ impl PromptEntry {
         PromptEntry {
             definition,
             specs,
-            scopes: P::SCOPES,
+            scopes: crate::auth::Scopes::Declared(P::SCOPES),
             location: std::any::type_name::<P>(),
             get: Arc::new(|ctx, args| Box::pin(P::get(ctx, args))),
             wire: Default::default(),
@@ -63,7 +63,7 @@ impl PromptEntry {
         ctx: Context,
         args: StringArgs,
     ) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
-        if let Some(why) = crate::auth::refused(&ctx, "prompt", self.name(), self.scopes) {
+        if let Some(why) = crate::auth::refused(&ctx, "prompt", self.name(), &self.scopes) {
             let error = HandlerError::new(crate::ErrorCode::InvalidRequest, why);
             return Box::pin(std::future::ready(Err(error)));
         }

@@ -38,7 +38,7 @@ pub struct ResourceEntry {
     pub(crate) template: Option<UriTemplate>,
     pub(crate) specs: ArgumentSpecs,
     /// The scopes a caller needs (`Resource::SCOPES`).
-    pub(crate) scopes: &'static [&'static str],
+    pub(crate) scopes: crate::auth::Scopes,
     location: &'static str,
     read: ReadFn,
     wire: WireCache,
@@ -58,7 +58,7 @@ impl ResourceEntry {
             definition,
             template,
             specs,
-            scopes: R::SCOPES,
+            scopes: crate::auth::Scopes::Declared(R::SCOPES),
             location: std::any::type_name::<R>(),
             read: Arc::new(|ctx, uri, vars| Box::pin(R::read(ctx, uri, vars))),
             wire: Default::default(),
@@ -71,7 +71,7 @@ impl ResourceEntry {
         uri: String,
         variables: StringArgs,
     ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
-        let scopes = self.scopes;
+        let scopes = &self.scopes;
         if let Some(why) = crate::auth::refused(&ctx, "resource", &self.definition.uri, scopes) {
             let error = HandlerError::new(crate::ErrorCode::InvalidRequest, why);
             return Box::pin(std::future::ready(Err(error)));

@@ -25,6 +25,7 @@ type Handler = Arc<dyn Fn(Context, Map<String, Value>) -> BoxFuture<CallToolResu
 pub struct DynamicTool {
     definition: ToolDefinition,
     handler: Option<Handler>,
+    scopes: Vec<String>,
 }
 
 impl DynamicTool {
@@ -44,6 +45,7 @@ impl DynamicTool {
                 annotations: ToolAnnotations::default(),
             },
             handler: None,
+            scopes: Vec::new(),
         }
     }
 
@@ -76,6 +78,16 @@ impl DynamicTool {
         self
     }
 
+    /// The OAuth scopes an access token must grant to call the tool, as
+    /// `#[mcp_tool(scopes = [...])]` declares them for a function (see
+    /// [`auth`](crate::auth)). A scope that is not an OAuth scope token (printable ASCII but
+    /// space, `"` and `\`) makes [`build`](crate::ServerBuilder::build) fail, saying which.
+    #[must_use]
+    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> DynamicTool {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
     /// Sets what a call does: an async closure from the context and the `arguments` object
     /// to the result.
     #[must_use]
@@ -103,11 +115,25 @@ impl DynamicTool {
                 problem: "its inputSchema must have `\"type\": \"object\"` at the root".to_owned(),
             });
         }
+        if let Some(problem) = self
+            .scopes
+            .iter()
+            .find_map(|s| crate::auth::scope_problem(s))
+        {
+            return Err(BuildProblem::InvalidDefinition {
+                kind: "tool",
+                name: self.definition.name.to_string(),
+                problem,
+            });
+        }
         let handler = self.handler.unwrap_or_else(|| {
             Arc::new(|_, _| Box::pin(async { CallToolResult::error("this tool has no handler") }))
         });
-        Ok(ToolEntry::dynamic(self.definition, move |ctx, args| {
-            handler(ctx, args.into_map())
-        }))
+        let scopes = crate::auth::Scopes::Given(self.scopes.into());
+        Ok(ToolEntry::dynamic(
+            self.definition,
+            scopes,
+            move |ctx, args| handler(ctx, args.into_map()),
+        ))
     }
 }

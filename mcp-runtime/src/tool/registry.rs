@@ -34,7 +34,7 @@ pub struct ToolEntry {
     pub(crate) location: &'static str,
     pub(crate) needs_state: Vec<crate::context::StateNeed>,
     /// The scopes a caller needs (`Tool::SCOPES`).
-    pub(crate) scopes: &'static [&'static str],
+    pub(crate) scopes: crate::auth::Scopes,
     call: CallFn,
     wire: WireCache,
 }
@@ -47,7 +47,7 @@ impl ToolEntry {
             definition,
             location: std::any::type_name::<T>(),
             needs_state: std::mem::take(&mut schema.requirements.states),
-            scopes: T::SCOPES,
+            scopes: crate::auth::Scopes::Declared(T::SCOPES),
             call: Arc::new(|ctx, args| Box::pin(T::call(ctx, args))),
             wire: Default::default(),
         }
@@ -56,13 +56,14 @@ impl ToolEntry {
     /// A tool built at run time.
     pub(crate) fn dynamic(
         definition: ToolDefinition,
+        scopes: crate::auth::Scopes,
         call: impl Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync + 'static,
     ) -> ToolEntry {
         ToolEntry {
             definition,
             location: "a tool added at run time",
             needs_state: Vec::new(),
-            scopes: &[],
+            scopes,
             call: Arc::new(call),
             wire: WireCache::default(),
         }
@@ -75,7 +76,7 @@ impl ToolEntry {
     /// Calls the tool, unless the caller lacks its scopes: the transport refuses such a call
     /// first (HTTP answers 403), and this is the check that holds whatever the transport did.
     pub(crate) fn call(&self, ctx: Context, args: Arguments) -> BoxFuture<CallToolResult> {
-        if let Some(why) = refused(&ctx, "tool", self.name(), self.scopes) {
+        if let Some(why) = refused(&ctx, "tool", self.name(), &self.scopes) {
             return Box::pin(std::future::ready(CallToolResult::error(why)));
         }
         (self.call)(ctx, args)

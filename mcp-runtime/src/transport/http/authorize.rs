@@ -54,7 +54,7 @@ pub(super) fn check_scopes(
     let _ = options;
     let refusals = needed
         .iter()
-        .filter_map(|need| authentication.refuses(&need.handler, need.scopes));
+        .filter_map(|need| authentication.refuses(&need.handler, &need.scopes.to_vec()));
     match refusals.into_iter().next() {
         Some(why) => {
             let error = RpcError::new(crate::ErrorCode::InvalidRequest, why);
