@@ -44,7 +44,9 @@ pub(super) struct Input {
     carried: Carried,
     method: &'static str,
     name: String,
-    arguments: Option<Value>,
+    /// The request's params, for the arguments a new state is bound to: read only if the
+    /// handler asks something.
+    params: Option<Box<RawValue>>,
 }
 
 #[derive(Deserialize)]
@@ -73,6 +75,17 @@ pub(super) fn begin(
 ) -> Result<Option<Input>, RpcError> {
     if request.envelope().is_none() {
         return Ok(None);
+    }
+    let text = params.map_or("", RawValue::get);
+    // A first call carries neither: nothing to read before the handler runs.
+    if !(text.contains("inputResponses") || text.contains("requestState")) {
+        return Ok(Some(Input {
+            round: Arc::new(InputRound::new(Map::new())),
+            carried: Carried::default(),
+            method,
+            name: name.to_owned(),
+            params: params.map(ToOwned::to_owned),
+        }));
     }
     let retry: RetryParams = super::parse_params(method, params)?;
     let arguments = retry.arguments.filter(|a| !a.is_null());
@@ -105,7 +118,7 @@ pub(super) fn begin(
         carried,
         method,
         name: name.to_owned(),
-        arguments,
+        params: params.map(ToOwned::to_owned),
     }))
 }
 
@@ -181,10 +194,16 @@ impl Input {
             round: self.carried.round + 1,
         };
         let payload = serde_json::to_vec(&carried).expect("answers serialize");
+        let arguments = self
+            .params
+            .as_deref()
+            .and_then(|params| serde_json::from_str::<RetryParams>(params.get()).ok())
+            .and_then(|params| params.arguments)
+            .filter(|arguments| !arguments.is_null());
         let binding = Binding {
             method: self.method,
             name: &self.name,
-            arguments: self.arguments.as_ref(),
+            arguments: arguments.as_ref(),
             audience: &request.server().info.name,
         };
         let server = request.server();
