@@ -370,10 +370,10 @@ pub use handler_error::HandlerError;
 pub use jsonrpc::{ErrorCode, RequestId, RpcError};
 pub use prompt::{IntoPromptResult, Prompt};
 pub use protocol::{
-    Annotations, AudioContent, CallToolResult, ClientInfo, Content, EmbeddedResource,
-    GetPromptResult, ImageContent, Implementation, PromptDefinition, PromptMessage,
-    ReadResourceResult, ResourceContents, ResourceDefinition, ResourceLink, Revision, Role,
-    TextContent, ToolAnnotations, ToolDefinition,
+    Annotations, AudioContent, CacheHints, CacheScope, CallToolResult, ClientInfo, Content,
+    EmbeddedResource, GetPromptResult, ImageContent, Implementation, PromptDefinition,
+    PromptMessage, ReadResourceResult, ResourceContents, ResourceDefinition, ResourceLink,
+    Revision, Role, TextContent, ToolAnnotations, ToolDefinition,
 };
 pub use resource::{IntoResourceContents, Resource, list_files, read_file, safe_join};
 pub use sealed_state::{StateKeys, StateKeysError};

@@ -109,7 +109,7 @@ impl TestClient {
 
     /// `initialize` with the latest revision, then `notifications/initialized`.
     pub async fn initialize(&self) -> Result<Value, RpcError> {
-        self.initialize_with(Revision::LATEST.as_str(), json!({}))
+        self.initialize_with(Revision::LATEST_SESSION_BASED.as_str(), json!({}))
             .await
     }
 
@@ -155,6 +155,37 @@ impl TestClient {
             }
             None => Ok(reply.get("result").cloned().unwrap_or(Value::Null)),
         }
+    }
+
+    /// Sends a request of revision 2026-07-28, stateless: its `_meta` names the revision,
+    /// this client and its `capabilities` (`{}` for none), as every such request does; waits
+    /// (at most 30 s) for its reply. A `_meta` already in `params` is kept and added to.
+    pub async fn request_stateless(
+        &self,
+        method: &str,
+        mut params: Value,
+        capabilities: Value,
+    ) -> Result<Value, RpcError> {
+        let meta = params
+            .as_object_mut()
+            .expect("params are an object")
+            .entry("_meta")
+            .or_insert_with(|| json!({}));
+        let meta = meta.as_object_mut().expect("`_meta` is an object");
+        for (key, value) in [
+            (
+                "io.modelcontextprotocol/protocolVersion",
+                json!(Revision::LATEST.as_str()),
+            ),
+            ("io.modelcontextprotocol/clientCapabilities", capabilities),
+            (
+                "io.modelcontextprotocol/clientInfo",
+                json!({"name": "mcp-runtime-test-client", "version": "0"}),
+            ),
+        ] {
+            meta.entry(key).or_insert(value);
+        }
+        self.request(method, params).await
     }
 
     /// Sends a notification.

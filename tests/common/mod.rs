@@ -120,6 +120,8 @@ fn result_def(method: &str) -> Option<&'static str> {
         "prompts/list" => "ListPromptsResult",
         "prompts/get" => "GetPromptResult",
         "completion/complete" => "CompleteResult",
+        "server/discover" => "DiscoverResult",
+        "subscriptions/listen" => "SubscriptionsListenResult",
         _ => return None,
     })
 }
@@ -151,13 +153,21 @@ fn check_with(
         return check_with(spec, revision, answers, &attributed);
     }
     spec.validate(revision, "JSONRPCMessage", message)?;
-    if message.get("error").is_some() {
+    if let Some(error) = message.get("error") {
         let def = if revision < "2025-11-25" {
             "JSONRPCError"
         } else {
             "JSONRPCErrorResponse"
         };
-        return spec.validate(revision, def, message);
+        spec.validate(revision, def, message)?;
+        // 2026-07-28 types the errors whose `data` carries meaning.
+        let typed = match error["code"].as_i64() {
+            Some(-32020) => "HeaderMismatchError",
+            Some(-32021) => "MissingRequiredClientCapabilityError",
+            Some(-32022) => "UnsupportedProtocolVersionError",
+            _ => return Ok(()),
+        };
+        return spec.validate(revision, typed, message);
     }
     if message.get("method").is_some() && message.get("id").is_none() {
         return spec.validate(revision, "ServerNotification", message);
@@ -168,6 +178,11 @@ fn check_with(
     if let (Some(method), Some(result)) = (answers, message.get("result"))
         && let Some(def) = result_def(method)
     {
+        let def = if result["resultType"] == "input_required" {
+            "InputRequiredResult"
+        } else {
+            def
+        };
         spec.validate(revision, def, result)?;
     }
     Ok(())
@@ -256,6 +271,9 @@ impl Checked {
         message
     }
 }
+
+/// The revision that each request names in its `_meta`.
+pub const STATELESS_REVISION: &str = "2026-07-28";
 
 /// The revisions that negotiate with `initialize`.
 pub const SESSION_REVISIONS: [&str; 3] = ["2025-03-26", "2025-06-18", "2025-11-25"];

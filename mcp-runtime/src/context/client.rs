@@ -62,6 +62,15 @@ impl Context {
         method: &str,
         params: &impl Serialize,
     ) -> Result<T, ClientError> {
+        if let Some(round) = &self.inner.input {
+            let key = match &self.inner.question_key {
+                Some(key) => key.to_string(),
+                None => round.default_key(method.split('/').next().unwrap_or(method)),
+            };
+            return round
+                .ask(key, capability, method, params, self.client())
+                .await;
+        }
         if !self.client().has_capability(capability) {
             return Err(ClientError::NotSupported { capability });
         }
@@ -102,7 +111,7 @@ impl Context {
     /// #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<translate>().build().unwrap();
     /// #     let client = mcp_runtime::testing::TestClient::new(&server);
     /// #     client.answer_requests(|_, _| Ok(serde_json::json!({"role": "assistant", "model": "test", "content": {"type": "text", "text": "Bonjour"}})));
-    /// #     client.initialize_with(mcp_runtime::Revision::LATEST.as_str(), serde_json::json!({"sampling": {}})).await.unwrap();
+    /// #     client.initialize_with(mcp_runtime::Revision::LATEST_SESSION_BASED.as_str(), serde_json::json!({"sampling": {}})).await.unwrap();
     /// #     let result = client.call_tool("translate", serde_json::json!({"sentence": "Hello"})).await.unwrap();
     /// #     assert_eq!(result.content[0].as_text(), Some("Bonjour"));
     /// # }
@@ -140,7 +149,7 @@ impl Context {
     /// #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<folders>().build().unwrap();
     /// #     let client = mcp_runtime::testing::TestClient::new(&server);
     /// #     client.answer_requests(|_, _| Ok(serde_json::json!({"roots": [{"uri": "file:///work"}]})));
-    /// #     client.initialize_with(mcp_runtime::Revision::LATEST.as_str(), serde_json::json!({"roots": {}})).await.unwrap();
+    /// #     client.initialize_with(mcp_runtime::Revision::LATEST_SESSION_BASED.as_str(), serde_json::json!({"roots": {}})).await.unwrap();
     /// #     let result = client.call_tool("folders", serde_json::json!({})).await.unwrap();
     /// #     assert_eq!(result.content[0].as_text(), Some("file:///work"));
     /// # }

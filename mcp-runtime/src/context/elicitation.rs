@@ -84,7 +84,7 @@ impl Context {
     /// #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<ship>().build().unwrap();
     /// #     let client = mcp_runtime::testing::TestClient::new(&server);
     /// #     client.answer_requests(|_, _| Ok(serde_json::json!({"action": "accept", "content": {"street": "1 Main St", "city": "Lisbon"}})));
-    /// #     client.initialize_with(mcp_runtime::Revision::LATEST.as_str(), serde_json::json!({"elicitation": {}})).await.unwrap();
+    /// #     client.initialize_with(mcp_runtime::Revision::LATEST_SESSION_BASED.as_str(), serde_json::json!({"elicitation": {}})).await.unwrap();
     /// #     let result = client.call_tool("ship", serde_json::json!({})).await.unwrap();
     /// #     assert_eq!(result.content[0].as_text(), Some("Shipping to 1 Main St, Lisbon"));
     /// # }
@@ -150,12 +150,16 @@ impl Context {
                 capability: "elicitation.url",
             });
         }
-        let params = json!({
+        let mut params = json!({
             "mode": "url",
             "message": message,
             "url": url,
             "elicitationId": elicitation_id,
         });
+        if self.revision().is_stateless() {
+            // 2026-07-28 identifies the question by its key instead.
+            params.as_object_mut().map(|p| p.remove("elicitationId"));
+        }
         let answer: ElicitAnswer = self
             .ask("elicitation", "elicitation/create", &params)
             .await?;

@@ -1,44 +1,12 @@
 //! Log messages to the client (`notifications/message`), filtered by the level the client set
 //! with `logging/setLevel`.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+pub use crate::protocol::LoggingLevel;
 
 use super::{Context, RequestState};
 use crate::server::Session;
-
-/// The syslog severities MCP uses, least severe first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LoggingLevel {
-    /// Detailed debugging information.
-    Debug,
-    /// Normal operation.
-    Info,
-    /// Normal but significant.
-    Notice,
-    /// A warning.
-    Warning,
-    /// An error.
-    Error,
-    /// A critical condition.
-    Critical,
-    /// Action must be taken immediately.
-    Alert,
-    /// The system is unusable.
-    Emergency,
-}
-
-impl LoggingLevel {
-    pub(crate) fn from_index(index: u8) -> LoggingLevel {
-        use LoggingLevel::*;
-        [
-            Debug, Info, Notice, Warning, Error, Critical, Alert, Emergency,
-        ]
-        .get(usize::from(index))
-        .copied()
-        .unwrap_or(Emergency)
-    }
-}
 
 #[derive(Serialize)]
 struct MessageParams<'a, T: Serialize> {
@@ -57,7 +25,14 @@ pub(crate) fn send_log(
     logger: Option<&str>,
     data: &impl Serialize,
 ) {
-    if level < session.log_level() {
+    // A stateless request's `_meta` sets its own level, and without one it gets no log
+    // messages at all (2026-07-28, server/utilities/logging); a session has its
+    // `logging/setLevel`.
+    let threshold = match &state.envelope {
+        Some(envelope) => envelope.log_level,
+        None => Some(session.log_level()),
+    };
+    if threshold.is_none_or(|threshold| level < threshold) {
         return;
     }
     let message = crate::jsonrpc::encode_notification(

@@ -8,6 +8,7 @@
 
 mod client;
 mod elicitation;
+mod input;
 mod logging;
 mod progress;
 mod request_state;
@@ -23,6 +24,7 @@ pub use elicitation::{Elicitation, UrlElicitation};
 pub use logging::LoggingLevel;
 #[cfg(feature = "tracing")]
 pub(crate) use logging::send_log;
+pub(crate) use input::{InputRound, Interruption, UntilInput};
 pub(crate) use request_state::RequestState;
 pub use state::{Shareable, State};
 pub(crate) use state::{StateMap, StateNeed};
@@ -74,7 +76,7 @@ use crate::server::{ServerHandle, Session};
 /// #         assert_eq!(method, "sampling/createMessage");
 /// #         Ok(serde_json::json!({"role": "assistant", "model": "test", "content": {"type": "text", "text": "A short book."}}))
 /// #     });
-/// #     client.initialize_with(mcp_runtime::Revision::LATEST.as_str(), serde_json::json!({"sampling": {}})).await.unwrap();
+/// #     client.initialize_with(mcp_runtime::Revision::LATEST_SESSION_BASED.as_str(), serde_json::json!({"sampling": {}})).await.unwrap();
 /// #     let result = client.call_tool("summarize", serde_json::json!({"pages": 3})).await.unwrap();
 /// #     assert_eq!(result.content[0].as_text(), Some("A short book."));
 /// # }
@@ -108,6 +110,7 @@ pub struct Context {
     inner: Arc<RequestInner>,
 }
 
+#[derive(Clone)]
 struct RequestInner {
     session: Arc<Session>,
     id: RequestId,
@@ -115,6 +118,10 @@ struct RequestInner {
     client: Arc<ClientInfo>,
     meta: Option<Map<String, Value>>,
     state: Arc<RequestState>,
+    /// In the stateless revision, the answers this run may use and where its questions go.
+    input: Option<Arc<InputRound>>,
+    /// The key the questions asked through this context go under ([`Context::question`]).
+    question_key: Option<Arc<str>>,
 }
 
 impl Context {
@@ -134,7 +141,49 @@ impl Context {
                 client,
                 meta,
                 state,
+                input: None,
+                question_key: None,
             }),
+        }
+    }
+
+    /// The context of a run in the stateless revision: questions are answered from `round`
+    /// or end the run.
+    pub(crate) fn with_input(mut self, round: Arc<InputRound>) -> Context {
+        Arc::make_mut(&mut self.inner).input = Some(round);
+        self
+    }
+
+    /// This context, asking its questions under `key`: in revision 2026-07-28 the key of the
+    /// question in the input-required result's `inputRequests` and of its answer in the
+    /// retry's `inputResponses` (without one, questions are keyed `elicitation-1`,
+    /// `sampling-2`, ... in the order the handler asks them). In a session it changes
+    /// nothing. Give each question its own key.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::Elicitation;
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Name {
+    ///     name: String,
+    /// }
+    ///
+    /// /// Greets the user by name.
+    /// #[mcp_tool]
+    /// async fn greet(ctx: Context) -> Result<String, String> {
+    ///     match ctx.question("user_name").elicit::<Name>("What is your name?").await {
+    ///         Ok(Elicitation::Accept(Name { name })) => Ok(format!("Hello, {name}!")),
+    ///         Ok(_) => Ok("Hello!".to_string()),
+    ///         Err(e) => Err(e.to_string()),
+    ///     }
+    /// }
+    /// ```
+    pub fn question(&self, key: impl Into<String>) -> Context {
+        let mut inner = RequestInner::clone(&self.inner);
+        inner.question_key = Some(Arc::from(key.into()));
+        Context {
+            inner: Arc::new(inner),
         }
     }
 
@@ -203,7 +252,16 @@ impl Context {
 
     /// Sends a request to the client and waits for its answer, or the server's request
     /// timeout (60 s by default), after which the error says the client did not answer.
+    /// Fails at once in revision 2026-07-28, where servers send no requests: ask through
+    /// [`elicit`](Self::elicit), [`sample`](Self::sample) or [`list_roots`](Self::list_roots),
+    /// which work in every revision.
     pub async fn request(&self, method: &str, params: &impl Serialize) -> Result<Value, RpcError> {
+        if self.inner.revision.is_stateless() {
+            return Err(RpcError::internal(format!(
+                "cannot send `{method}` to the client: in protocol revision {} servers send no requests; ask through `Context::elicit`, `sample` or `list_roots`, which turn into input-required results",
+                self.inner.revision
+            )));
+        }
         self.inner
             .session
             .request(&self.inner.state.sink, method, params)

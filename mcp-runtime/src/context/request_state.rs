@@ -6,7 +6,10 @@ use std::task::Waker;
 
 use tokio::sync::Notify;
 
+use std::sync::Arc;
+
 use crate::jsonrpc::RequestId;
+use crate::protocol::envelope::Envelope;
 use crate::server::{Outbound, Outgoing};
 
 /// Flags of one request in flight, and where its messages go.
@@ -15,6 +18,9 @@ pub(crate) struct RequestState {
     id: RequestId,
     /// The request's own channel to the client (its HTTP response stream, or stdout).
     pub(crate) sink: Outbound,
+    /// What a request of a stateless revision declared in its `_meta` (its revision, the
+    /// client's capabilities, its log level); `None` in a session, which `initialize` settled.
+    pub(crate) envelope: Option<Arc<Envelope>>,
     cancelled: AtomicBool,
     cancel: Notify,
     /// The task running the handler, woken by a cancel.
@@ -25,10 +31,15 @@ pub(crate) struct RequestState {
 }
 
 impl RequestState {
-    pub(crate) fn new(id: RequestId, sink: Outbound) -> RequestState {
+    pub(crate) fn new(
+        id: RequestId,
+        sink: Outbound,
+        envelope: Option<Arc<Envelope>>,
+    ) -> RequestState {
         RequestState {
             id,
             sink,
+            envelope,
             cancelled: AtomicBool::new(false),
             cancel: Notify::new(),
             task: Mutex::new(None),

@@ -18,8 +18,18 @@ pub enum ErrorCode {
     InvalidParams,
     /// -32603: the server failed.
     InternalError,
-    /// -32002: `resources/read` of a URI the server does not have.
+    /// -32002: `resources/read` of a URI the server does not have (session-based revisions;
+    /// 2026-07-28 answers -32602 instead).
     ResourceNotFound,
+    /// -32020 (2026-07-28): an HTTP header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`)
+    /// disagrees with the request body.
+    HeaderMismatch,
+    /// -32021 (2026-07-28): the request needs a client capability the client did not declare;
+    /// `data.requiredCapabilities` names it.
+    MissingRequiredClientCapability,
+    /// -32022 (2026-07-28): the request names a protocol revision the server does not serve;
+    /// `data` lists the `supported` ones and echoes the `requested` one.
+    UnsupportedProtocolVersion,
     /// Any other code.
     Other(i64),
 }
@@ -34,6 +44,9 @@ impl ErrorCode {
             ErrorCode::InvalidParams => -32602,
             ErrorCode::InternalError => -32603,
             ErrorCode::ResourceNotFound => -32002,
+            ErrorCode::HeaderMismatch => -32020,
+            ErrorCode::MissingRequiredClientCapability => -32021,
+            ErrorCode::UnsupportedProtocolVersion => -32022,
             ErrorCode::Other(code) => code,
         }
     }
@@ -47,6 +60,9 @@ impl ErrorCode {
             -32602 => ErrorCode::InvalidParams,
             -32603 => ErrorCode::InternalError,
             -32002 => ErrorCode::ResourceNotFound,
+            -32020 => ErrorCode::HeaderMismatch,
+            -32021 => ErrorCode::MissingRequiredClientCapability,
+            -32022 => ErrorCode::UnsupportedProtocolVersion,
             other => ErrorCode::Other(other),
         }
     }

@@ -4,13 +4,16 @@
 
 mod base64;
 mod content;
+pub(crate) mod envelope;
 mod lifecycle;
+mod logging;
 mod prompt;
 mod resource;
 mod revision;
+pub(crate) mod stateless_result;
 mod tool;
 
-pub(crate) use base64::base64_encode;
+pub(crate) use base64::{base64_decode, base64_encode};
 pub use prompt::{GetPromptResult, PromptDefinition, PromptMessage};
 pub(crate) use prompt::{WireArgument, WirePrompt};
 pub(crate) use resource::WireResource;
@@ -24,6 +27,8 @@ pub use lifecycle::{ClientInfo, Implementation};
 pub(crate) use lifecycle::{
     InitializeParams, InitializeResult, ListCapability, ResourcesCapability, ServerCapabilities,
 };
+pub use logging::LoggingLevel;
 pub use revision::Revision;
+pub use stateless_result::{CacheHints, CacheScope};
 pub(crate) use tool::WireTool;
 pub use tool::{CallToolResult, ToolAnnotations, ToolDefinition};

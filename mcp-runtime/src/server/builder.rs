@@ -11,7 +11,7 @@ use crate::context::StateMap;
 use crate::error::{BuildError, BuildProblem, Error};
 use crate::handler::registered;
 use crate::prompt::{Prompt, PromptCatalog, PromptEntry};
-use crate::protocol::Implementation;
+use crate::protocol::{CacheHints, Implementation};
 use crate::resource::{Resource, ResourceCatalog, ResourceEntry};
 use crate::tool::Tool;
 use crate::tool::{ToolEntry, ToolRegistry};
@@ -51,6 +51,7 @@ pub struct ServerBuilder {
     resources: Vec<ResourceEntry>,
     prompts: Vec<PromptEntry>,
     page_size: usize,
+    cache_hints: CacheHints,
     state: StateMap,
     trace: bool,
     max_message_bytes: usize,
@@ -76,6 +77,7 @@ pub(crate) struct ServerCore {
     pub(crate) prompts: Live<PromptCatalog>,
     pub(crate) sessions: Sessions,
     pub(crate) page_size: usize,
+    pub(crate) cache_hints: CacheHints,
     pub(crate) state: StateMap,
     pub(crate) trace: bool,
     pub(crate) max_message_bytes: usize,
@@ -96,6 +98,7 @@ impl Server {
             resources: Vec::new(),
             prompts: Vec::new(),
             page_size: DEFAULT_PAGE_SIZE,
+            cache_hints: CacheHints::NONE,
             state: StateMap::default(),
             trace: std::env::var_os("MCP_TRACE").is_some_and(|v| !v.is_empty() && v != "0"),
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
@@ -214,6 +217,15 @@ impl ServerBuilder {
     /// Sets the `instructions` sent in the `initialize` result: how to use the server.
     pub fn instructions(mut self, instructions: impl Into<String>) -> ServerBuilder {
         self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// How long, and by whom, clients of revision 2026-07-28 may cache `server/discover`, the
+    /// lists and `resources/read` results (`ttlMs`, `cacheScope`). Default:
+    /// [`CacheHints::NONE`] (not reused, private). Session-based revisions have no such
+    /// hints: their clients hear of changes through list-changed notifications.
+    pub fn cache_hints(mut self, hints: CacheHints) -> ServerBuilder {
+        self.cache_hints = hints;
         self
     }
 
@@ -368,6 +380,7 @@ impl ServerBuilder {
                 prompts: Live::new(prompts),
                 sessions: Sessions::default(),
                 page_size: self.page_size,
+                cache_hints: self.cache_hints,
                 state: self.state,
                 trace: self.trace,
                 max_message_bytes: self.max_message_bytes,

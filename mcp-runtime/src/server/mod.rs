@@ -17,5 +17,6 @@ pub use builder::{Server, ServerBuilder};
 pub(crate) use direct::DirectSession;
 pub use handle::ServerHandle;
 pub(crate) use handle::Sessions;
+pub(crate) use methods::stateless_method;
 pub(crate) use outbound::{Outbound, Outgoing};
 pub(crate) use session::Session;

@@ -25,6 +25,7 @@ use crate::jsonrpc::{
     encode_error_without_id, encode_notification, encode_request, parse_message,
 };
 use crate::limit_log::LimitLog;
+use crate::protocol::envelope::{self, Envelope};
 use crate::protocol::{ClientInfo, Revision};
 
 /// What `initialize` settled.
@@ -106,7 +107,8 @@ impl Session {
     /// The revision this session's requests are served under (the latest before
     /// `initialize`).
     pub(crate) fn revision(&self) -> Revision {
-        self.negotiated().map_or(Revision::LATEST, |n| n.revision)
+        self.negotiated()
+            .map_or(Revision::LATEST_SESSION_BASED, |n| n.revision)
     }
 
     /// The context of one request, whose state is `state`.
@@ -116,9 +118,10 @@ impl Session {
         meta: Option<serde_json::Map<String, Value>>,
         state: Arc<RequestState>,
     ) -> Context {
-        let (revision, client) = match self.negotiated() {
-            Some(negotiated) => (negotiated.revision, Arc::clone(&negotiated.client)),
-            None => (Revision::LATEST, Arc::default()),
+        let (revision, client) = match (&state.envelope, self.negotiated()) {
+            (Some(envelope), _) => (envelope.revision, Arc::clone(&envelope.client)),
+            (None, Some(negotiated)) => (negotiated.revision, Arc::clone(&negotiated.client)),
+            (None, None) => (Revision::LATEST_SESSION_BASED, Arc::default()),
         };
         Context::new(Arc::clone(self), id, revision, client, meta, state)
     }
@@ -126,7 +129,7 @@ impl Session {
     /// The state of a request that is answered outside the in-flight map (no cancel can reach
     /// it): for the direct session of the benchmarks.
     pub(crate) fn detached_state(&self, id: RequestId) -> Arc<RequestState> {
-        Arc::new(RequestState::new(id, self.outbound.clone()))
+        Arc::new(RequestState::new(id, self.outbound.clone(), None))
     }
 
     /// The least severe level the client wants log messages at (`logging/setLevel`).
@@ -250,9 +253,19 @@ impl Session {
             super::outbound::trace("<-", bytes);
         }
         match message {
-            Incoming::Request(request) => {
-                self.start_request(request, ReplyTo::Sink(sink.clone()));
-            }
+            Incoming::Request(request) => match envelope::claim(request.params.as_deref()) {
+                None => self.start_request(request, ReplyTo::Sink(sink.clone()), None),
+                Some(claim) => match claim.into_envelope() {
+                    Ok(envelope) => {
+                        let reply_to = ReplyTo::Sink(sink.clone());
+                        self.start_request(request, reply_to, Some(Arc::new(envelope)));
+                    }
+                    Err(error) => sink.send(
+                        Outgoing::Reply(Some(request.id.clone())),
+                        encode_error(Some(&request.id), &error),
+                    ),
+                },
+            },
             Incoming::Notification { method, params } => self.on_notification(&method, params),
             Incoming::Response(response) => self.on_response(response),
             Incoming::Batch(items) => self.on_batch(items, sink),
@@ -310,12 +323,36 @@ impl Session {
         }
     }
 
-    fn start_request(self: &Arc<Self>, request: IncomingRequest, reply_to: ReplyTo) {
+    /// Starts `message`, a request of a stateless revision whose `_meta` declared `envelope`
+    /// (checked by the transport), answered on `sink`: served by the same handlers, with
+    /// nothing of the session's negotiated state (HTTP serves it on a session of its own).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn receive_stateless(
+        self: &Arc<Self>,
+        bytes: &[u8],
+        message: Incoming,
+        envelope: Arc<Envelope>,
+        sink: &Outbound,
+    ) {
+        if self.server.trace {
+            super::outbound::trace("<-", bytes);
+        }
+        if let Incoming::Request(request) = message {
+            self.start_request(request, ReplyTo::Sink(sink.clone()), Some(envelope));
+        }
+    }
+
+    fn start_request(
+        self: &Arc<Self>,
+        request: IncomingRequest,
+        reply_to: ReplyTo,
+        envelope: Option<Arc<Envelope>>,
+    ) {
         let sink = match &reply_to {
             ReplyTo::Sink(sink) => sink.clone(),
             ReplyTo::Batch(batch) => batch.outbound.clone(),
         };
-        let task_state = Arc::new(RequestState::new(request.id.clone(), sink));
+        let task_state = Arc::new(RequestState::new(request.id.clone(), sink, envelope));
         // Registered before the task exists, and the lock released before it is spawned: the
         // task never waits on this lock to find its own state.
         match self
@@ -461,7 +498,8 @@ impl Session {
         for item in items {
             match item {
                 Incoming::Request(request) => {
-                    self.start_request(request, ReplyTo::Batch(Arc::clone(&batch)));
+                    // Batches exist only in 2025-03-26: their requests are served in the session.
+                    self.start_request(request, ReplyTo::Batch(Arc::clone(&batch)), None);
                 }
                 Incoming::Notification { method, params } => self.on_notification(&method, params),
                 Incoming::Response(response) => self.on_response(response),

@@ -4,11 +4,10 @@ use serde::Deserialize;
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use super::parse_params;
+use super::{Request, parse_params};
 use crate::args::ArgumentSpec;
 use crate::completion::{Completion, CompletionContext};
-use crate::jsonrpc::{RequestId, RpcError, encode_result};
-use crate::server::ServerCore;
+use crate::jsonrpc::RpcError;
 
 #[derive(Deserialize)]
 struct CompleteParams {
@@ -42,10 +41,10 @@ struct ContextParams {
 
 /// `completion/complete`: the values a prompt argument or template variable may take.
 pub(super) fn complete(
-    server: &ServerCore,
-    id: &RequestId,
+    request: &Request<'_>,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
+    let server = request.server();
     let params: CompleteParams = parse_params("completion/complete", params)?;
     let (prompts, resources) = (server.prompts.load(), server.resources.load());
     let specs: &[ArgumentSpec] = match &params.reference {
@@ -82,5 +81,5 @@ pub(super) fn complete(
         None => spec.choices.clone(),
     };
     let completion = Completion::filter(candidates, &argument.value);
-    Ok(encode_result(id, &json!({ "completion": completion })))
+    Ok(request.reply(&json!({ "completion": completion })))
 }

@@ -6,10 +6,7 @@ use serde_json::value::RawValue;
 
 use super::parse_params;
 use crate::jsonrpc::{RequestId, RpcError, encode_result};
-use crate::protocol::{
-    ClientInfo, Implementation, InitializeParams, InitializeResult, ListCapability,
-    ResourcesCapability, Revision, ServerCapabilities,
-};
+use crate::protocol::{ClientInfo, Implementation, InitializeParams, InitializeResult, Revision};
 use crate::server::session::Negotiated;
 use crate::server::{ServerCore, Session};
 
@@ -22,7 +19,9 @@ pub(super) fn initialize(
 ) -> Result<Vec<u8>, RpcError> {
     let params: InitializeParams = parse_params("initialize", params)?;
     // Echo a revision we speak; otherwise offer the latest and let the client decide.
-    let revision = Revision::parse(&params.protocol_version).unwrap_or(Revision::LATEST);
+    let revision = Revision::parse(&params.protocol_version)
+        .filter(|revision| !revision.is_stateless())
+        .unwrap_or(Revision::LATEST_SESSION_BASED);
     // "The initialization phase MUST be the first interaction" and then "Both parties MUST
     // respect the negotiated protocol version" (specification 2025-11-25, Lifecycle): a
     // second `initialize` is refused, and what the first settled stays.
@@ -39,30 +38,7 @@ pub(super) fn initialize(
             "this session is already initialized (protocol revision {settled}): `initialize` comes once, first; start a new session to negotiate again"
         )));
     }
-    let (tools, resources, prompts) = (
-        server.tools.load(),
-        server.resources.load(),
-        server.prompts.load(),
-    );
-    let completes = prompts
-        .iter()
-        .map(|p| &p.specs)
-        .chain(resources.templates.iter().map(|t| &t.specs))
-        .flat_map(|specs| &specs.specs)
-        .any(|spec| spec.completer.is_some() || !spec.choices.is_empty());
-    // Every list can change while the server runs (`ServerHandle`), so `listChanged` is
-    // declared with each list the server has.
-    let listed = || ListCapability { list_changed: true };
-    let capabilities = ServerCapabilities {
-        tools: (!tools.is_empty()).then(listed),
-        resources: (!resources.is_empty()).then_some(ResourcesCapability {
-            subscribe: true,
-            list_changed: true,
-        }),
-        prompts: (!prompts.is_empty()).then(listed),
-        completions: completes.then(serde_json::Map::new),
-        logging: Some(serde_json::Map::new()),
-    };
+    let capabilities = super::capabilities::capabilities(server);
     let mut info = std::borrow::Cow::Borrowed(&server.info);
     if !revision.has_structured_output() && info.title.is_some() {
         // `Implementation.title` arrived with 2025-06-18.

@@ -7,10 +7,9 @@ use serde::Deserialize;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
-use super::parse_params;
+use super::{Request, parse_params};
 use crate::catalog::{Catalog, Entry};
-use crate::jsonrpc::{RequestId, RpcError, encode_result};
-use crate::protocol::Revision;
+use crate::jsonrpc::RpcError;
 
 const CURSOR_PREFIX: &str = "after:";
 
@@ -40,20 +39,20 @@ impl Serialize for Page<'_> {
 }
 
 /// Answers a list method with the page of `catalog` it asks for, under `key`, each entry as
-/// `revision` shows it.
+/// the request's revision shows it.
 pub(super) fn list<E: Entry>(
-    id: &RequestId,
+    request: &Request<'_>,
     params: Option<&RawValue>,
-    revision: Revision,
-    page_size: usize,
     method: &str,
     key: &'static str,
     catalog: &Catalog<E>,
 ) -> Result<Vec<u8>, RpcError> {
+    let revision = request.revision();
+    let page_size = request.server().page_size;
     let page = page(method, params, catalog, page_size, key, |entry| {
         entry.wire(revision)
     })?;
-    Ok(encode_result(id, &page))
+    Ok(request.reply_cacheable(&page))
 }
 
 /// The page of `catalog` a list request asks for.

@@ -6,7 +6,9 @@
 //! the handler in the server's registry, builds its `Context` with [`Request::context`], and
 //! turns what the handler returns (or its panic) into the reply.
 
+mod capabilities;
 mod completion_complete;
+mod discover;
 mod initialize;
 mod list;
 mod prompts_get;
@@ -15,6 +17,7 @@ mod tools_call;
 
 use std::sync::Arc;
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
@@ -25,9 +28,11 @@ use crate::context::{Context, LoggingLevel, RequestState};
 use crate::jsonrpc::{
     ErrorCode, IncomingRequest, RequestId, RpcError, encode_error, encode_result,
 };
-use crate::protocol::Revision;
+use crate::protocol::envelope::Envelope;
+use crate::protocol::stateless_result::{CompleteResult, ResultType, ServerMeta};
+use crate::protocol::{CacheHints, Revision};
 
-/// Every method this server answers, for "did you mean" suggestions.
+/// Every method a session answers, for "did you mean" suggestions.
 const METHODS: &[&str] = &[
     "initialize",
     "ping",
@@ -44,8 +49,47 @@ const METHODS: &[&str] = &[
     "logging/setLevel",
 ];
 
-/// One request being answered: its id, its state (cancellation, progress, its channel back),
-/// and what a method may use of the session serving it.
+/// Every method a stateless request may name (2026-07-28), for suggestions.
+const STATELESS_METHODS: &[&str] = &[
+    "server/discover",
+    "subscriptions/listen",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+];
+
+/// The session-based methods 2026-07-28 removed, and what replaced each.
+const REMOVED_METHODS: &[(&str, &str)] = &[
+    (
+        "initialize",
+        "each request names its revision and capabilities in `_meta`; `server/discover` tells what the server offers",
+    ),
+    (
+        "ping",
+        "there is no replacement: a request's own answer shows the server is alive",
+    ),
+    (
+        "logging/setLevel",
+        "a request sets its own level in `_meta` (`io.modelcontextprotocol/logLevel`)",
+    ),
+    (
+        "resources/subscribe",
+        "`subscriptions/listen` with `resourceSubscriptions`",
+    ),
+    (
+        "resources/unsubscribe",
+        "end the `subscriptions/listen` request",
+    ),
+];
+
+/// One request being answered: its id, its state (cancellation, progress, its channel back,
+/// and for a stateless revision what its `_meta` declared), and what a method may use of the
+/// session serving it.
 pub(super) struct Request<'a> {
     id: RequestId,
     session: &'a Arc<Session>,
@@ -58,15 +102,49 @@ impl Request<'_> {
         self.session.server()
     }
 
-    /// The revision the session negotiated (the latest before `initialize`).
+    /// What a request of a stateless revision declared; `None` in a session.
+    fn envelope(&self) -> Option<&Envelope> {
+        self.state.envelope.as_deref()
+    }
+
+    /// The revision the request is served under: its own for a stateless revision, else the
+    /// session's (the latest session-based one before `initialize`).
     fn revision(&self) -> Revision {
-        self.session.revision()
+        self.envelope()
+            .map_or_else(|| self.session.revision(), |envelope| envelope.revision)
     }
 
     /// The `Context` a handler serving this request is given.
     fn context(&self, meta: Option<Map<String, Value>>) -> Context {
         self.session
             .request_context(self.id.clone(), meta, Arc::clone(&self.state))
+    }
+
+    /// The reply carrying `result`; a stateless revision's also says it is complete and who
+    /// answers.
+    fn reply(&self, result: &impl Serialize) -> Vec<u8> {
+        self.reply_with(result, None)
+    }
+
+    /// [`reply`](Self::reply) for a result a client may cache: a stateless revision's also
+    /// carries the server's cache hints.
+    fn reply_cacheable(&self, result: &impl Serialize) -> Vec<u8> {
+        self.reply_with(result, Some(self.server().cache_hints))
+    }
+
+    fn reply_with(&self, result: &impl Serialize, cache: Option<CacheHints>) -> Vec<u8> {
+        if self.envelope().is_none() {
+            return encode_result(&self.id, result);
+        }
+        encode_result(
+            &self.id,
+            &CompleteResult {
+                result,
+                result_type: ResultType::Complete,
+                cache,
+                meta: ServerMeta(&self.server().info),
+            },
+        )
     }
 }
 
@@ -80,76 +158,75 @@ pub(crate) async fn route(
     let IncomingRequest { id, method, params } = request;
     let request = Request { id, session, state };
     let id = &request.id;
+    if request.envelope().is_some() {
+        if let Err(error) = stateless_method(request.server(), &method) {
+            return encode_error(Some(id), &error);
+        }
+    }
     if method == "tools/call" {
         return tools_call::call_tool(&request, params).await;
     }
     let params = params.as_deref();
     let server = request.server();
-    let revision = request.revision();
-    let page_size = server.page_size;
     let outcome = match method.as_str() {
-        "ping" => Ok(encode_result(id, &json!({}))),
+        "ping" => Ok(request.reply(&json!({}))),
         "initialize" => initialize::initialize(server, session, id, params),
+        "server/discover" if request.envelope().is_some() => Ok(discover::discover(&request)),
         "tools/list" => {
             let tools = server.tools.load();
-            list::list(
-                id,
-                params,
-                revision,
-                page_size,
-                "tools/list",
-                "tools",
-                &tools,
-            )
+            list::list(&request, params, "tools/list", "tools", &tools)
         }
         "resources/list" => {
             let resources = server.resources.load();
             let catalog = &resources.resources;
-            list::list(
-                id,
-                params,
-                revision,
-                page_size,
-                "resources/list",
-                "resources",
-                catalog,
-            )
+            list::list(&request, params, "resources/list", "resources", catalog)
         }
         "resources/templates/list" => {
             let resources = server.resources.load();
             let templates = &resources.templates;
             let method = "resources/templates/list";
-            list::list(
-                id,
-                params,
-                revision,
-                page_size,
-                method,
-                "resourceTemplates",
-                templates,
-            )
+            list::list(&request, params, method, "resourceTemplates", templates)
         }
         "resources/read" => resources_read::read_resource(&request, params).await,
         "resources/subscribe" => resources_read::subscribe(server, session, id, params, true),
         "resources/unsubscribe" => resources_read::subscribe(server, session, id, params, false),
         "prompts/list" => {
             let prompts = server.prompts.load();
-            list::list(
-                id,
-                params,
-                revision,
-                page_size,
-                "prompts/list",
-                "prompts",
-                &prompts,
-            )
+            list::list(&request, params, "prompts/list", "prompts", &prompts)
         }
         "prompts/get" => prompts_get::get_prompt(&request, params).await,
-        "completion/complete" => completion_complete::complete(server, id, params),
+        "completion/complete" => completion_complete::complete(&request, params),
         "logging/setLevel" => set_level(session, id, params),
-        _ => Err(method_not_found(&method)),
+        _ => Err(method_not_found(&method, METHODS)),
     };
     outcome.unwrap_or_else(|error| encode_error(Some(id), &error))
+}
+
+/// Whether a stateless request may name `method`: not one 2026-07-28 removed, nor one of a
+/// capability the server does not declare (-32601 either way, as the specification says).
+pub(crate) fn stateless_method(server: &ServerCore, method: &str) -> Result<(), RpcError> {
+    if let Some((_, instead)) = REMOVED_METHODS.iter().find(|(name, _)| *name == method) {
+        return Err(RpcError::new(
+            ErrorCode::MethodNotFound,
+            format!(
+                "Method not found: `{method}` does not exist in protocol revision {}: {instead}",
+                Revision::LATEST
+            ),
+        )
+        .with_data(json!({ "method": method })));
+    }
+    let capabilities = capabilities::capabilities(server);
+    let declared = match method.split('/').next() {
+        Some("tools") => capabilities.tools.is_some(),
+        Some("resources") => capabilities.resources.is_some(),
+        Some("prompts") => capabilities.prompts.is_some(),
+        Some("completion") => capabilities.completions.is_some(),
+        _ => true,
+    };
+    if !declared || !STATELESS_METHODS.contains(&method) {
+        return Err(method_not_found(method, STATELESS_METHODS));
+    }
+    Ok(())
 }
 
 /// `logging/setLevel`: the least severe level of log message the client wants.
@@ -167,12 +244,12 @@ fn set_level(
     Ok(encode_result(id, &json!({})))
 }
 
-fn method_not_found(method: &str) -> RpcError {
+fn method_not_found(method: &str, methods: &[&str]) -> RpcError {
     RpcError::new(
         ErrorCode::MethodNotFound,
         format!(
             "Method not found: `{method}`{}",
-            did_you_mean(method, METHODS.iter().copied())
+            did_you_mean(method, methods.iter().copied())
         ),
     )
     .with_data(json!({ "method": method }))

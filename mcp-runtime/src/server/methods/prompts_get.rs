@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Request, parse_params};
 use crate::args::StringArgs;
-use crate::jsonrpc::{RpcError, encode_result};
+use crate::jsonrpc::RpcError;
 use crate::server::panic::CatchUnwind;
 use crate::server::suggest::did_you_mean;
 
@@ -27,7 +27,6 @@ pub(super) async fn get_prompt(
     request: &Request<'_>,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
-    let id = &request.id;
     let GetParams {
         name,
         arguments,
@@ -45,7 +44,7 @@ pub(super) async fn get_prompt(
     let ctx = request.context(meta);
     let rendering = prompt.get(ctx, StringArgs::new(arguments.unwrap_or_default()));
     match CatchUnwind(rendering).await {
-        Ok(Ok(result)) => Ok(encode_result(id, &result)),
+        Ok(Ok(result)) => Ok(request.reply(&result)),
         Ok(Err(error)) => Err(error.into()),
         Err(panic) => Err(RpcError::internal(format!(
             "prompt `{name}` failed unexpectedly: {panic}"

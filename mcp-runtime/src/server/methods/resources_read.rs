@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Request, parse_params};
 use crate::jsonrpc::{ErrorCode, RequestId, RpcError, encode_result};
-use crate::protocol::ReadResourceResult;
+use crate::protocol::{ReadResourceResult, Revision};
 use crate::server::panic::CatchUnwind;
 use crate::server::{ServerCore, Session};
 
@@ -19,9 +19,15 @@ struct UriParams {
     meta: Option<Map<String, Value>>,
 }
 
-fn not_found(uri: &str) -> RpcError {
-    RpcError::new(ErrorCode::ResourceNotFound, "Resource not found")
-        .with_data(json!({ "uri": uri }))
+/// The error for a URI the server has no resource for: -32002 in the session-based
+/// revisions, -32602 from 2026-07-28 on (server/resources "Error Handling"), naming the URI.
+fn not_found(uri: &str, revision: Revision) -> RpcError {
+    let code = if revision.is_stateless() {
+        ErrorCode::InvalidParams
+    } else {
+        ErrorCode::ResourceNotFound
+    };
+    RpcError::new(code, format!("Resource not found: `{uri}`")).with_data(json!({ "uri": uri }))
 }
 
 /// `resources/read`: reads the resource, or the template that matches the URI.
@@ -29,22 +35,25 @@ pub(super) async fn read_resource(
     request: &Request<'_>,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
-    let id = &request.id;
+    let revision = request.revision();
     let UriParams { uri, meta } = parse_params("resources/read", params)?;
     let (entry, variables) = request
         .server()
         .resources
         .load()
         .resolve(&uri)
-        .ok_or_else(|| not_found(&uri))?;
+        .ok_or_else(|| not_found(&uri, revision))?;
     let ctx = request.context(meta);
     let read = entry.read(ctx, uri.clone(), variables);
     let contents = match CatchUnwind(read).await {
         Ok(Ok(contents)) => contents,
         Ok(Err(error)) => {
             let mut error = RpcError::from(error);
-            if error.code == ErrorCode::ResourceNotFound.code() && error.data.is_none() {
-                error.data = Some(json!({ "uri": uri }));
+            if error.code == ErrorCode::ResourceNotFound.code() {
+                error = RpcError {
+                    data: error.data.or_else(|| Some(json!({ "uri": uri }))),
+                    ..not_found(&uri, revision)
+                };
             }
             return Err(error);
         }
@@ -54,7 +63,7 @@ pub(super) async fn read_resource(
             )));
         }
     };
-    Ok(encode_result(id, &ReadResourceResult { contents }))
+    Ok(request.reply_cacheable(&ReadResourceResult { contents }))
 }
 
 /// `resources/subscribe` (`on`) and `resources/unsubscribe`.
@@ -75,7 +84,7 @@ pub(super) fn subscribe(
         session.check_subscription_uri(&uri)?;
     }
     if on && server.resources.load().resolve(&uri).is_none() {
-        return Err(not_found(&uri));
+        return Err(not_found(&uri, Revision::LATEST_SESSION_BASED));
     }
     session.set_subscription(uri, on)?;
     Ok(encode_result(id, &json!({})))

@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{Request, parse_params};
-use crate::jsonrpc::{RpcError, encode_error, encode_result};
+use crate::jsonrpc::{RpcError, encode_error};
 use crate::protocol::CallToolResult;
 use crate::server::panic::CatchUnwind;
 use crate::server::suggest::did_you_mean;
@@ -40,7 +40,7 @@ pub(super) async fn call_tool(request: &Request<'_>, params: Option<Box<RawValue
     if !revision.has_structured_output() {
         result.structured_content = None;
     }
-    encode_result(id, &result)
+    request.reply(&result)
 }
 
 type CallParts = (String, Arguments, Option<Map<String, Value>>);

@@ -12,14 +12,15 @@ use super::HttpOptions;
 use super::exchange::{Exchange, First};
 use super::guard::{Accepts, Refused, check_content_type};
 use super::sessions::{HttpSession, SessionTable};
+use super::stateless::{self, VERSION_HEADER};
 use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription, parse_event_id};
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
 use crate::limit_log::LimitLog;
 use crate::protocol::Revision;
+use crate::protocol::envelope::{self, Envelope};
 use crate::server::{Outbound, Server, Session};
 
 const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
-const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
 const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 
 pub(super) struct HttpState {
@@ -165,9 +166,6 @@ fn classify(message: &Incoming) -> Kind {
 pub(super) async fn post(State(state): Shared, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     let headers = &parts.headers;
-    if let Err(refusal) = check_headers(headers) {
-        return *refusal;
-    }
     if let Err(refusal) = check_content_type(headers) {
         return refused(refusal);
     }
@@ -198,14 +196,25 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
     };
 
     let message = parse_message(&body);
+    // The era: a request that claims the stateless revision in `_meta` is checked and served
+    // as one; anything else is session-based, unless its header says otherwise.
+    let envelope = match era(&state, headers, &message) {
+        Ok(envelope) => envelope,
+        Err(response) => return *response,
+    };
     let kind = classify(&message);
+    if envelope.is_none() && matches!(kind, Kind::NoReply) && names_stateless(headers) {
+        // A stateless client's notification: nothing in 2026-07-28 is one over HTTP.
+        return StatusCode::ACCEPTED.into_response();
+    }
     let received = Received {
         body: &body,
         message,
         kind,
         accepts,
+        envelope,
     };
-    if state.options.stateless {
+    if state.options.stateless || received.envelope.is_some() {
         return respond(&state, &state.unlisted_session(), None, received).await;
     }
     let known = || session_id(headers).and_then(|id| state.sessions.get(id));
@@ -292,12 +301,48 @@ fn at_session_cap(max: usize) -> Response {
     response
 }
 
+/// The era of a POSTed message: the checked envelope of a request that claims the stateless
+/// revision, `None` for the session-based era (whose version header is checked here), or the
+/// refusal.
+fn era(
+    state: &HttpState,
+    headers: &HeaderMap,
+    message: &Incoming,
+) -> Result<Option<Arc<Envelope>>, Refusal> {
+    let refusal = |id: &RequestId, (status, error): stateless::Refusal| {
+        Box::new(json_response(status, encode_error(Some(id), &error)))
+    };
+    if let Incoming::Request(request) = message {
+        match envelope::claim(request.params.as_deref()) {
+            Some(claim) => {
+                return stateless::admit(&state.server.core, headers, request, claim)
+                    .map(|envelope| Some(Arc::new(envelope)))
+                    .map_err(|refused| refusal(&request.id, refused));
+            }
+            None => stateless::refuse_unclaimed(headers, &request.method)
+                .map_err(|refused| refusal(&request.id, refused))?,
+        }
+    }
+    check_headers(headers)?;
+    Ok(None)
+}
+
+/// Whether the version header names a stateless revision.
+fn names_stateless(headers: &HeaderMap) -> bool {
+    headers
+        .get(&VERSION_HEADER)
+        .and_then(|v| Revision::parse(v.to_str().ok()?.trim()))
+        .is_some_and(Revision::is_stateless)
+}
+
 /// A POSTed body, parsed.
 struct Received<'a> {
     body: &'a [u8],
     message: Incoming,
     kind: Kind,
     accepts: Accepts,
+    /// What a request of the stateless revision declared; `None` in the session-based era.
+    envelope: Option<Arc<Envelope>>,
 }
 
 /// Answers a POSTed message on `session`; `http_session` is the session it belongs to, if any
@@ -313,7 +358,9 @@ async fn respond(
         message,
         kind,
         accepts,
+        envelope,
     } = received;
+    let stateless_era = envelope.is_some();
     let kind = match kind {
         // A batch the session refuses is answered with that refusal.
         Kind::NoReply if matches!(message, Incoming::Batch(_)) && !session.takes_batches() => {
@@ -334,7 +381,10 @@ async fn respond(
     // Ending a stream early asks the client to resume it, which only a session allows.
     let sink = exchange.sink(state.server.core.trace, http_session.is_some());
     let requests = request_ids(&message);
-    session.receive_parsed(body, message, &sink);
+    match envelope {
+        Some(envelope) => session.receive_stateless(body, message, envelope, &sink),
+        None => session.receive_parsed(body, message, &sink),
+    }
     // Only the request may hold its sinks: when they are gone, it has ended.
     drop(sink);
 
@@ -353,7 +403,9 @@ async fn respond(
             exchange.attach(&hub);
             // A request's own stream ends with its reply: no idle limit, no GET slot.
             let limits = SseLimits::default();
-            sse_response(state, session, &hub, subscription, true, limits)
+            // The stateless revision has no resumption, so no event ids and no priming event.
+            let fresh = !stateless_era;
+            sse_response(state, session, &hub, subscription, fresh, limits)
         }
         Err(_) => unanswered(exchange.request(), sse),
     }
@@ -451,6 +503,8 @@ fn event_stream(body: Body) -> Response {
         .status(StatusCode::OK)
         .header(header::CONTENT_TYPE, "text/event-stream")
         .header(header::CACHE_CONTROL, "no-cache")
+        // Asks proxies such as nginx to pass events on as they come (2026-07-28 SHOULD).
+        .header("x-accel-buffering", "no")
         .body(body)
         .expect("a valid response")
 }

@@ -25,6 +25,7 @@ mod guard;
 mod handlers;
 mod serve;
 mod sessions;
+mod stateless;
 mod stream;
 
 use std::net::SocketAddr;

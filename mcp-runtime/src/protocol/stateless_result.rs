@@ -1,0 +1,150 @@
+//! What every result of a stateless revision carries beside its own fields: `resultType`, the
+//! server's identity in `_meta`, and on the cacheable results (`server/discover`, the four
+//! lists, `resources/read`) how long and how widely a client may cache them (specification
+//! 2026-07-28, basic/index "ResultType" and "Per-response protocol fields",
+//! server/utilities/caching). Session-based results carry none of it.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use super::Implementation;
+use super::envelope::SERVER_INFO;
+
+/// How long, and by whom, a client may cache a result of `server/discover`, a list, or
+/// `resources/read` (2026-07-28: `ttlMs` and `cacheScope`). The default is
+/// [`CacheHints::NONE`]: not cached, private.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_runtime::{CacheHints, CacheScope, Server};
+///
+/// let server = Server::builder(mcp_runtime::server_info!())
+///     .cache_hints(CacheHints::new(Duration::from_secs(60), CacheScope::Public))
+///     .build()
+///     .unwrap();
+/// # drop(server);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CacheHints {
+    ttl: Duration,
+    scope: CacheScope,
+}
+
+/// Who may share a cached result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheScope {
+    /// The same for every user: a shared cache may keep it.
+    Public,
+    /// Per user: only the client that asked may keep it.
+    Private,
+}
+
+impl CacheHints {
+    /// Not to be reused (`ttlMs: 0`), private: the default, right for any server.
+    pub const NONE: CacheHints = CacheHints {
+        ttl: Duration::ZERO,
+        scope: CacheScope::Private,
+    };
+
+    /// Reusable for `ttl` (whole milliseconds), by those `scope` allows.
+    pub const fn new(ttl: Duration, scope: CacheScope) -> CacheHints {
+        CacheHints { ttl, scope }
+    }
+
+    /// How long a client may reuse the result.
+    pub const fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
+    /// Who may share it.
+    pub const fn scope(&self) -> CacheScope {
+        self.scope
+    }
+}
+
+impl Default for CacheHints {
+    fn default() -> CacheHints {
+        CacheHints::NONE
+    }
+}
+
+/// A complete result of a stateless revision: `result`'s own fields, then `resultType`, the
+/// cache hints where the method has them, and `_meta` with the server's identity.
+#[derive(Serialize)]
+pub(crate) struct CompleteResult<'a, T: Serialize> {
+    #[serde(flatten)]
+    pub(crate) result: &'a T,
+    #[serde(rename = "resultType")]
+    pub(crate) result_type: ResultType,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub(crate) cache: Option<CacheHints>,
+    #[serde(rename = "_meta")]
+    pub(crate) meta: ServerMeta<'a>,
+}
+
+/// Whether a result is final or asks the client for input first.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum ResultType {
+    Complete,
+    InputRequired,
+}
+
+impl Serialize for CacheHints {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        let millis = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
+        map.serialize_entry("ttlMs", &millis)?;
+        map.serialize_entry("cacheScope", &self.scope)?;
+        map.end()
+    }
+}
+
+/// `{"io.modelcontextprotocol/serverInfo": {...}}`.
+pub(crate) struct ServerMeta<'a>(pub(crate) &'a Implementation);
+
+impl Serialize for ServerMeta<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry(SERVER_INFO, self.0)?;
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn fields_are_added_after_the_result_s_own() {
+        let server = Implementation::new("s", "1");
+        let text = serde_json::to_value(CompleteResult {
+            result: &json!({"tools": []}),
+            result_type: ResultType::Complete,
+            cache: Some(CacheHints::new(
+                Duration::from_millis(1500),
+                CacheScope::Public,
+            )),
+            meta: ServerMeta(&server),
+        })
+        .unwrap();
+        assert_eq!(
+            text,
+            json!({"tools": [], "resultType": "complete", "ttlMs": 1500, "cacheScope": "public",
+                   "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}})
+        );
+        let empty = serde_json::to_value(CompleteResult {
+            result: &json!({}),
+            result_type: ResultType::Complete,
+            cache: None,
+            meta: ServerMeta(&server),
+        })
+        .unwrap();
+        assert_eq!(empty["resultType"], "complete");
+        assert!(empty.get("ttlMs").is_none());
+    }
+}

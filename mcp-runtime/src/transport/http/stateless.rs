@@ -1,0 +1,154 @@
+//! POSTs of the stateless revision (2026-07-28): a request whose `_meta` claims it is checked
+//! in the order the specification gives (basic/transports/streamable-http "Server
+//! Validation", basic/versioning), each refusal with its status: a malformed `_meta` 400 with
+//! -32602; a standard header that is missing or disagrees with the body 400 with -32020; a
+//! revision not served 400 with -32022; a method removed or of a capability the server lacks
+//! 404 with -32601. What passes is served like any request, on a session of its own that
+//! nothing outside the request reaches.
+
+use axum::http::{HeaderMap, HeaderName, StatusCode};
+
+use crate::jsonrpc::{ErrorCode, IncomingRequest, RpcError};
+use crate::protocol::base64_decode;
+use crate::protocol::envelope::{Claim, Envelope};
+use crate::server::{ServerCore, stateless_method};
+
+pub(super) const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
+const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
+const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
+
+/// A refusal: the HTTP status and the JSON-RPC error.
+pub(super) type Refusal = (StatusCode, RpcError);
+
+/// Admits a request that claims the stateless era: its checked envelope, or why not.
+pub(super) fn admit(
+    server: &ServerCore,
+    headers: &HeaderMap,
+    request: &IncomingRequest,
+    claim: Claim,
+) -> Result<Envelope, Refusal> {
+    let bad_request = |error| (StatusCode::BAD_REQUEST, error);
+    claim.check_shape().map_err(bad_request)?;
+    let claimed = claim.version().unwrap_or_default();
+    match header(headers, &VERSION_HEADER)? {
+        Some(version) if version == claimed => {}
+        Some(version) => {
+            return Err(mismatch(format!(
+                "the MCP-Protocol-Version header says `{version}` but `_meta` says `{claimed}`: send the same revision in both"
+            )));
+        }
+        None => {
+            return Err(mismatch(format!(
+                "missing MCP-Protocol-Version header: a request of revision {claimed} sends it, equal to `_meta`'s `io.modelcontextprotocol/protocolVersion`"
+            )));
+        }
+    }
+    match header(headers, &METHOD_HEADER)? {
+        Some(method) if method == request.method => {}
+        Some(method) => {
+            return Err(mismatch(format!(
+                "the Mcp-Method header says `{method}` but the body's method is `{}`",
+                request.method
+            )));
+        }
+        None => {
+            return Err(mismatch(format!(
+                "missing Mcp-Method header: send `Mcp-Method: {}`",
+                request.method
+            )));
+        }
+    }
+    if let Some(field) = named_by(&request.method) {
+        let named = name_in(request, field);
+        match (header(headers, &NAME_HEADER)?, named) {
+            (Some(name), Some(named)) if name == named => {}
+            (Some(name), named) => {
+                return Err(mismatch(format!(
+                    "the Mcp-Name header says `{name}` but the body's `{field}` is {}",
+                    named.map_or_else(|| "missing".to_owned(), |n| format!("`{n}`"))
+                )));
+            }
+            (None, _) => {
+                return Err(mismatch(format!(
+                    "missing Mcp-Name header: `{}` requests send their `{field}` in it",
+                    request.method
+                )));
+            }
+        }
+    }
+    let envelope = claim.into_envelope().map_err(bad_request)?;
+    stateless_method(server, &request.method).map_err(|error| (StatusCode::NOT_FOUND, error))?;
+    Ok(envelope)
+}
+
+/// Whether a request without a claim must be refused because its header names the stateless
+/// revision: `initialize` with -32020 (the header contradicts the handshake), any other
+/// request with -32602 (its `_meta` lacks what the revision requires). Both 400.
+pub(super) fn refuse_unclaimed(headers: &HeaderMap, method: &str) -> Result<(), Refusal> {
+    let Ok(Some(version)) = header(headers, &VERSION_HEADER) else {
+        return Ok(());
+    };
+    if !crate::Revision::parse(&version).is_some_and(crate::Revision::is_stateless) {
+        return Ok(());
+    }
+    if method == "initialize" {
+        return Err(mismatch(format!(
+            "`initialize` starts a session-based revision, but the MCP-Protocol-Version header says {version}: send `initialize` without that header, or name {version} in each request's `_meta` instead"
+        )));
+    }
+    Err((
+        StatusCode::BAD_REQUEST,
+        RpcError::invalid_params(format!(
+            "the MCP-Protocol-Version header says {version}, but `params._meta` does not name it: a request of revision {version} carries `io.modelcontextprotocol/protocolVersion` and `io.modelcontextprotocol/clientCapabilities` in `_meta`"
+        )),
+    ))
+}
+
+/// The params field `Mcp-Name` mirrors, for the methods that have one.
+fn named_by(method: &str) -> Option<&'static str> {
+    match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    }
+}
+
+fn name_in(request: &IncomingRequest, field: &str) -> Option<String> {
+    let params: serde_json::Value = serde_json::from_str(request.params.as_deref()?.get()).ok()?;
+    params.get(field)?.as_str().map(str::to_owned)
+}
+
+/// A header's value with surrounding whitespace removed and the `=?base64?...?=` form
+/// decoded; -32020 for a value that is not text or not valid base64.
+fn header(headers: &HeaderMap, name: &HeaderName) -> Result<Option<String>, Refusal> {
+    let Some(value) = headers.get(name) else {
+        return Ok(None);
+    };
+    let Ok(text) = value.to_str() else {
+        return Err(mismatch(format!(
+            "the {name} header is not visible ASCII: wrap other text as `=?base64?...?=`"
+        )));
+    };
+    let text = text.trim_matches([' ', '\t']);
+    let Some(encoded) = text
+        .strip_prefix("=?base64?")
+        .and_then(|rest| rest.strip_suffix("?="))
+    else {
+        return Ok(Some(text.to_owned()));
+    };
+    base64_decode(encoded)
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .map(Some)
+        .ok_or_else(|| {
+            mismatch(format!(
+                "the {name} header's `=?base64?...?=` value is not valid base64 of UTF-8 text"
+            ))
+        })
+}
+
+fn mismatch(message: String) -> Refusal {
+    (
+        StatusCode::BAD_REQUEST,
+        RpcError::new(ErrorCode::HeaderMismatch, message),
+    )
+}
