@@ -439,6 +439,219 @@ fn test_prompt_with_image() -> Vec<PromptMessage> {
     ]
 }
 
+// ===== Revision 2026-07-28: input-required results, capabilities, listen triggers =====
+//
+// The same `ctx.elicit`, `ctx.sample` and `ctx.list_roots` as above: in a session they send
+// requests; in revision 2026-07-28 they become input-required results, keyed by
+// `Context::question` with the keys the suite's scenarios name.
+
+/// A name.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct UserName {
+    /// Your name
+    name: String,
+}
+
+/// Asks the user's name through an input-required result (SEP-2322).
+#[mcp_tool]
+async fn test_input_required_result_elicitation(ctx: Context) -> Result<String, ClientError> {
+    let answer = ctx
+        .question("user_name")
+        .elicit::<UserName>("What is your name?")
+        .await?;
+    Ok(match answer {
+        Elicitation::Accept(UserName { name }) => format!("Hello, {name}!"),
+        other => format!("No name: {}", describe(&other)),
+    })
+}
+
+/// Asks the client's model a question through an input-required result (SEP-2322).
+#[mcp_tool]
+async fn test_input_required_result_sampling(ctx: Context) -> Result<String, ClientError> {
+    let answer = ctx
+        .question("capital_question")
+        .ask_model("What is the capital of France?", 100)
+        .await?;
+    Ok(format!("The model answered: {answer}"))
+}
+
+/// Asks the client's roots through an input-required result (SEP-2322).
+#[mcp_tool]
+async fn test_input_required_result_list_roots(ctx: Context) -> Result<String, ClientError> {
+    let roots = ctx.question("client_roots").list_roots().await?;
+    let uris: Vec<String> = roots.into_iter().map(|root| root.uri).collect();
+    Ok(format!("The client's roots: {}", uris.join(", ")))
+}
+
+/// A yes or no.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Confirmation {
+    /// Whether to go on
+    ok: bool,
+}
+
+/// Asks for a confirmation; the answer is believed only with the sealed `requestState`.
+#[mcp_tool]
+async fn test_input_required_result_request_state(ctx: Context) -> Result<String, ClientError> {
+    let answer = ctx
+        .question("confirm")
+        .elicit::<Confirmation>("Continue?")
+        .await?;
+    Ok(format!("state-ok: {}", describe(&answer)))
+}
+
+/// Asks the user, the model and the roots at once: one round of three questions.
+#[mcp_tool]
+async fn test_input_required_result_multiple_inputs(ctx: Context) -> Result<String, ClientError> {
+    let (asking_name, asking_greeting, asking_roots) = (
+        ctx.question("user_name"),
+        ctx.question("greeting"),
+        ctx.question("client_roots"),
+    );
+    let (name, greeting, roots) = tokio::join!(
+        asking_name.elicit::<UserName>("What is your name?"),
+        asking_greeting.ask_model("Write a one-line greeting.", 50),
+        asking_roots.list_roots(),
+    );
+    Ok(format!(
+        "{} / {} / {} roots",
+        describe(&name?),
+        greeting?,
+        roots?.len()
+    ))
+}
+
+/// A colour.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct FavouriteColor {
+    /// Your favourite colour
+    color: String,
+}
+
+/// Asks the name, then the favourite colour: two rounds, the state carrying the first answer.
+#[mcp_tool]
+async fn test_input_required_result_multi_round(ctx: Context) -> Result<String, ClientError> {
+    let name = ctx
+        .question("step1")
+        .elicit::<UserName>("What is your name?")
+        .await?;
+    let color = ctx
+        .question("step2")
+        .elicit::<FavouriteColor>("What is your favourite colour?")
+        .await?;
+    Ok(format!("{} then {}", describe(&name), describe(&color)))
+}
+
+/// Like `test_input_required_result_request_state`: the suite tampers with its state.
+#[mcp_tool]
+async fn test_input_required_result_tampered_state(ctx: Context) -> Result<String, ClientError> {
+    let answer = ctx
+        .question("confirm")
+        .elicit::<Confirmation>("Continue?")
+        .await?;
+    Ok(format!("state-ok: {}", describe(&answer)))
+}
+
+/// Asks only what the client declared it can answer.
+#[mcp_tool]
+async fn test_input_required_result_capabilities(ctx: Context) -> Result<String, ClientError> {
+    let mut answers = Vec::new();
+    if ctx.client().has_capability("elicitation") {
+        let name = ctx
+            .question("user_name")
+            .elicit::<UserName>("What is your name?")
+            .await?;
+        answers.push(describe(&name));
+    }
+    if ctx.client().has_capability("sampling") {
+        let greeting = ctx
+            .question("greeting")
+            .ask_model("Write a one-line greeting.", 50)
+            .await?;
+        answers.push(greeting);
+    }
+    Ok(format!("Answers: {}", answers.join(" / ")))
+}
+
+/// Needs the client's model: a client that did not declare `sampling` gets -32021.
+#[mcp_tool]
+async fn test_missing_capability(ctx: Context) -> Result<String, ClientError> {
+    ctx.ask_model("Say hello.", 20).await
+}
+
+/// Logs a line, then asks the user: its answer streams what comes before the question.
+#[mcp_tool]
+async fn test_streaming_elicitation(ctx: Context) -> Result<String, ClientError> {
+    ctx.info("About to ask for your name");
+    let answer = ctx
+        .question("user_name")
+        .elicit::<UserName>("What is your name?")
+        .await?;
+    Ok(format!("Streamed: {}", describe(&answer)))
+}
+
+/// Logs at info and debug: a client that set no log level hears nothing.
+#[mcp_tool]
+async fn test_logging_tool(ctx: Context) -> &'static str {
+    ctx.info("test_logging_tool ran");
+    ctx.debug("test_logging_tool details");
+    "Logged"
+}
+
+/// Added and removed by `test_trigger_tool_change`.
+#[mcp_tool]
+fn test_toggled_tool() -> &'static str {
+    "Here for now"
+}
+
+/// Removes `test_toggled_tool` if it is listed, else adds it: a tool list change.
+#[mcp_tool]
+fn test_trigger_tool_change(ctx: Context) -> Result<String, BuildError> {
+    let server = ctx.server();
+    if server.remove_tool("test_toggled_tool") {
+        return Ok("Removed test_toggled_tool".to_owned());
+    }
+    server.add_tool::<test_toggled_tool>()?;
+    Ok("Added test_toggled_tool".to_owned())
+}
+
+/// Added and removed by `test_trigger_prompt_change`.
+#[mcp_prompt]
+fn test_toggled_prompt() -> &'static str {
+    "Here for now"
+}
+
+/// Removes `test_toggled_prompt` if it is listed, else adds it: a prompt list change.
+#[mcp_tool]
+fn test_trigger_prompt_change(ctx: Context) -> Result<String, BuildError> {
+    let server = ctx.server();
+    if server.remove_prompt("test_toggled_prompt") {
+        return Ok("Removed test_toggled_prompt".to_owned());
+    }
+    server.add_prompt::<test_toggled_prompt>()?;
+    Ok("Added test_toggled_prompt".to_owned())
+}
+
+/// What a prompt asks for its context.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct PromptContext {
+    /// What the prompt is about
+    context: String,
+}
+
+/// A prompt that asks the user for context first (SEP-2322 on `prompts/get`).
+#[mcp_prompt]
+async fn test_input_required_result_prompt(ctx: Context) -> Result<String, ClientError> {
+    let answer = ctx
+        .question("user_context")
+        .elicit::<PromptContext>("What should the prompt be about?")
+        .await?;
+    Ok(match answer {
+        Elicitation::Accept(PromptContext { context }) => format!("Write about: {context}"),
+        other => format!("Write about anything ({})", describe(&other)),
+    })
+}
+
 // ===== The server =====
 
 /// Every tool, resource and prompt above, plus the hand-written `json_schema_2020_12_tool`.

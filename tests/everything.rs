@@ -127,12 +127,26 @@ async fn tools_list_has_every_tool_with_a_description_and_a_schema() {
             "test_embedded_resource",
             "test_error_handling",
             "test_image_content",
+            "test_input_required_result_capabilities",
+            "test_input_required_result_elicitation",
+            "test_input_required_result_list_roots",
+            "test_input_required_result_multi_round",
+            "test_input_required_result_multiple_inputs",
+            "test_input_required_result_request_state",
+            "test_input_required_result_sampling",
+            "test_input_required_result_tampered_state",
+            "test_logging_tool",
+            "test_missing_capability",
             "test_multiple_content_types",
             "test_reconnection",
             "test_sampling",
             "test_simple_text",
+            "test_streaming_elicitation",
+            "test_toggled_tool",
             "test_tool_with_logging",
             "test_tool_with_progress",
+            "test_trigger_prompt_change",
+            "test_trigger_tool_change",
         ]
     );
     for tool in &tools {
@@ -662,24 +676,26 @@ async fn prompts_are_listed_and_rendered_exactly() {
     assert_eq!(
         names,
         [
+            "test_input_required_result_prompt",
             "test_prompt_with_arguments",
             "test_prompt_with_embedded_resource",
             "test_prompt_with_image",
-            "test_simple_prompt"
+            "test_simple_prompt",
+            "test_toggled_prompt",
         ]
     );
     for prompt in prompts {
         assert!(prompt["description"].is_string(), "{prompt}");
     }
     assert_eq!(
-        prompts[0]["arguments"],
+        prompts[1]["arguments"],
         json!([
             {"name": "arg1", "description": "First test argument", "required": true},
             {"name": "arg2", "description": "Second test argument", "required": true},
         ])
     );
     assert_eq!(
-        prompts[1]["arguments"],
+        prompts[2]["arguments"],
         json!([{"name": "resourceUri", "description": "URI of the resource to embed", "required": true}])
     );
     let get = |params: Value| {

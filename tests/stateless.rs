@@ -4,13 +4,14 @@
 
 mod common;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::{STATELESS_REVISION, check_message, first_text};
 use mcp_runtime::prelude::*;
 use mcp_runtime::testing::TestClient;
-use mcp_runtime::{CacheHints, CacheScope, RpcError, Server};
+use mcp_runtime::{CacheHints, CacheScope, Elicitation, RpcError, Server};
 use serde_json::{Value, json};
 
 /// Echoes its input.
@@ -45,10 +46,95 @@ fn trip(#[complete(cities)] city: String) -> String {
     format!("Plan a trip to {city}.")
 }
 
+#[derive(Deserialize, JsonSchema)]
+struct Name {
+    name: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Colour {
+    colour: String,
+}
+
+/// Greets the user by the name they give.
+#[mcp_tool]
+async fn greet(ctx: Context, punctuation: Option<String>) -> Result<String, String> {
+    let answer = ctx
+        .question("user_name")
+        .elicit::<Name>("What is your name?")
+        .await
+        .map_err(|e| e.to_string())?;
+    let punctuation = punctuation.unwrap_or_else(|| "!".to_owned());
+    Ok(match answer {
+        Elicitation::Accept(Name { name }) => format!("Hello, {name}{punctuation}"),
+        Elicitation::Decline | Elicitation::Cancel => format!("Hello{punctuation}"),
+    })
+}
+
+/// How many times `careful_greet` has started, to show when a handler did not run.
+static CAREFUL_RUNS: AtomicUsize = AtomicUsize::new(0);
+
+/// Greets like `greet`, counting its runs (one test alone calls it).
+#[mcp_tool]
+async fn careful_greet(ctx: Context, punctuation: Option<String>) -> Result<String, String> {
+    CAREFUL_RUNS.fetch_add(1, Ordering::SeqCst);
+    greet(ctx, punctuation).await
+}
+
+/// Asks the name, then the favourite colour: two rounds.
+#[mcp_tool]
+async fn two_steps(ctx: Context) -> Result<String, String> {
+    let Elicitation::Accept(Name { name }) = ctx
+        .question("name")
+        .elicit::<Name>("Your name?")
+        .await
+        .map_err(|e| e.to_string())?
+    else {
+        return Err("no name".to_owned());
+    };
+    let Elicitation::Accept(Colour { colour }) = ctx
+        .question("colour")
+        .elicit::<Colour>("Your favourite colour?")
+        .await
+        .map_err(|e| e.to_string())?
+    else {
+        return Err("no colour".to_owned());
+    };
+    Ok(format!("{name} likes {colour}"))
+}
+
+/// Asks the model and the roots at once, under the default keys.
+#[mcp_tool]
+async fn survey(ctx: Context) -> Result<String, String> {
+    let (answer, roots) = tokio::join!(ctx.ask_model("Capital of France?", 10), ctx.list_roots());
+    let answer = answer.map_err(|e| e.to_string())?;
+    let roots = roots.map_err(|e| e.to_string())?;
+    Ok(format!("{answer} / {}", roots.len()))
+}
+
+/// A prompt that asks who it is for.
+#[mcp_prompt]
+async fn letter(ctx: Context) -> Result<String, String> {
+    match ctx
+        .question("recipient")
+        .elicit::<Name>("Who is the letter for?")
+        .await
+        .map_err(|e| e.to_string())?
+    {
+        Elicitation::Accept(Name { name }) => Ok(format!("Write a letter to {name}.")),
+        _ => Ok("Write a letter.".to_owned()),
+    }
+}
+
 fn server() -> Server {
     Server::builder(mcp_runtime::server_info!())
         .tool::<echo>()
         .tool::<chatty>()
+        .tool::<greet>()
+        .tool::<careful_greet>()
+        .tool::<two_steps>()
+        .tool::<survey>()
+        .prompt::<letter>()
         .resource::<hours>()
         .prompt::<trip>()
         .instructions("Use echo to hear yourself.")
@@ -363,4 +449,429 @@ async fn one_connection_serves_both_eras() {
     assert!(legacy.get("ttlMs").is_none());
     client.client.request("ping", json!({})).await.unwrap();
     client.assert_valid();
+}
+
+const ELICITATION: &str = r#"{"elicitation": {}}"#;
+
+fn caps(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+fn accept(content: Value) -> Value {
+    json!({"action": "accept", "content": content})
+}
+
+/// basic/patterns/mrtr: a handler's question ends the run with an input-required result
+/// (`inputRequests` under the handler's key, and a `requestState`); the retry with the answer
+/// and the state runs it again to completion.
+#[tokio::test]
+async fn a_question_is_an_input_required_result_and_the_retry_completes() {
+    let client = Client::new(&server());
+    let first = client
+        .request_with(
+            "tools/call",
+            json!({"name": "greet", "arguments": {}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    assert_eq!(first["resultType"], "input_required");
+    let question = &first["inputRequests"]["user_name"];
+    assert_eq!(question["method"], "elicitation/create");
+    assert_eq!(question["params"]["message"], "What is your name?");
+    assert!(question["params"]["requestedSchema"]["properties"]["name"].is_object());
+    let state = first["requestState"].as_str().unwrap().to_owned();
+    let done = client
+        .request_with(
+            "tools/call",
+            json!({"name": "greet", "arguments": {},
+                   "inputResponses": {"user_name": accept(json!({"name": "Alice"}))},
+                   "requestState": state}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    assert_eq!(done["resultType"], "complete");
+    assert_eq!(first_text(&done), "Hello, Alice!");
+}
+
+/// mrtr "Error Handling": answers the handler never asks for are ignored, and an answer may
+/// come without a state when the question's key is known.
+#[tokio::test]
+async fn unasked_answers_are_ignored() {
+    let client = Client::new(&server());
+    let done = client
+        .request_with(
+            "tools/call",
+            json!({"name": "greet", "arguments": {},
+                   "inputResponses": {"user_name": accept(json!({"name": "Bo"})),
+                                      "unknown_extra_key": {"x": 1}}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    assert_eq!(first_text(&done), "Hello, Bo!");
+}
+
+/// Each round's state carries the earlier answers, so a retry needs only the latest one; the
+/// states of two rounds differ.
+#[tokio::test]
+async fn rounds_accumulate_answers_in_the_state() {
+    let client = Client::new(&server());
+    let call = |extra: Value| {
+        let mut params = json!({"name": "two_steps", "arguments": {}});
+        for (key, value) in extra.as_object().unwrap() {
+            params[key] = value.clone();
+        }
+        client.request_with("tools/call", params, caps(ELICITATION))
+    };
+    let first = call(json!({})).await.unwrap();
+    assert!(first["inputRequests"]["name"].is_object());
+    let state1 = first["requestState"].as_str().unwrap().to_owned();
+    let second = call(
+        json!({"inputResponses": {"name": accept(json!({"name": "Ana"}))}, "requestState": state1}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(second["resultType"], "input_required");
+    assert!(second["inputRequests"]["colour"].is_object());
+    assert!(second["inputRequests"].get("name").is_none());
+    let state2 = second["requestState"].as_str().unwrap().to_owned();
+    assert_ne!(state1, state2);
+    let done = call(json!({"inputResponses": {"colour": accept(json!({"colour": "green"}))}, "requestState": state2}))
+        .await
+        .unwrap();
+    assert_eq!(first_text(&done), "Ana likes green");
+}
+
+/// Questions asked at once come in one round, under default keys by kind and rank.
+#[tokio::test]
+async fn concurrent_questions_come_in_one_round() {
+    let client = Client::new(&server());
+    let both = r#"{"sampling": {}, "roots": {}}"#;
+    let first = client
+        .request_with(
+            "tools/call",
+            json!({"name": "survey", "arguments": {}}),
+            caps(both),
+        )
+        .await
+        .unwrap();
+    let requests = first["inputRequests"].as_object().unwrap();
+    assert_eq!(requests["sampling-1"]["method"], "sampling/createMessage");
+    assert_eq!(requests["roots-2"]["method"], "roots/list");
+    let done = client
+        .request_with(
+            "tools/call",
+            json!({"name": "survey", "arguments": {}, "requestState": first["requestState"],
+                   "inputResponses": {
+                       "sampling-1": {"role": "assistant", "model": "m", "content": {"type": "text", "text": "Paris"}},
+                       "roots-2": {"roots": [{"uri": "file:///test/root"}]}}}),
+            caps(both),
+        )
+        .await
+        .unwrap();
+    assert_eq!(first_text(&done), "Paris / 1");
+}
+
+/// mrtr "Server Requirements": a state that fails verification is refused with -32602 and
+/// the handler does not run; so is one sealed for another tool or other arguments, and a
+/// state of megabytes.
+#[tokio::test]
+async fn a_forged_transplanted_or_oversized_state_is_refused_before_the_handler_runs() {
+    let client = Client::new(&server());
+    let first = client
+        .request_with(
+            "tools/call",
+            json!({"name": "careful_greet", "arguments": {"punctuation": "!"}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    let state = first["requestState"].as_str().unwrap().to_owned();
+    let answer = json!({"user_name": accept(json!({"name": "Mallory"}))});
+    let mut tampered = state.clone().into_bytes();
+    let middle = tampered.len() / 2;
+    tampered[middle] = if tampered[middle] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(tampered).unwrap();
+    for (label, name, arguments, sent) in [
+        (
+            "tampered",
+            "careful_greet",
+            json!({"punctuation": "!"}),
+            format!("{state}-TAMPERED"),
+        ),
+        (
+            "flipped",
+            "careful_greet",
+            json!({"punctuation": "!"}),
+            tampered,
+        ),
+        (
+            "other arguments",
+            "careful_greet",
+            json!({"punctuation": "?"}),
+            state.clone(),
+        ),
+        ("other tool", "greet", json!({}), state.clone()),
+        (
+            "oversized",
+            "careful_greet",
+            json!({"punctuation": "!"}),
+            "v1.".to_owned() + &"A".repeat(4 << 20),
+        ),
+    ] {
+        let runs = CAREFUL_RUNS.load(Ordering::SeqCst);
+        let error = client
+            .request_with(
+                "tools/call",
+                json!({"name": name, "arguments": arguments, "inputResponses": answer, "requestState": sent}),
+                caps(ELICITATION),
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, -32602, "{label}: {error}");
+        assert_eq!(
+            error.data.unwrap()["reason"],
+            "invalid_request_state",
+            "{label}"
+        );
+        assert_eq!(
+            CAREFUL_RUNS.load(Ordering::SeqCst),
+            runs,
+            "{label}: the handler ran"
+        );
+    }
+}
+
+/// A state sealed by another server (another key) is refused.
+#[tokio::test]
+async fn a_state_from_another_server_is_refused() {
+    let ours = Client::new(&server());
+    let theirs = Client::new(&server());
+    let first = theirs
+        .request_with(
+            "tools/call",
+            json!({"name": "greet", "arguments": {}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    let error = ours
+        .request_with(
+            "tools/call",
+            json!({"name": "greet", "arguments": {}, "requestState": first["requestState"],
+                   "inputResponses": {"user_name": accept(json!({"name": "Eve"}))}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602, "{error}");
+}
+
+/// mrtr "Error Handling": `inputResponses` that is not an object, or an answer of the wrong
+/// shape, is -32602 and never reaches the handler as a value.
+#[tokio::test]
+async fn malformed_answers_are_invalid_params() {
+    let client = Client::new(&server());
+    for responses in [json!(null), json!([1]), json!({"user_name": 12345})] {
+        let error = client
+            .request_with(
+                "tools/call",
+                json!({"name": "greet", "arguments": {}, "inputResponses": responses}),
+                caps(ELICITATION),
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, -32602, "{responses}: {error}");
+    }
+}
+
+/// basic/index "Error Codes": a question for a capability the request does not declare ends
+/// the request with -32021 naming the capability.
+#[tokio::test]
+async fn a_question_without_the_capability_is_missing_capability() {
+    let client = Client::new(&server());
+    let error = client
+        .request("tools/call", json!({"name": "greet", "arguments": {}}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32021, "{error}");
+    assert_eq!(
+        error.data.unwrap()["requiredCapabilities"],
+        json!({"elicitation": {}})
+    );
+}
+
+/// Prompts ask in the same way (mrtr: `prompts/get` may return input-required).
+#[tokio::test]
+async fn a_prompt_asks_through_an_input_required_result() {
+    let client = Client::new(&server());
+    let first = client
+        .request_with("prompts/get", json!({"name": "letter"}), caps(ELICITATION))
+        .await
+        .unwrap();
+    assert_eq!(
+        first["inputRequests"]["recipient"]["method"],
+        "elicitation/create"
+    );
+    let done = client
+        .request_with(
+            "prompts/get",
+            json!({"name": "letter", "requestState": first["requestState"],
+                   "inputResponses": {"recipient": accept(json!({"name": "Zoe"}))}}),
+            caps(ELICITATION),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        done["messages"][0]["content"]["text"],
+        "Write a letter to Zoe."
+    );
+}
+
+/// The same handler in a session asks the client with a request, as before.
+#[tokio::test]
+async fn the_same_handler_asks_a_session_s_client_directly() {
+    let client = Client::new(&server());
+    client.client.answer_requests(|method, _| {
+        assert_eq!(method, "elicitation/create");
+        Ok(json!({"action": "accept", "content": {"name": "Sam"}}))
+    });
+    client
+        .client
+        .initialize_with("2025-11-25", caps(ELICITATION))
+        .await
+        .unwrap();
+    let done = client
+        .client
+        .request("tools/call", json!({"name": "greet", "arguments": {}}))
+        .await
+        .unwrap();
+    assert_eq!(first_text(&done), "Hello, Sam!");
+}
+
+/// A `subscriptions/listen` request, raw (it is answered only when it ends).
+fn listen_message(id: u64, filter: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+           "params": {"notifications": filter, "_meta": {
+               "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientCapabilities": {}}}})
+    .to_string()
+}
+
+/// Added and removed by the listen tests.
+#[mcp_tool]
+fn extra() -> &'static str {
+    "extra"
+}
+
+/// basic/patterns/subscriptions: the acknowledgement comes first and names what the server
+/// honours; each change asked for follows, tagged with the listen request's id; changes not
+/// asked for never come; a cancel ends the stream.
+#[tokio::test]
+async fn listen_acknowledges_then_delivers_only_what_was_asked() {
+    let server = server();
+    let client = Client::new(&server);
+    client.client.send_raw(&listen_message(
+        77,
+        json!({"toolsListChanged": true, "resourceSubscriptions": ["shop://info/hours"], "bogus": 1}),
+    ));
+    client
+        .client
+        .send_raw(&listen_message(78, json!({"promptsListChanged": true})));
+    let wait = Duration::from_secs(5);
+    let mut acks = Vec::new();
+    for _ in 0..2 {
+        let ack = client
+            .client
+            .next_message(wait)
+            .await
+            .expect("an acknowledgement");
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+        acks.push(ack);
+    }
+    acks.sort_by_key(|ack| {
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"].as_u64()
+    });
+    assert_eq!(
+        acks[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        77
+    );
+    assert_eq!(
+        acks[0]["params"]["notifications"],
+        json!({"toolsListChanged": true, "resourceSubscriptions": ["shop://info/hours"]})
+    );
+    assert_eq!(
+        acks[1]["params"]["notifications"],
+        json!({"promptsListChanged": true})
+    );
+
+    server.handle().add_tool::<extra>().unwrap();
+    let change = client
+        .client
+        .next_message(wait)
+        .await
+        .expect("the tool change");
+    assert_eq!(change["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        change["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        77
+    );
+    server.handle().resource_updated("shop://info/hours");
+    server.handle().resource_updated("shop://info/other");
+    let updated = client.client.next_message(wait).await.expect("the update");
+    assert_eq!(updated["method"], "notifications/resources/updated");
+    assert_eq!(updated["params"]["uri"], "shop://info/hours");
+    assert!(
+        client
+            .client
+            .next_message(Duration::from_millis(200))
+            .await
+            .is_none(),
+        "a change nobody asked for was delivered"
+    );
+
+    client
+        .client
+        .notify("notifications/cancelled", json!({"requestId": 77}));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    server.handle().remove_tool("extra");
+    assert!(
+        client
+            .client
+            .next_message(Duration::from_millis(200))
+            .await
+            .is_none(),
+        "a cancelled listener still receives changes"
+    );
+    client.assert_valid();
+}
+
+/// Listen streams are bounded: one more than `max_listeners` is refused, naming the setting.
+#[tokio::test]
+async fn listen_streams_are_capped() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<echo>()
+        .max_listeners(1)
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    client
+        .client
+        .send_raw(&listen_message(1000, json!({"toolsListChanged": true})));
+    let ack = client
+        .client
+        .next_message(Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    let error = client
+        .request(
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true}}),
+        )
+        .await
+        .unwrap_err();
+    assert!(error.message.contains("max_listeners"), "{error}");
 }

@@ -748,3 +748,74 @@ fn a_stderr_nobody_reads_never_blocks_the_server() {
     assert!(success, "{stderr}");
     assert!(stderr.contains("bytes of log dropped"), "no drop reported");
 }
+
+/// A request of revision 2026-07-28 on stdio: `params._meta` names the revision and the
+/// client's capabilities.
+fn stateless(id: u32, method: &str, mut params: Value, capabilities: Value) -> String {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+    });
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+/// One companion process serves both eras (basic/versioning "Backward Compatibility"):
+/// `server/discover` and `confirm_action` through an input-required round for a 2026-07-28
+/// request, and the same `confirm_action` asking with a real request in the 2025-11-25
+/// session opened afterwards, its `ctx.elicit` unchanged.
+#[test]
+fn the_companion_serves_both_eras_from_one_process() {
+    let mut server = Running::start("companion", &[]);
+    let elicitation = json!({"elicitation": {}});
+    server.send(&stateless(1, "server/discover", json!({}), json!({})));
+    let discovered = server.next();
+    assert_eq!(discovered["result"]["supportedVersions"][0], "2026-07-28");
+    let confirm = json!({"name": "confirm_action", "arguments": {"action": "water the plants"}});
+    server.send(&stateless(
+        2,
+        "tools/call",
+        confirm.clone(),
+        elicitation.clone(),
+    ));
+    let first = server.next();
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let (key, question) = first["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .next()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .unwrap();
+    assert_eq!(question["method"], "elicitation/create");
+    let mut retry = confirm.clone();
+    retry["inputResponses"] = json!({ key: {"action": "accept", "content": {"confirmed": true}} });
+    retry["requestState"] = first["result"]["requestState"].clone();
+    server.send(&stateless(3, "tools/call", retry, elicitation.clone()));
+    let done = server.next();
+    assert_eq!(
+        done["result"]["content"][0]["text"], "confirmed: water the plants",
+        "{done}"
+    );
+
+    server.send(r#"{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"0"}}}"#);
+    assert_eq!(server.next()["result"]["protocolVersion"], "2025-11-25");
+    server.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    server.send(&call(
+        5,
+        "confirm_action",
+        json!({"action": "feed the cat"}),
+    ));
+    let asked = server.next();
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    let answer = json!({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "decline"}});
+    server.send(&answer.to_string());
+    let done = server.next();
+    assert_eq!(done["id"], 5);
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "declined: the user does not want to feed the cat"
+    );
+    let (_, _, success) = server.finish();
+    assert!(success);
+}

@@ -307,7 +307,9 @@ fn assert_kind(kind: &Outgoing, message: &Value) {
     let id = message.get("id");
     let has_method = message.get("method").is_some();
     let matches = match kind {
-        Outgoing::Reply(Some(expected)) => !has_method && id == Some(&expected.to_value()),
+        Outgoing::Reply(Some(expected)) | Outgoing::Refusal(expected) => {
+            !has_method && id == Some(&expected.to_value())
+        }
         Outgoing::Reply(None) => {
             message.is_array() || (!has_method && message.get("error").is_some())
         }

@@ -21,10 +21,10 @@ use serde_json::{Map, Value};
 
 pub use client::{ClientError, Root, SamplingRequest, SamplingResponse};
 pub use elicitation::{Elicitation, UrlElicitation};
+pub(crate) use input::{InputRound, Interruption, UntilInput};
 pub use logging::LoggingLevel;
 #[cfg(feature = "tracing")]
 pub(crate) use logging::send_log;
-pub(crate) use input::{InputRound, Interruption, UntilInput};
 pub(crate) use request_state::RequestState;
 pub use state::{Shareable, State};
 pub(crate) use state::{StateMap, StateNeed};
@@ -81,6 +81,26 @@ use crate::server::{ServerHandle, Session};
 /// #     assert_eq!(result.content[0].as_text(), Some("A short book."));
 /// # }
 /// ```
+///
+/// # Asking in revision 2026-07-28: the handler runs again
+///
+/// A client of revision 2026-07-28 is never sent a request. There, a question
+/// ([`elicit`](Self::elicit), [`sample`](Self::sample), [`list_roots`](Self::list_roots)) that
+/// the request does not already answer stops the handler at that `.await`, and the request is
+/// answered with an *input-required* result listing the questions asked (all those awaited at
+/// once). The client answers and sends the request again; the handler then runs **from the
+/// start**, and each question returns its answer at once. Answers of earlier rounds travel in
+/// the result's sealed `requestState`. So:
+///
+/// - ask before you act: what the handler does before its last question happens once per
+///   round;
+/// - keep the path to each question a function of the arguments and earlier answers, so that
+///   questions keep their keys (`elicitation-1`, `sampling-2`, ... in the order asked, or the
+///   key given with [`question`](Self::question));
+/// - a question for a capability the request's `_meta` does not declare ends the request with
+///   -32021; test [`client`](Self::client)`().has_capability(..)` first to do without.
+///
+/// The same handler serves a session of the 2025 revisions by sending requests, as above.
 ///
 /// Waiting for something slow, a handler can also stop as soon as the request is cancelled
 /// (here `fetch` stands for any future):
@@ -148,9 +168,11 @@ impl Context {
     }
 
     /// The context of a run in the stateless revision: questions are answered from `round`
-    /// or end the run.
-    pub(crate) fn with_input(mut self, round: Arc<InputRound>) -> Context {
-        Arc::make_mut(&mut self.inner).input = Some(round);
+    /// or end the run. Unchanged without a round (in a session).
+    pub(crate) fn with_input(mut self, round: Option<Arc<InputRound>>) -> Context {
+        if round.is_some() {
+            Arc::make_mut(&mut self.inner).input = round;
+        }
         self
     }
 

@@ -26,6 +26,10 @@ pub(crate) struct RequestState {
     /// The task running the handler, woken by a cancel.
     task: Mutex<Option<Waker>>,
     finished: AtomicBool,
+    /// Its reply refuses it as the client's doing ([`Outgoing::Refusal`]).
+    refused: AtomicBool,
+    /// It runs until the client ends it (`subscriptions/listen`).
+    endless: AtomicBool,
     /// The last progress value sent, to keep progress strictly increasing.
     pub(crate) last_progress: Mutex<Option<f64>>,
 }
@@ -44,6 +48,8 @@ impl RequestState {
             cancel: Notify::new(),
             task: Mutex::new(None),
             finished: AtomicBool::new(false),
+            refused: AtomicBool::new(false),
+            endless: AtomicBool::new(false),
             last_progress: Mutex::new(None),
         }
     }
@@ -90,6 +96,30 @@ impl RequestState {
     /// The reply is about to be sent: nothing more may be sent for this request.
     pub(crate) fn finish(&self) {
         self.finished.store(true, Ordering::Release);
+    }
+
+    /// Its reply will refuse it as the client's doing: sent as [`Outgoing::Refusal`].
+    pub(crate) fn refuse(&self) {
+        self.refused.store(true, Ordering::Release);
+    }
+
+    /// It runs until the client ends it: a connection that closes cancels it rather than
+    /// waiting for it.
+    pub(crate) fn mark_endless(&self) {
+        self.endless.store(true, Ordering::Release);
+    }
+
+    pub(crate) fn is_endless(&self) -> bool {
+        self.endless.load(Ordering::Acquire)
+    }
+
+    /// What its reply is, for the transport.
+    pub(crate) fn reply_kind(&self) -> Outgoing {
+        if self.refused.load(Ordering::Acquire) {
+            Outgoing::Refusal(self.id.clone())
+        } else {
+            Outgoing::Reply(Some(self.id.clone()))
+        }
     }
 
     pub(crate) fn is_finished(&self) -> bool {

@@ -128,18 +128,18 @@ impl Claim {
                 ));
             }
         }
-        if let Some(level) = self.meta.get(LOG_LEVEL) {
-            if serde_json::from_value::<LoggingLevel>(level.clone()).is_err() {
-                return Err(malformed(
-                    LOG_LEVEL,
-                    "must be one of \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", \"alert\", \"emergency\"",
-                ));
-            }
+        if let Some(level) = self.meta.get(LOG_LEVEL)
+            && serde_json::from_value::<LoggingLevel>(level.clone()).is_err()
+        {
+            return Err(malformed(
+                LOG_LEVEL,
+                "must be one of \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", \"alert\", \"emergency\"",
+            ));
         }
-        if let Some(token) = self.meta.get("progressToken") {
-            if !(token.is_string() || token.is_i64() || token.is_u64()) {
-                return Err(malformed("progressToken", "must be a string or an integer"));
-            }
+        if let Some(token) = self.meta.get("progressToken")
+            && !(token.is_string() || token.is_i64() || token.is_u64())
+        {
+            return Err(malformed("progressToken", "must be a string or an integer"));
         }
         Ok(())
     }

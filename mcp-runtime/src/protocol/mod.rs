@@ -13,7 +13,9 @@ mod revision;
 pub(crate) mod stateless_result;
 mod tool;
 
-pub(crate) use base64::{base64_decode, base64_encode};
+#[cfg(feature = "http")]
+pub(crate) use base64::base64_decode;
+pub(crate) use base64::base64_encode;
 pub use prompt::{GetPromptResult, PromptDefinition, PromptMessage};
 pub(crate) use prompt::{WireArgument, WirePrompt};
 pub(crate) use resource::WireResource;

@@ -85,6 +85,20 @@ pub(crate) struct CompleteResult<'a, T: Serialize> {
     pub(crate) meta: ServerMeta<'a>,
 }
 
+/// A stateless result that asks the client for input before the request can complete
+/// (basic/patterns/mrtr): the questions by key, and the state to send back with the answers.
+#[derive(Serialize)]
+pub(crate) struct InputRequiredResult<'a> {
+    #[serde(rename = "resultType")]
+    pub(crate) result_type: ResultType,
+    #[serde(rename = "inputRequests")]
+    pub(crate) input_requests: serde_json::Map<String, serde_json::Value>,
+    #[serde(rename = "requestState")]
+    pub(crate) request_state: String,
+    #[serde(rename = "_meta")]
+    pub(crate) meta: ServerMeta<'a>,
+}
+
 /// Whether a result is final or asks the client for input first.
 #[derive(Clone, Copy, Debug, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::changes::{ChangeBus, InProcessBus, Listeners};
 use super::command_line::{self, CommandLine};
 use super::{ServerHandle, Sessions};
 use crate::catalog::Live;
@@ -13,6 +14,7 @@ use crate::handler::registered;
 use crate::prompt::{Prompt, PromptCatalog, PromptEntry};
 use crate::protocol::{CacheHints, Implementation};
 use crate::resource::{Resource, ResourceCatalog, ResourceEntry};
+use crate::sealed_state::StateKeys;
 use crate::tool::Tool;
 use crate::tool::{ToolEntry, ToolRegistry};
 
@@ -31,6 +33,7 @@ const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = SubscriptionLimits {
     max: 64,
     // nginx's request line buffer (`large_client_header_buffers 4 8k`).
     max_uri_bytes: 8 * 1024,
+    max_listeners: 1024,
 };
 
 /// How many resources one session may subscribe to, and how long a subscribed URI may be.
@@ -38,6 +41,8 @@ const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = SubscriptionLimits {
 pub(crate) struct SubscriptionLimits {
     pub(crate) max: usize,
     pub(crate) max_uri_bytes: usize,
+    /// How many `subscriptions/listen` streams the server keeps open at once.
+    pub(crate) max_listeners: usize,
 }
 
 /// Configures a [`Server`]. Start from [`server!`](crate::server!) (every registered tool,
@@ -52,6 +57,7 @@ pub struct ServerBuilder {
     prompts: Vec<PromptEntry>,
     page_size: usize,
     cache_hints: CacheHints,
+    state_keys: Option<StateKeys>,
     state: StateMap,
     trace: bool,
     max_message_bytes: usize,
@@ -78,6 +84,10 @@ pub(crate) struct ServerCore {
     pub(crate) sessions: Sessions,
     pub(crate) page_size: usize,
     pub(crate) cache_hints: CacheHints,
+    pub(crate) state_keys: StateKeys,
+    /// Where list changes and resource updates go to reach every listen stream.
+    pub(crate) changes: Box<dyn ChangeBus>,
+    pub(crate) listeners: Listeners,
     pub(crate) state: StateMap,
     pub(crate) trace: bool,
     pub(crate) max_message_bytes: usize,
@@ -99,6 +109,7 @@ impl Server {
             prompts: Vec::new(),
             page_size: DEFAULT_PAGE_SIZE,
             cache_hints: CacheHints::NONE,
+            state_keys: None,
             state: StateMap::default(),
             trace: std::env::var_os("MCP_TRACE").is_some_and(|v| !v.is_empty() && v != "0"),
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
@@ -229,6 +240,17 @@ impl ServerBuilder {
         self
     }
 
+    /// The keys that seal the `requestState` of input-required results (revision
+    /// 2026-07-28), so that a retry is believed only with the answers this server (or
+    /// another instance holding the same keys) gave. Default: a random key for this process,
+    /// so a retry that reaches another process, or this one after a restart, is refused and
+    /// the client starts over. Several instances behind a load balancer share keys from a
+    /// file ([`StateKeys::from_file`], [`StateKeys::watch_file`] for rotation).
+    pub fn state_keys(mut self, keys: StateKeys) -> ServerBuilder {
+        self.state_keys = Some(keys);
+        self
+    }
+
     /// Sets how many items one page of a list holds (100 by default).
     pub fn page_size(mut self, page_size: usize) -> ServerBuilder {
         self.page_size = page_size;
@@ -312,6 +334,15 @@ impl ServerBuilder {
         self
     }
 
+    /// Sets how many `subscriptions/listen` streams (revision 2026-07-28) the server keeps
+    /// open at once, over every transport (1024 by default). One more is refused with -32603
+    /// naming the limit. Each listen request may name at most
+    /// [`max_subscriptions`](Self::max_subscriptions) resources.
+    pub fn max_listeners(mut self, listeners: usize) -> ServerBuilder {
+        self.subscriptions.max_listeners = listeners;
+        self
+    }
+
     /// Checks the configuration and freezes it. The error lists every problem found, not only
     /// the first.
     pub fn build(self) -> Result<Server, BuildError> {
@@ -381,6 +412,9 @@ impl ServerBuilder {
                 sessions: Sessions::default(),
                 page_size: self.page_size,
                 cache_hints: self.cache_hints,
+                state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
+                changes: Box::new(InProcessBus::new()),
+                listeners: Listeners::default(),
                 state: self.state,
                 trace: self.trace,
                 max_message_bytes: self.max_message_bytes,

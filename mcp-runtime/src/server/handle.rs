@@ -5,6 +5,7 @@ use std::sync::{Arc, Weak};
 
 use serde_json::json;
 
+use super::changes::Change;
 use super::{ServerCore, Session};
 use crate::BuildError;
 use crate::prompt::{Prompt, PromptEntry};
@@ -103,7 +104,7 @@ impl ServerHandle {
             .tools
             .update(|tools| tools.with(entry).map(Some))?
         {
-            self.broadcast("notifications/tools/list_changed");
+            self.broadcast(Change::ToolsListChanged);
         }
         Ok(())
     }
@@ -116,7 +117,7 @@ impl ServerHandle {
             .update(|tools| Ok::<_, BuildError>(tools.without(name)))
             .unwrap_or(false);
         if removed {
-            self.broadcast("notifications/tools/list_changed");
+            self.broadcast(Change::ToolsListChanged);
         }
         removed
     }
@@ -147,7 +148,7 @@ impl ServerHandle {
     pub fn add_prompt<P: Prompt>(&self) -> Result<(), BuildError> {
         let entry = PromptEntry::of::<P>();
         if self.core.prompts.update(|p| p.with(entry).map(Some))? {
-            self.broadcast("notifications/prompts/list_changed");
+            self.broadcast(Change::PromptsListChanged);
         }
         Ok(())
     }
@@ -160,7 +161,7 @@ impl ServerHandle {
             .update(|p| Ok::<_, BuildError>(p.without(name)))
             .unwrap_or(false);
         if removed {
-            self.broadcast("notifications/prompts/list_changed");
+            self.broadcast(Change::PromptsListChanged);
         }
         removed
     }
@@ -173,20 +174,26 @@ impl ServerHandle {
                 session.notify("notifications/resources/updated", &json!({ "uri": uri }));
             }
         });
+        self.core
+            .changes
+            .publish(Change::ResourceUpdated(uri.to_owned()));
     }
 
     /// The set of resources changed (say, files appeared behind a template): every client gets
     /// `notifications/resources/list_changed`.
     pub fn resource_list_changed(&self) {
-        self.broadcast("notifications/resources/list_changed");
+        self.broadcast(Change::ResourcesListChanged);
     }
 
-    fn broadcast(&self, method: &str) {
+    /// Tells every initialized session, and every listen stream through the bus.
+    fn broadcast(&self, change: Change) {
+        let method = change.method();
         self.core.sessions.each(|session| {
             if session.is_initialized() {
                 session.notify(method, &json!({}));
             }
         });
+        self.core.changes.publish(change);
     }
 }
 

@@ -3,6 +3,7 @@
 //! layer (`methods`) that answers each request.
 
 mod builder;
+pub(crate) mod changes;
 mod command_line;
 mod direct;
 mod handle;
@@ -17,6 +18,7 @@ pub use builder::{Server, ServerBuilder};
 pub(crate) use direct::DirectSession;
 pub use handle::ServerHandle;
 pub(crate) use handle::Sessions;
+#[cfg(feature = "http")]
 pub(crate) use methods::stateless_method;
 pub(crate) use outbound::{Outbound, Outgoing};
 pub(crate) use session::Session;

@@ -16,6 +16,10 @@ pub(crate) enum Outgoing {
     /// to request `id`, or (`None`) a batch's replies or the error about a message whose id
     /// could not be read.
     Reply(Option<RequestId>),
+    /// The reply to request `id` (an error), when the request is refused as the client's
+    /// doing, which HTTP answers with 400 rather than 200: in revision 2026-07-28 a question
+    /// for a capability the client did not declare (-32021).
+    Refusal(RequestId),
     /// A notification, sent on behalf of request `related` when it has one (progress, a log
     /// message during a request), or on the session's own (list changes, resource updates).
     Notification { related: Option<RequestId> },

@@ -315,8 +315,18 @@ impl Session {
         }
     }
 
-    /// The client is gone: the server's own requests fail instead of waiting forever.
+    /// The client is gone: the server's own requests fail instead of waiting forever, and
+    /// requests that run until the client ends them (listen streams) end now.
     pub(crate) fn close(&self) {
+        self.inflight
+            .lock()
+            .expect("lock poisoned")
+            .retain(|_, request| {
+                if request.is_endless() {
+                    request.cancel();
+                }
+                !request.is_endless()
+            });
         let pending = std::mem::take(&mut *self.pending.lock().expect("lock poisoned"));
         for (_, waiter) in pending {
             let _ = waiter.send(Err(RpcError::internal("the client closed the connection")));
@@ -368,7 +378,7 @@ impl Session {
                 ));
                 self.reply(
                     &reply_to,
-                    &request.id,
+                    &task_state,
                     encode_error(Some(&request.id), &error),
                 );
                 return;
@@ -408,7 +418,7 @@ impl Session {
                 )
             });
             if session.finish(&id) {
-                session.reply(&reply_to, &id, reply);
+                session.reply(&reply_to, &task_state, reply);
             }
         };
         start_here(task);
@@ -423,9 +433,9 @@ impl Session {
             .is_some()
     }
 
-    fn reply(&self, reply_to: &ReplyTo, id: &RequestId, message: Vec<u8>) {
+    fn reply(&self, reply_to: &ReplyTo, request: &RequestState, message: Vec<u8>) {
         match reply_to {
-            ReplyTo::Sink(sink) => sink.send(Outgoing::Reply(Some(id.clone())), message),
+            ReplyTo::Sink(sink) => sink.send(request.reply_kind(), message),
             ReplyTo::Batch(batch) => batch.push(message),
         }
     }

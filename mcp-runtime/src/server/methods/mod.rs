@@ -10,9 +10,11 @@ mod capabilities;
 mod completion_complete;
 mod discover;
 mod initialize;
+mod input_required;
 mod list;
 mod prompts_get;
 mod resources_read;
+mod subscriptions_listen;
 mod tools_call;
 
 use std::sync::Arc;
@@ -158,10 +160,10 @@ pub(crate) async fn route(
     let IncomingRequest { id, method, params } = request;
     let request = Request { id, session, state };
     let id = &request.id;
-    if request.envelope().is_some() {
-        if let Err(error) = stateless_method(request.server(), &method) {
-            return encode_error(Some(id), &error);
-        }
+    if request.envelope().is_some()
+        && let Err(error) = stateless_method(request.server(), &method)
+    {
+        return encode_error(Some(id), &error);
     }
     if method == "tools/call" {
         return tools_call::call_tool(&request, params).await;
@@ -172,6 +174,9 @@ pub(crate) async fn route(
         "ping" => Ok(request.reply(&json!({}))),
         "initialize" => initialize::initialize(server, session, id, params),
         "server/discover" if request.envelope().is_some() => Ok(discover::discover(&request)),
+        "subscriptions/listen" if request.envelope().is_some() => {
+            subscriptions_listen::listen(&request, params).await
+        }
         "tools/list" => {
             let tools = server.tools.load();
             list::list(&request, params, "tools/list", "tools", &tools)

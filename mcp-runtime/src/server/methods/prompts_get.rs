@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::{Request, parse_params};
+use super::{Request, input_required, parse_params};
 use crate::args::StringArgs;
 use crate::jsonrpc::RpcError;
 use crate::server::panic::CatchUnwind;
@@ -32,6 +32,7 @@ pub(super) async fn get_prompt(
         arguments,
         meta,
     } = parse_params("prompts/get", params)?;
+    let input = input_required::begin(request, "prompts/get", &name, params)?;
     let prompts = request.server().prompts.load();
     let prompt = prompts.get(&name).cloned().ok_or_else(|| {
         RpcError::invalid_params(format!(
@@ -41,9 +42,18 @@ pub(super) async fn get_prompt(
         .with_data(json!({ "prompt": name }))
     })?;
     drop(prompts);
-    let ctx = request.context(meta);
-    let rendering = prompt.get(ctx, StringArgs::new(arguments.unwrap_or_default()));
-    match CatchUnwind(rendering).await {
+    let ctx = request
+        .context(meta)
+        .with_input(input.as_ref().map(input_required::Input::round));
+    let rendering = CatchUnwind(prompt.get(ctx, StringArgs::new(arguments.unwrap_or_default())));
+    let outcome = match &input {
+        None => rendering.await,
+        Some(input) => match input.run(rendering).await {
+            Ok(outcome) => outcome,
+            Err(stopped) => return Ok(input.stopped(request, stopped)),
+        },
+    };
+    match outcome {
         Ok(Ok(result)) => Ok(request.reply(&result)),
         Ok(Err(error)) => Err(error.into()),
         Err(panic) => Err(RpcError::internal(format!(

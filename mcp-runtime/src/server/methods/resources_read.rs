@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::{Request, parse_params};
+use super::{Request, input_required, parse_params};
 use crate::jsonrpc::{ErrorCode, RequestId, RpcError, encode_result};
 use crate::protocol::{ReadResourceResult, Revision};
 use crate::server::panic::CatchUnwind;
@@ -27,7 +27,7 @@ fn not_found(uri: &str, revision: Revision) -> RpcError {
     } else {
         ErrorCode::ResourceNotFound
     };
-    RpcError::new(code, format!("Resource not found: `{uri}`")).with_data(json!({ "uri": uri }))
+    RpcError::new(code, "Resource not found").with_data(json!({ "uri": uri }))
 }
 
 /// `resources/read`: reads the resource, or the template that matches the URI.
@@ -43,17 +43,25 @@ pub(super) async fn read_resource(
         .load()
         .resolve(&uri)
         .ok_or_else(|| not_found(&uri, revision))?;
-    let ctx = request.context(meta);
-    let read = entry.read(ctx, uri.clone(), variables);
-    let contents = match CatchUnwind(read).await {
+    let input = input_required::begin(request, "resources/read", &uri, params)?;
+    let ctx = request
+        .context(meta)
+        .with_input(input.as_ref().map(input_required::Input::round));
+    let read = CatchUnwind(entry.read(ctx, uri.clone(), variables));
+    let outcome = match &input {
+        None => read.await,
+        Some(input) => match input.run(read).await {
+            Ok(outcome) => outcome,
+            Err(stopped) => return Ok(input.stopped(request, stopped)),
+        },
+    };
+    let contents = match outcome {
         Ok(Ok(contents)) => contents,
         Ok(Err(error)) => {
             let mut error = RpcError::from(error);
             if error.code == ErrorCode::ResourceNotFound.code() {
-                error = RpcError {
-                    data: error.data.or_else(|| Some(json!({ "uri": uri }))),
-                    ..not_found(&uri, revision)
-                };
+                error.code = not_found(&uri, revision).code;
+                error.data = error.data.or_else(|| Some(json!({ "uri": uri })));
             }
             return Err(error);
         }

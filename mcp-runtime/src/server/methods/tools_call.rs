@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::{Request, parse_params};
+use super::{Request, input_required, parse_params};
 use crate::jsonrpc::{RpcError, encode_error};
 use crate::protocol::CallToolResult;
 use crate::server::panic::CatchUnwind;
@@ -17,6 +17,10 @@ use crate::tool::{Arguments, RawFields};
 /// `tools/call`: runs the tool with its arguments; its failures are results, for the model.
 pub(super) async fn call_tool(request: &Request<'_>, params: Option<Box<RawValue>>) -> Vec<u8> {
     let id = &request.id;
+    // A stateless request's answers and state are read from the same params.
+    let retry = request
+        .envelope()
+        .and_then(|_| params.as_deref().map(ToOwned::to_owned));
     let (name, arguments, meta) = match call_params(params) {
         Ok(parts) => parts,
         Err(error) => return encode_error(Some(id), &error),
@@ -31,9 +35,24 @@ pub(super) async fn call_tool(request: &Request<'_>, params: Option<Box<RawValue
         return encode_error(Some(id), &error);
     };
     drop(tools);
+    let input = match input_required::begin(request, "tools/call", &name, retry.as_deref()) {
+        Ok(input) => input,
+        Err(error) => return encode_error(Some(id), &error),
+    };
     let ctx = request.context(meta);
     let revision = ctx.revision();
-    let mut result = match CatchUnwind(tool.call(ctx, arguments)).await {
+    let call = CatchUnwind(tool.call(
+        ctx.with_input(input.as_ref().map(input_required::Input::round)),
+        arguments,
+    ));
+    let outcome = match &input {
+        None => call.await,
+        Some(input) => match input.run(call).await {
+            Ok(outcome) => outcome,
+            Err(stopped) => return input.stopped(request, stopped),
+        },
+    };
+    let mut result = match outcome {
         Ok(result) => result,
         Err(panic) => CallToolResult::error(format!("tool `{name}` failed unexpectedly: {panic}")),
     };

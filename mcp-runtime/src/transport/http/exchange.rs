@@ -17,8 +17,9 @@ use crate::server::{Outbound, Outgoing};
 
 /// How the answer goes on, once its first message (or close) is known.
 pub(super) enum First {
-    /// The reply came first: it is the whole answer.
-    Reply(Vec<u8>),
+    /// The reply came first: it is the whole answer; `refused`: the request was refused as
+    /// the client's doing (answered with 400).
+    Reply { message: Vec<u8>, refused: bool },
     /// Something else came first: the answer is a stream, which [`Exchange::attach`] feeds.
     Stream,
 }
@@ -76,9 +77,7 @@ impl Exchange {
         let feed = Arc::new(Feed(Arc::clone(self)));
         let sending = Arc::clone(&feed);
         let sink = Outbound::new(trace, move |kind, message| {
-            sending
-                .0
-                .deliver(matches!(kind, Outgoing::Reply(_)), message);
+            sending.0.deliver(&kind, message);
         });
         if !(closable && self.streams) {
             return sink;
@@ -116,13 +115,15 @@ impl Exchange {
         }
     }
 
-    fn deliver(&self, reply: bool, message: Vec<u8>) {
+    fn deliver(&self, kind: &Outgoing, message: Vec<u8>) {
+        let reply = matches!(kind, Outgoing::Reply(_) | Outgoing::Refusal(_));
         let mut state = self.lock();
         match &mut *state {
             State::Waiting(_) if reply => {
                 if let State::Waiting(first) = mem::replace(&mut *state, State::Done) {
                     drop(state);
-                    let _ = first.send(First::Reply(message));
+                    let refused = matches!(kind, Outgoing::Refusal(_));
+                    let _ = first.send(First::Reply { message, refused });
                 }
             }
             // A client that takes only JSON gets the reply alone.

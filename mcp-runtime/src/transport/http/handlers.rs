@@ -396,14 +396,24 @@ async fn respond(
     let first = first.await;
     cancel_on_drop.disarm();
     match first {
-        Ok(First::Reply(reply)) => json_response(status, reply),
+        Ok(First::Reply { message, refused }) => {
+            let status = if refused {
+                StatusCode::BAD_REQUEST
+            } else {
+                status
+            };
+            json_response(status, message)
+        }
         Ok(First::Stream) => {
             let hub = open_stream(state, session, http_session, requests);
             let subscription = hub.subscribe();
             exchange.attach(&hub);
             // A request's own stream ends with its reply: no idle limit, no GET slot.
-            let limits = SseLimits::default();
             // The stateless revision has no resumption, so no event ids and no priming event.
+            let limits = SseLimits {
+                anonymous: stateless_era,
+                ..SseLimits::default()
+            };
             let fresh = !stateless_era;
             sse_response(state, session, &hub, subscription, fresh, limits)
         }
@@ -617,6 +627,7 @@ pub(super) async fn get(State(state): Shared, headers: HeaderMap) -> Response {
     let limits = SseLimits {
         idle: Some(state.options.stream_idle),
         slot: Some(slot),
+        anonymous: false,
     };
     let resume = headers
         .get(LAST_EVENT_ID)

@@ -28,7 +28,10 @@ impl HttpSession {
         let standalone = Hub::standalone(limits);
         let hub = Arc::clone(&standalone);
         let outbound = Outbound::new(server.core.trace, move |kind, message| {
-            hub.push(message, matches!(kind, Outgoing::Reply(_)));
+            hub.push(
+                message,
+                matches!(kind, Outgoing::Reply(_) | Outgoing::Refusal(_)),
+            );
         });
         Arc::new(HttpSession {
             session: Session::new(Arc::clone(&server.core), outbound),

@@ -329,11 +329,15 @@ pub(super) fn parse_event_id(id: &str) -> Option<(u64, u64)> {
     Some((stream.parse().ok()?, seq.parse().ok()?))
 }
 
-fn event(id: &str, data: &[u8]) -> Bytes {
-    let mut out = Vec::with_capacity(data.len() + id.len() + 16);
-    out.extend_from_slice(b"id: ");
-    out.extend_from_slice(id.as_bytes());
-    out.extend_from_slice(b"\ndata: ");
+/// One SSE event; without `id` when the stream cannot be resumed.
+fn event(id: Option<&str>, data: &[u8]) -> Bytes {
+    let mut out = Vec::with_capacity(data.len() + id.map_or(0, str::len) + 16);
+    if let Some(id) = id {
+        out.extend_from_slice(b"id: ");
+        out.extend_from_slice(id.as_bytes());
+        out.push(b'\n');
+    }
+    out.extend_from_slice(b"data: ");
     out.extend_from_slice(data);
     out.extend_from_slice(b"\n\n");
     Bytes::from(out)
@@ -350,6 +354,8 @@ pub(super) struct SseBody {
     idle: Option<(Duration, Pin<Box<tokio::time::Sleep>>)>,
     /// The place among the session's open streams this one holds.
     _slot: Option<StreamSlot>,
+    /// Events carry no ids: nothing can resume the stream (revision 2026-07-28).
+    anonymous: bool,
     ended: bool,
 }
 
@@ -358,6 +364,9 @@ pub(super) struct SseBody {
 pub(super) struct SseLimits {
     pub(super) idle: Option<Duration>,
     pub(super) slot: Option<StreamSlot>,
+    /// Whether events go without ids, for a stream no one can resume (revision 2026-07-28:
+    /// "no resumability").
+    pub(super) anonymous: bool,
 }
 
 impl SseBody {
@@ -386,6 +395,7 @@ impl SseBody {
             keepalive,
             idle,
             _slot: limits.slot,
+            anonymous: limits.anonymous,
             ended: false,
         }
     }
@@ -410,7 +420,8 @@ impl Stream for SseBody {
                 {
                     sleep.as_mut().reset(deadline);
                 }
-                return Poll::Ready(Some(Ok(event(&id, &data))));
+                let id = (!self.anonymous).then_some(id.as_str());
+                return Poll::Ready(Some(Ok(event(id, &data))));
             }
             Poll::Ready(Some(Frame::Close) | None) => {
                 self.ended = true;

@@ -1,0 +1,98 @@
+//! The changes clients listen for (list changes, resource updates), from the [`ServerHandle`]
+//! call that makes them to every `subscriptions/listen` stream (revision 2026-07-28), through
+//! a bus. The bus here is in-process: a Tokio broadcast channel that each listener reads at its
+//! own pace. The `ChangeBus` interface is what a bus shared by several instances plugs into.
+//!
+//! Sessions of the session-based revisions are told directly by the handle, as before.
+//!
+//! [`ServerHandle`]: super::ServerHandle
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tokio::sync::broadcast;
+
+/// One change a client may listen for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Change {
+    ToolsListChanged,
+    PromptsListChanged,
+    ResourcesListChanged,
+    ResourceUpdated(String),
+}
+
+impl Change {
+    /// The notification method that announces it.
+    pub(crate) fn method(&self) -> &'static str {
+        match self {
+            Change::ToolsListChanged => "notifications/tools/list_changed",
+            Change::PromptsListChanged => "notifications/prompts/list_changed",
+            Change::ResourcesListChanged => "notifications/resources/list_changed",
+            Change::ResourceUpdated(_) => "notifications/resources/updated",
+        }
+    }
+}
+
+/// How many changes a listener may fall behind by before it misses some (and is told so in
+/// the server's log): a listener that reads slower than changes are made.
+const BACKLOG: usize = 1024;
+
+/// Carries changes from where they are made to every listener.
+pub(crate) trait ChangeBus: Send + Sync {
+    /// Announces a change to every listener, here and on other instances sharing the bus.
+    fn publish(&self, change: Change);
+    /// A new listener's receiving end: every change published from now on.
+    fn subscribe(&self) -> broadcast::Receiver<Change>;
+}
+
+/// The bus of one process.
+pub(crate) struct InProcessBus {
+    sender: broadcast::Sender<Change>,
+}
+
+impl InProcessBus {
+    pub(crate) fn new() -> InProcessBus {
+        InProcessBus {
+            sender: broadcast::Sender::new(BACKLOG),
+        }
+    }
+}
+
+impl ChangeBus for InProcessBus {
+    fn publish(&self, change: Change) {
+        // No listener is not an error.
+        let _ = self.sender.send(change);
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<Change> {
+        self.sender.subscribe()
+    }
+}
+
+/// Counts the listen streams open, against the server's cap.
+#[derive(Default)]
+pub(crate) struct Listeners {
+    open: AtomicUsize,
+}
+
+/// One open listen stream, counted until dropped.
+pub(crate) struct Listening<'a> {
+    listeners: &'a Listeners,
+}
+
+impl Listeners {
+    /// Counts one more stream, unless `max` are open.
+    pub(crate) fn open(&self, max: usize) -> Option<Listening<'_>> {
+        self.open
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |open| {
+                (open < max).then_some(open + 1)
+            })
+            .ok()
+            .map(|_| Listening { listeners: self })
+    }
+}
+
+impl Drop for Listening<'_> {
+    fn drop(&mut self) {
+        self.listeners.open.fetch_sub(1, Ordering::AcqRel);
+    }
+}

@@ -1,0 +1,226 @@
+//! The input-required flow of the stateless revision (2026-07-28, basic/patterns/mrtr) for
+//! the three methods that run a handler (`tools/call`, `prompts/get`, `resources/read`).
+//!
+//! A retry carries the answers to the latest questions (`inputResponses`) and, sealed in
+//! `requestState`, the answers of earlier rounds; both are checked before the handler runs
+//! (a state that is tampered with, expired, oversized, from another server or for another
+//! request is refused with -32602, and so is an `inputResponses` that is not an object). A run
+//! that asks what the request does not answer ends with an input-required result: the
+//! questions, and a new state holding every answer used so far, sealed for this method, name,
+//! arguments and server. Keys the handler never asks for are ignored, as the specification
+//! says; a run asks again for what is missing.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+
+use super::Request;
+use crate::context::{InputRound, Interruption, UntilInput};
+use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
+use crate::protocol::stateless_result::{InputRequiredResult, ResultType, ServerMeta};
+use crate::sealed_state::Binding;
+
+/// How many rounds of questions one request may take; the next one is refused.
+pub(crate) const MAX_ROUNDS: u32 = 16;
+
+/// How long a sealed state stays valid: the time a user has to answer.
+pub(crate) const STATE_LIFETIME: Duration = Duration::from_secs(600);
+
+/// What travels in `requestState` between rounds.
+#[derive(Default, Serialize, Deserialize)]
+struct Carried {
+    /// Every answer used so far, by key.
+    answers: Map<String, Value>,
+    /// How many input-required results this request has had.
+    round: u32,
+}
+
+/// A stateless request's run: its answers, and what its state is bound to.
+pub(super) struct Input {
+    round: Arc<InputRound>,
+    carried: Carried,
+    method: &'static str,
+    name: String,
+    arguments: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct RetryParams {
+    #[serde(default)]
+    arguments: Option<Value>,
+    /// Kept when `null`, which is refused (absent is not).
+    #[serde(rename = "inputResponses", default, deserialize_with = "present")]
+    input_responses: Option<Box<RawValue>>,
+    #[serde(rename = "requestState", default)]
+    request_state: Option<Box<RawValue>>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<RawValue>>, D::Error> {
+    Box::<RawValue>::deserialize(d).map(Some)
+}
+
+/// Opens what a stateless request carries for the handler `name` of `method`: `None` in a
+/// session (which asks the client directly); -32602 for a refused state or malformed answers,
+/// before any handler runs.
+pub(super) fn begin(
+    request: &Request<'_>,
+    method: &'static str,
+    name: &str,
+    params: Option<&RawValue>,
+) -> Result<Option<Input>, RpcError> {
+    if request.envelope().is_none() {
+        return Ok(None);
+    }
+    let retry: RetryParams = super::parse_params(method, params)?;
+    let arguments = retry.arguments.filter(|a| !a.is_null());
+    let binding = Binding {
+        method,
+        name,
+        arguments: arguments.as_ref(),
+        audience: &request.server().info.name,
+    };
+    let carried = match retry.request_state.as_deref() {
+        None => Carried::default(),
+        Some(state) => open(request, &binding, state)?,
+    };
+    let mut answers = carried.answers.clone();
+    match retry.input_responses.as_deref().map(RawValue::get) {
+        None => {}
+        Some(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(responses)) => answers.extend(responses),
+            _ => {
+                return Err(RpcError::invalid_params(format!(
+                    "`inputResponses` must be an object mapping each question's key to its answer, got {}",
+                    shorten(text)
+                ))
+                .with_data(json!({ "field": "inputResponses" })));
+            }
+        },
+    }
+    Ok(Some(Input {
+        round: Arc::new(InputRound::new(answers)),
+        carried,
+        method,
+        name: name.to_owned(),
+        arguments,
+    }))
+}
+
+/// The state a retry sent back, opened and read; -32602 saying why it is refused.
+fn open(
+    request: &Request<'_>,
+    binding: &Binding<'_>,
+    state: &RawValue,
+) -> Result<Carried, RpcError> {
+    let refused = |reason: &str, why: String| {
+        RpcError::invalid_params(format!("Invalid or expired requestState: {why}"))
+            .with_data(json!({ "reason": "invalid_request_state", "detail": reason }))
+    };
+    let Ok(sealed) = serde_json::from_str::<&str>(state.get()) else {
+        return Err(refused(
+            "malformed",
+            "`requestState` must be the string the server sent".to_owned(),
+        ));
+    };
+    let keys = &request.server().state_keys;
+    let payload = keys
+        .open(binding, sealed, SystemTime::now())
+        .map_err(|refusal| refused(refusal.reason(), refusal.to_string()))?;
+    serde_json::from_slice(&payload)
+        .map_err(|_| refused("malformed", "its contents are not this server's".to_owned()))
+}
+
+impl Input {
+    /// The answers and questions of this run, for the handler's `Context`.
+    pub(super) fn round(&self) -> Arc<InputRound> {
+        Arc::clone(&self.round)
+    }
+
+    /// Runs a handler's future until it completes or stops on what the request lacks.
+    pub(super) async fn run<F: std::future::Future>(
+        &self,
+        future: F,
+    ) -> Result<F::Output, Interruption> {
+        let future = std::pin::pin!(future);
+        UntilInput::new(future, &self.round).await
+    }
+
+    /// The reply of a run that stopped: the questions as an input-required result, or the
+    /// failure as an error.
+    pub(super) fn stopped(&self, request: &Request<'_>, stopped: Interruption) -> Vec<u8> {
+        match stopped {
+            Interruption::Asked(questions) => self.input_required(request, questions),
+            Interruption::Failed(error) => {
+                if error.kind() == ErrorCode::MissingRequiredClientCapability {
+                    request.state.refuse();
+                }
+                crate::jsonrpc::encode_error(Some(&request.id), &error)
+            }
+        }
+    }
+
+    /// The reply of a run its questions stopped: an input-required result with the questions
+    /// and a sealed state holding the answers used so far.
+    pub(super) fn input_required(
+        &self,
+        request: &Request<'_>,
+        questions: Vec<(String, Value)>,
+    ) -> Vec<u8> {
+        let id = &request.id;
+        if self.carried.round >= MAX_ROUNDS {
+            let error = RpcError::internal(format!(
+                "the handler asked for input {MAX_ROUNDS} times; one request may take at most {MAX_ROUNDS} rounds of questions"
+            ));
+            return crate::jsonrpc::encode_error(Some(id), &error);
+        }
+        let carried = Carried {
+            answers: self.round.answers_to_keep(&self.carried.answers),
+            round: self.carried.round + 1,
+        };
+        let payload = serde_json::to_vec(&carried).expect("answers serialize");
+        let binding = Binding {
+            method: self.method,
+            name: &self.name,
+            arguments: self.arguments.as_ref(),
+            audience: &request.server().info.name,
+        };
+        let server = request.server();
+        let sealed =
+            match server
+                .state_keys
+                .seal(&binding, &payload, STATE_LIFETIME, SystemTime::now())
+            {
+                Ok(sealed) => sealed,
+                Err(error) => {
+                    let error = RpcError::internal(format!(
+                        "the answers gathered so far do not fit in a requestState: {error}"
+                    ));
+                    return crate::jsonrpc::encode_error(Some(id), &error);
+                }
+            };
+        encode_result(
+            id,
+            &InputRequiredResult {
+                result_type: ResultType::InputRequired,
+                input_requests: questions.into_iter().collect(),
+                request_state: sealed,
+                meta: ServerMeta(&server.info),
+            },
+        )
+    }
+}
+
+fn shorten(text: &str) -> String {
+    let mut end = text.len().min(60);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end < text.len() {
+        format!("{}...", &text[..end])
+    } else {
+        text.to_owned()
+    }
+}

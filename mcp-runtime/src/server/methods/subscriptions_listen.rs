@@ -1,0 +1,179 @@
+//! `subscriptions/listen` (2026-07-28, basic/patterns/subscriptions): a long-lived request
+//! whose stream carries the changes a stateless client asked for. The acknowledgement comes
+//! first, naming the part of the filter the server honours (what its capabilities declare);
+//! then each change that matches, tagged with the listen request's id as `subscriptionId`.
+//! The stream ends when the client cancels the request (stdio) or closes it (HTTP); the
+//! server ends it itself, with a result, only when it stops publishing changes.
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::capabilities::capabilities;
+use super::{Request, parse_params};
+use crate::jsonrpc::{RpcError, encode_notification, encode_result};
+use crate::limit_log::LimitLog;
+use crate::protocol::envelope::{SERVER_INFO, SUBSCRIPTION_ID};
+use crate::protocol::stateless_result::ResultType;
+use crate::server::changes::Change;
+
+/// What a listener asks for (`SubscriptionFilter`); every field optional.
+#[derive(Clone, Default, Deserialize, Serialize, PartialEq, Debug)]
+#[serde(rename_all = "camelCase")]
+struct Filter {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    tools_list_changed: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    prompts_list_changed: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    resources_list_changed: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    resource_subscriptions: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+struct ListenParams {
+    notifications: Filter,
+}
+
+impl Filter {
+    fn matches(&self, change: &Change) -> bool {
+        match change {
+            Change::ToolsListChanged => self.tools_list_changed,
+            Change::PromptsListChanged => self.prompts_list_changed,
+            Change::ResourcesListChanged => self.resources_list_changed,
+            Change::ResourceUpdated(uri) => self
+                .resource_subscriptions
+                .as_ref()
+                .is_some_and(|uris| uris.iter().any(|u| u == uri)),
+        }
+    }
+}
+
+/// `subscriptions/listen`: acknowledges, then forwards matching changes until the request
+/// ends.
+pub(super) async fn listen(
+    request: &Request<'_>,
+    params: Option<&RawValue>,
+) -> Result<Vec<u8>, RpcError> {
+    let ListenParams { notifications } = parse_params("subscriptions/listen", params)?;
+    let server = request.server();
+    let limits = server.subscriptions;
+    if let Some(uris) = &notifications.resource_subscriptions {
+        if uris.len() > limits.max {
+            return Err(RpcError::invalid_params(format!(
+                "`resourceSubscriptions` names {} resources, over the server's limit of {} per listen request (ServerBuilder::max_subscriptions)",
+                uris.len(),
+                limits.max
+            )));
+        }
+        if let Some(long) = uris.iter().find(|uri| uri.len() > limits.max_uri_bytes) {
+            return Err(RpcError::invalid_params(format!(
+                "a URI in `resourceSubscriptions` is {} bytes long, over the server's limit of {} (ServerBuilder::max_subscription_uri_bytes)",
+                long.len(),
+                limits.max_uri_bytes
+            )));
+        }
+    }
+    let Some(_listening) = server.listeners.open(limits.max_listeners) else {
+        static LOG: LimitLog = LimitLog::new();
+        LOG.hit(|| {
+            format!(
+                "{} listen streams are open (ServerBuilder::max_listeners): another is refused",
+                limits.max_listeners
+            )
+        });
+        return Err(RpcError::internal(format!(
+            "the server has as many listen streams open as it allows ({}, ServerBuilder::max_listeners): retry later",
+            limits.max_listeners
+        )));
+    };
+    let honored = honored(request, notifications);
+    // Open until the client ends it: a closing connection must not wait for it.
+    request.state.mark_endless();
+    // Subscribed before the acknowledgement: no change made after it is missed.
+    let mut changes = server.changes.subscribe();
+    let id = request.id.to_value();
+    request.state.notify(encode_notification(
+        "notifications/subscriptions/acknowledged",
+        &Acknowledged {
+            meta: tagged(&id),
+            notifications: &honored,
+        },
+    ));
+    loop {
+        match changes.recv().await {
+            Ok(change) if honored.matches(&change) => {
+                let mut params = tagged(&id);
+                if let Change::ResourceUpdated(uri) = &change {
+                    params = Map::from_iter([
+                        ("uri".to_owned(), Value::String(uri.clone())),
+                        ("_meta".to_owned(), Value::Object(params)),
+                    ]);
+                } else {
+                    params = Map::from_iter([("_meta".to_owned(), Value::Object(params))]);
+                }
+                request
+                    .state
+                    .notify(encode_notification(change.method(), &params));
+            }
+            Ok(_) => {}
+            Err(RecvError::Lagged(missed)) => {
+                static LOG: LimitLog = LimitLog::new();
+                LOG.hit(|| format!("a listen stream fell {missed} changes behind and missed them"));
+            }
+            Err(RecvError::Closed) => break,
+        }
+    }
+    let mut meta = tagged(&id);
+    meta.insert(
+        SERVER_INFO.to_owned(),
+        serde_json::to_value(&server.info).expect("an Implementation serializes"),
+    );
+    Ok(encode_result(
+        &request.id,
+        &ListenResult {
+            result_type: ResultType::Complete,
+            meta,
+        },
+    ))
+}
+
+/// The part of `asked` the server's capabilities cover.
+fn honored(request: &Request<'_>, asked: Filter) -> Filter {
+    let capabilities = capabilities(request.server());
+    let listed = |list: &Option<crate::protocol::ListCapability>| {
+        list.as_ref().is_some_and(|l| l.list_changed)
+    };
+    let resources = capabilities.resources.as_ref();
+    Filter {
+        tools_list_changed: asked.tools_list_changed && listed(&capabilities.tools),
+        prompts_list_changed: asked.prompts_list_changed && listed(&capabilities.prompts),
+        resources_list_changed: asked.resources_list_changed
+            && resources.is_some_and(|r| r.list_changed),
+        resource_subscriptions: asked
+            .resource_subscriptions
+            .filter(|_| resources.is_some_and(|r| r.subscribe)),
+    }
+}
+
+fn tagged(id: &Value) -> Map<String, Value> {
+    Map::from_iter([(SUBSCRIPTION_ID.to_owned(), id.clone())])
+}
+
+#[derive(Serialize)]
+struct Acknowledged<'a> {
+    #[serde(rename = "_meta")]
+    meta: Map<String, Value>,
+    notifications: &'a Filter,
+}
+
+/// The result that ends a listen stream: its `_meta` names the subscription and the server.
+#[derive(Serialize)]
+struct ListenResult {
+    #[serde(rename = "resultType")]
+    result_type: ResultType,
+    #[serde(rename = "_meta")]
+    meta: Map<String, Value>,
+}

@@ -1,0 +1,420 @@
+//! Revision 2026-07-28 over Streamable HTTP, with a real HTTP client, on the same endpoint as
+//! the session-based revisions: the checks of basic/transports/streamable-http "Server
+//! Validation" each with its status and code, stateless answers (no session, no event ids),
+//! -32021 as 400, and `subscriptions/listen` as an event stream.
+
+#[path = "common/http.rs"]
+mod http;
+
+use std::time::Duration;
+
+use http::request;
+use mcp_runtime::prelude::*;
+use mcp_runtime::{ClientError, HttpOptions, Server};
+use serde_json::{Value, json};
+
+/// Echoes.
+#[mcp_tool]
+fn echo(text: String) -> String {
+    text
+}
+
+/// Needs the client's model.
+#[mcp_tool]
+async fn needs_sampling(ctx: Context) -> Result<String, ClientError> {
+    ctx.ask_model("Say hi.", 10).await
+}
+
+/// Reports progress, then answers: its answer is a stream.
+#[mcp_tool]
+async fn steps(ctx: Context) -> String {
+    for i in 1..=2 {
+        ctx.report_progress(f64::from(i), Some(2.0), None);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    "done".to_owned()
+}
+
+/// Added by the listen test.
+#[mcp_tool]
+fn later() -> &'static str {
+    "later"
+}
+
+fn server() -> Server {
+    Server::builder(mcp_runtime::server_info!())
+        .tool::<echo>()
+        .tool::<needs_sampling>()
+        .tool::<steps>()
+        .max_listeners(1)
+        .build()
+        .unwrap()
+}
+
+async fn start() -> (u16, mcp_runtime::ServerHandle) {
+    let server = server();
+    let handle = server.handle();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { server.serve_http(listener, HttpOptions::new()).await });
+    (port, handle)
+}
+
+const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
+const REVISION: &str = "2026-07-28";
+
+fn meta(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": REVISION,
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+        "io.modelcontextprotocol/clientInfo": {"name": "http-test", "version": "0"},
+    })
+}
+
+fn message(id: u64, method: &str, mut params: Value) -> String {
+    params["_meta"] = meta(json!({}));
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+/// Posts `body` with the standard headers of a 2026-07-28 request for `method` (and `name`).
+async fn post(port: u16, method: &str, name: Option<&str>, body: &str) -> http::Response {
+    let mut headers = vec![
+        ACCEPT,
+        ("mcp-protocol-version", REVISION),
+        ("mcp-method", method),
+    ];
+    if let Some(name) = name {
+        headers.push(("mcp-name", name));
+    }
+    request(port, "POST", &headers, body).await
+}
+
+/// A stateless request is answered at once, with no session and a typed result.
+#[tokio::test]
+async fn a_stateless_call_is_answered_without_a_session() {
+    let (port, _) = start().await;
+    let body = message(
+        1,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"text": "hi"}}),
+    );
+    let response = post(port, "tools/call", Some("echo"), &body).await;
+    assert_eq!(response.status, 200);
+    assert!(response.header("mcp-session-id").is_none());
+    let reply = response.json().await;
+    assert_eq!(reply["id"], 1);
+    assert_eq!(reply["result"]["content"][0]["text"], "hi");
+    assert_eq!(reply["result"]["resultType"], "complete");
+}
+
+/// streamable-http "Server Validation": each standard header that is missing or disagrees
+/// with the body is 400 with -32020; `Mcp-Name` may be base64-wrapped (decoded strictly);
+/// values are compared exactly, after surrounding whitespace.
+#[tokio::test]
+async fn headers_that_disagree_with_the_body_are_header_mismatch() {
+    let (port, _) = start().await;
+    let body = message(
+        7,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"text": "x"}}),
+    );
+    let cases: [(&str, Vec<(&str, &str)>, u16, Option<i64>); 8] = [
+        (
+            "all agree",
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "echo"),
+            ],
+            200,
+            None,
+        ),
+        (
+            "whitespace",
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", " tools/call\t"),
+                ("mcp-name", "echo "),
+            ],
+            200,
+            None,
+        ),
+        (
+            "base64 name",
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "=?base64?ZWNobw==?="),
+            ],
+            200,
+            None,
+        ),
+        (
+            "no version header",
+            vec![("mcp-method", "tools/call"), ("mcp-name", "echo")],
+            400,
+            Some(-32020),
+        ),
+        (
+            "other method",
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "TOOLS/CALL"),
+                ("mcp-name", "echo"),
+            ],
+            400,
+            Some(-32020),
+        ),
+        (
+            "no name",
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "tools/call"),
+            ],
+            400,
+            Some(-32020),
+        ),
+        (
+            "other name",
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "steps"),
+            ],
+            400,
+            Some(-32020),
+        ),
+        (
+            "bad base64",
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "=?base64?ZWNobw=?="),
+            ],
+            400,
+            Some(-32020),
+        ),
+    ];
+    for (label, headers, status, code) in cases {
+        let mut all = vec![ACCEPT];
+        all.extend(headers);
+        let response = request(port, "POST", &all, &body).await;
+        assert_eq!(response.status, status, "{label}");
+        let reply = response.json().await;
+        assert_eq!(reply["id"], 7, "{label}: the error echoes the id");
+        assert_eq!(reply["error"]["code"].as_i64(), code, "{label}: {reply}");
+    }
+}
+
+/// basic/versioning and basic/index: the revision checks, with their statuses.
+#[tokio::test]
+async fn revision_and_meta_errors_have_their_statuses() {
+    let (port, _) = start().await;
+    // The body names an unknown revision, and so does the header: -32022, 400.
+    let mut unknown: Value = serde_json::from_str(&message(2, "tools/list", json!({}))).unwrap();
+    unknown["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("v999.0.0");
+    let response = request(
+        port,
+        "POST",
+        &[
+            ACCEPT,
+            ("mcp-protocol-version", "v999.0.0"),
+            ("mcp-method", "tools/list"),
+        ],
+        &unknown.to_string(),
+    )
+    .await;
+    assert_eq!(response.status, 400);
+    let reply = response.json().await;
+    assert_eq!(reply["error"]["code"], -32022);
+    assert_eq!(reply["error"]["data"]["requested"], "v999.0.0");
+    // The header says 2026-07-28 and the body v999.0.0: the headers are checked first.
+    let response = post(port, "tools/list", None, &unknown.to_string()).await;
+    assert_eq!(response.status, 400);
+    assert_eq!(response.json().await["error"]["code"], -32020);
+    // `_meta` without clientCapabilities: -32602, 400.
+    let broken = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": REVISION}}});
+    let response = post(port, "tools/list", None, &broken.to_string()).await;
+    assert_eq!(response.status, 400);
+    assert_eq!(response.json().await["error"]["code"], -32602);
+    // The header names 2026-07-28 but the body claims nothing: -32602, 400; and `initialize`
+    // under that header: -32020, 400.
+    let bare = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"}).to_string();
+    let response = post(port, "tools/list", None, &bare).await;
+    assert_eq!(response.status, 400);
+    assert_eq!(response.json().await["error"]["code"], -32602);
+    let initialize = json!({"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "c", "version": "1"}}})
+    .to_string();
+    let response = post(port, "initialize", None, &initialize).await;
+    assert_eq!(response.status, 400);
+    assert_eq!(response.json().await["error"]["code"], -32020);
+}
+
+/// streamable-http "Protocol Version Header": a method that does not exist in the revision
+/// (removed, or unknown) is 404 with -32601.
+#[tokio::test]
+async fn removed_and_unknown_methods_are_404() {
+    let (port, _) = start().await;
+    for method in ["ping", "logging/setLevel", "unknown/method"] {
+        let response = post(
+            port,
+            method,
+            None,
+            &message(8, method, json!({"level": "info"})),
+        )
+        .await;
+        assert_eq!(response.status, 404, "{method}");
+        assert_eq!(response.json().await["error"]["code"], -32601, "{method}");
+    }
+}
+
+/// basic/index "Error Codes": -32021 is sent with 400 even when the handler raises it.
+#[tokio::test]
+async fn a_missing_client_capability_is_400() {
+    let (port, _) = start().await;
+    let body = message(
+        9,
+        "tools/call",
+        json!({"name": "needs_sampling", "arguments": {}}),
+    );
+    let response = post(port, "tools/call", Some("needs_sampling"), &body).await;
+    assert_eq!(response.status, 400);
+    let reply = response.json().await;
+    assert_eq!(reply["error"]["code"], -32021);
+    assert_eq!(
+        reply["error"]["data"]["requiredCapabilities"],
+        json!({"sampling": {}})
+    );
+}
+
+/// A stateless answer that streams carries no event ids (nothing can resume it) and no
+/// priming event: the first event is the progress.
+#[tokio::test]
+async fn a_stateless_stream_has_no_event_ids() {
+    let (port, _) = start().await;
+    let mut params = json!({"name": "steps", "arguments": {}});
+    params["_meta"] = meta(json!({}));
+    params["_meta"]["progressToken"] = json!("t");
+    let body =
+        json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": params}).to_string();
+    let mut response = post(port, "tools/call", Some("steps"), &body).await;
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("content-type"), Some("text/event-stream"));
+    let mut methods = Vec::new();
+    while let Some((id, data)) = response.next_event().await {
+        assert_eq!(id, None, "an event id on a stateless stream");
+        let event: Value = serde_json::from_str(&data).unwrap();
+        methods.push(event["method"].as_str().unwrap_or("reply").to_owned());
+    }
+    assert_eq!(
+        methods,
+        ["notifications/progress", "notifications/progress", "reply"]
+    );
+}
+
+/// The session-based revisions keep working on the same endpoint.
+#[tokio::test]
+async fn a_session_is_still_served_beside() {
+    let (port, _) = start().await;
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "c", "version": "1"}}})
+    .to_string();
+    let response = request(port, "POST", &[ACCEPT], &initialize).await;
+    assert_eq!(response.status, 200);
+    let session = response.header("mcp-session-id").unwrap().to_owned();
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
+    let response = request(
+        port,
+        "POST",
+        &[
+            ACCEPT,
+            ("mcp-session-id", &session),
+            ("mcp-protocol-version", "2025-11-25"),
+        ],
+        &list,
+    )
+    .await;
+    assert_eq!(response.status, 200);
+    let reply = response.json().await;
+    assert!(reply["result"]["tools"].is_array());
+    assert!(reply["result"].get("resultType").is_none());
+}
+
+/// basic/patterns/subscriptions over HTTP: the listen request's answer is an event stream
+/// whose first event is the acknowledgement; a change follows, tagged.
+#[tokio::test]
+async fn listen_is_an_event_stream_of_tagged_changes() {
+    let (port, handle) = start().await;
+    let body = message(
+        11,
+        "subscriptions/listen",
+        json!({"notifications": {"toolsListChanged": true}}),
+    );
+    let mut response = post(port, "subscriptions/listen", None, &body).await;
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("content-type"), Some("text/event-stream"));
+    let (_, first) = response.next_event().await.expect("the acknowledgement");
+    let first: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(first["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(
+        first["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        11
+    );
+    handle.add_tool::<later>().unwrap();
+    let (_, change) = tokio::time::timeout(Duration::from_secs(5), response.next_event())
+        .await
+        .expect("the change within 5 s")
+        .expect("an event");
+    let change: Value = serde_json::from_str(&change).unwrap();
+    assert_eq!(change["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        change["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        11
+    );
+}
+
+/// basic/patterns/cancellation: on HTTP, closing the listen stream ends the subscription, so
+/// its place under `max_listeners` (1 here) is free again.
+#[tokio::test]
+async fn closing_a_listen_stream_ends_it() {
+    let (port, _) = start().await;
+    let listen = |id: u64| {
+        message(
+            id,
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true}}),
+        )
+    };
+    let mut first = post(port, "subscriptions/listen", None, &listen(1)).await;
+    first.next_event().await.expect("the acknowledgement");
+    let refused = post(port, "subscriptions/listen", None, &listen(2))
+        .await
+        .json()
+        .await;
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("max_listeners"),
+        "{refused}"
+    );
+    drop(first);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let mut again = post(port, "subscriptions/listen", None, &listen(3)).await;
+        if again.header("content-type") == Some("text/event-stream") {
+            let (_, ack) = again.next_event().await.expect("the acknowledgement");
+            assert!(ack.contains("notifications/subscriptions/acknowledged"));
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the closed stream still holds its place"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
