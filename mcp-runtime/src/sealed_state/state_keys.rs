@@ -215,11 +215,6 @@ impl StateKeys {
         }
     }
 
-    /// The longest `requestState` accepted.
-    pub(crate) fn max_len(&self) -> usize {
-        self.max_len
-    }
-
     fn ring(&self, now: SystemTime) -> Arc<Ring> {
         match &*self.keys {
             Keys::Fixed(ring) => Arc::clone(ring),
