@@ -21,13 +21,13 @@ use super::Request;
 use crate::context::{InputRound, Interruption, UntilInput};
 use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
 use crate::protocol::stateless_result::{InputRequiredResult, ResultType, ServerMeta};
-use crate::sealed_state::Binding;
+use crate::sealed_state::{Binding, StateKeys};
 
 /// How many rounds of questions one request may take; the next one is refused.
 pub(crate) const MAX_ROUNDS: u32 = 16;
 
 /// How long a sealed state stays valid: the time a user has to answer.
-pub(crate) const STATE_LIFETIME: Duration = Duration::from_secs(600);
+pub(crate) const STATE_LIFETIME: Duration = StateKeys::DEFAULT_LIFETIME;
 
 /// What travels in `requestState` between rounds.
 #[derive(Default, Serialize, Deserialize)]
@@ -129,7 +129,7 @@ fn open(
     state: &RawValue,
 ) -> Result<Carried, RpcError> {
     let refused = |reason: &str, why: String| {
-        RpcError::invalid_params(format!("Invalid or expired requestState: {why}"))
+        RpcError::invalid_params(why)
             .with_data(json!({ "reason": "invalid_request_state", "detail": reason }))
     };
     let Ok(sealed) = serde_json::from_str::<&str>(state.get()) else {
@@ -142,8 +142,12 @@ fn open(
     let payload = keys
         .open(binding, sealed, SystemTime::now())
         .map_err(|refusal| refused(refusal.reason(), refusal.to_string()))?;
-    serde_json::from_slice(&payload)
-        .map_err(|_| refused("malformed", "its contents are not this server's".to_owned()))
+    serde_json::from_slice(&payload).map_err(|_| {
+        refused(
+            "malformed",
+            "requestState opened, but its contents are not this server's".to_owned(),
+        )
+    })
 }
 
 impl Input {
