@@ -104,18 +104,41 @@ pub(crate) fn claim(params: Option<&RawValue>) -> Option<Claim<'_>> {
     if !text.contains("protocolVersion") {
         return None;
     }
-    #[derive(serde::Deserialize)]
-    struct Params<'a> {
-        #[serde(rename = "_meta", borrow, default)]
-        meta: Option<&'a RawValue>,
+    let ClaimIn(claim) = serde_json::from_str(text).ok()?;
+    claim.filter(|claim| claim.protocol_version.is_some())
+}
+
+/// The claim inside a params object, read in the one pass over it: `_meta`'s fields as text,
+/// every other member skipped.
+struct ClaimIn<'a>(Option<Claim<'a>>);
+
+impl<'de> Deserialize<'de> for ClaimIn<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = ClaimIn<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<ClaimIn<'de>, A::Error> {
+                let mut claim = None;
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    if key == "_meta" && claim.is_none() {
+                        claim = Some(map.next_value::<Claim<'de>>()?);
+                    } else {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                    }
+                }
+                Ok(ClaimIn(claim))
+            }
+        }
+        deserializer.deserialize_map(Members)
     }
-    let Params { meta } = serde_json::from_str(text).ok()?;
-    let meta = meta?.get();
-    if !meta.starts_with('{') {
-        return None;
-    }
-    let claim: Claim<'_> = serde_json::from_str(meta).ok()?;
-    claim.protocol_version.is_some().then_some(claim)
 }
 
 /// A client's name and version, borrowed.
