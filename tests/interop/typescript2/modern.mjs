@@ -1,0 +1,422 @@
+// Interoperability test: the official TypeScript MCP client v2 (@modelcontextprotocol/client)
+// against the gift and companion servers, revision 2026-07-28.
+//
+// Usage: node modern.mjs [--sdk-default] gifts|companion (URL | SERVER_COMMAND [ARG...])
+//
+// Connects `Client` over Streamable HTTP (a URL, `StreamableHTTPClientTransport`) or over stdio
+// (the server command, spawned by `StdioClientTransport`). By default the client negotiates
+// with `versionNegotiation: { mode: 'auto' }`, the SDK's way to speak 2026-07-28 (its
+// constructor's default is still 'legacy'): it probes `server/discover` and, when the server
+// answers it, sends no `initialize` and every request carries its revision in `_meta`.
+// `--sdk-default` leaves the option out, so the client runs its default, the 2025 handshake.
+//
+// Against `gifts`: the negotiated revision, the tool (a call and a business error), the
+// catalog resource and its category template, the congratulation prompt and completion of its
+// argument. Against `companion`: its tools, `confirm_action` answered through the elicitation
+// handler and `ask_model` through the sampling handler, registered with `setRequestHandler`;
+// in the 2026-07-28 era the SDK answers the server's input-required result through them and
+// retries by itself, and the messages the transport carried show that round trip. Anything the
+// client reports through `onerror`, `console.warn`/`console.error` or a process warning fails
+// the run. Prints one line per check and exits non-zero at the first failure. Run by
+// `tests/interop.rs`; install the client with `scripts/install-test-tools`.
+
+import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+const OVERALL_TIMEOUT_MS = 30_000;
+const MODERN = '2026-07-28';
+const LEGACY = '2025-11-25';
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
+const TOOL = 'suggest_gifts';
+const CATALOG_URI = 'mcp://gift-server/resources/gift_catalog';
+const CATEGORY_TEMPLATE = 'mcp://gift-server/resources/gift_catalog/{category}';
+const PROMPT = 'gift_congrats_style';
+const COMPANION_TOOLS = ['slow_count', 'confirm_action', 'ask_model', 'log_levels', 'add_greeter'];
+const INVALID_PARAMS = -32602;
+const RESOURCE_NOT_FOUND = -32002;
+
+class CheckFailed extends Error {}
+
+// What the client is doing, for the message when it fails with an exception of its own.
+let currentStep = 'connecting';
+const step = (what) => {
+  currentStep = what;
+};
+
+function check(condition, what, detail = '') {
+  if (!condition) {
+    throw new CheckFailed(detail ? `${what}: ${detail}` : what);
+  }
+  console.log(`ok - ${what}`);
+}
+
+const texts = (result) => (result.content ?? []).filter((b) => b.type === 'text').map((b) => b.text);
+const textOf = (result) => texts(result).join('');
+const show = (value) => JSON.stringify(value);
+
+// What the client complained about by itself: errors passed to `client.onerror` (a line that
+// is not a JSON-RPC message, a response to no request, a request the modern era forbids), and
+// anything written through `console.warn`/`console.error` or emitted as a process warning.
+const complaints = [];
+for (const level of ['warn', 'error']) {
+  const original = console[level].bind(console);
+  console[level] = (...args) => {
+    complaints.push(`console.${level}: ${args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ')}`);
+    original(...args);
+  };
+}
+process.on('warning', (warning) => complaints.push(`process warning: ${warning.name}: ${warning.message}`));
+
+// Every message the transport carried after the era was settled, in order:
+// ['sent' | 'received', message].
+const wire = [];
+const sent = () => wire.filter(([way]) => way === 'sent').map(([, m]) => m);
+const received = () => wire.filter(([way]) => way === 'received').map(([, m]) => m);
+
+// What the handlers were asked, and the answers they give, in order.
+const answers = { elicitations: [], elicitationAnswers: [], samplings: [], samplingAnswers: [] };
+
+// Checks that awaiting `request` rejects and that the server answered it with the error
+// `code`, as the transport read it: the SDK folds some codes into one error class (a missing
+// resource is its `ResourceNotFoundError`, code -32602, whatever the wire said).
+async function expectError(code, what, request) {
+  let result;
+  try {
+    result = await request;
+  } catch (error) {
+    const answer = received().filter((m) => m.error !== undefined).at(-1);
+    check(
+      error instanceof ProtocolError && answer?.error.code === code,
+      what,
+      `the client raised ${error?.name} ${error?.code}: ${error?.message}; the server answered ${show(answer)}`,
+    );
+    return;
+  }
+  throw new CheckFailed(`${what}, got a result: ${show(result)}`);
+}
+
+function checkEra(client, mode, name) {
+  const version = client.getNegotiatedProtocolVersion();
+  if (mode === 'legacy') {
+    check(version === LEGACY && client.getProtocolEra() === 'legacy', `SDK default: negotiated ${LEGACY}`, `got ${version}`);
+    check(client.getDiscoverResult() === undefined, 'SDK default: through initialize, without server/discover');
+  } else {
+    check(version === MODERN && client.getProtocolEra() === 'modern', `auto: negotiated ${MODERN}`, `got ${version}`);
+    const discover = client.getDiscoverResult();
+    check(
+      discover?.supportedVersions?.includes(MODERN) && discover.supportedVersions.includes(LEGACY),
+      `server/discover: supportedVersions has ${MODERN} and ${LEGACY}`,
+      show(discover),
+    );
+  }
+  const info = client.getServerVersion();
+  check(info?.name === name, `serverInfo.name is ${name}`, `got ${show(info)}`);
+}
+
+// In the 2026-07-28 era: every request the client sent names the revision in `_meta`, none is
+// `initialize`, and every result the server sent is tagged with its resultType and the server.
+function checkModernWire(name) {
+  const requests = sent().filter((m) => m.method !== undefined && m.id !== undefined);
+  check(
+    requests.length > 0 && requests.every((m) => m.params?._meta?.[PROTOCOL_VERSION_KEY] === MODERN),
+    `wire: every request names ${MODERN} in _meta`,
+    show(requests.filter((m) => m.params?._meta?.[PROTOCOL_VERSION_KEY] !== MODERN)),
+  );
+  check(!requests.some((m) => m.method === 'initialize'), 'wire: no initialize');
+  const results = received().filter((m) => m.result !== undefined);
+  const untagged = results.filter(
+    (m) => typeof m.result.resultType !== 'string' || m.result._meta?.[SERVER_INFO_KEY]?.name !== name,
+  );
+  check(
+    results.length > 0 && untagged.length === 0,
+    'wire: every result carries resultType and serverInfo in _meta',
+    show(untagged),
+  );
+  const serverRequests = received().filter((m) => m.method !== undefined && m.id !== undefined);
+  check(serverRequests.length === 0, 'wire: the server sent no request', show(serverRequests));
+}
+
+async function checkGifts(client, mode) {
+  checkEra(client, mode, 'gift-server');
+  const capabilities = client.getServerCapabilities();
+  check(
+    capabilities?.tools && capabilities.resources && capabilities.prompts,
+    'capabilities: tools, resources and prompts',
+    show(capabilities),
+  );
+  check(
+    (client.getInstructions() ?? '').startsWith('Call suggest_gifts'),
+    "the instructions are the gift server's",
+    show(client.getInstructions()),
+  );
+
+  step('tools/list');
+  const { tools } = await client.listTools();
+  const tool = tools.find((t) => t.name === TOOL);
+  check(tool !== undefined, `tools/list: ${TOOL} is listed`, show(tools.map((t) => t.name)));
+  check(
+    show([...(tool.inputSchema.required ?? [])].sort()) === show(['budget', 'occasion']),
+    `tools/list: ${TOOL} requires occasion and budget`,
+    show(tool.inputSchema),
+  );
+
+  step(`tools/call ${TOOL}`);
+  const result = await client.callTool({ name: TOOL, arguments: { occasion: 'birthday', budget: 30 } });
+  check(!result.isError, `tools/call: ${TOOL} succeeds`, show(result));
+  const gifts = result.structuredContent?.gifts ?? [];
+  check(
+    gifts.length > 0 && gifts.every((g) => g.price <= 30),
+    'tools/call: structuredContent has gifts within the budget',
+    show(result),
+  );
+  check(show(JSON.parse(textOf(result))) === show(result.structuredContent), 'tools/call: the text is the structured content');
+
+  step(`tools/call ${TOOL} beyond the catalog`);
+  const failed = await client.callTool({ name: TOOL, arguments: { occasion: 'wedding', budget: 1 } });
+  check(
+    failed.isError === true && textOf(failed).includes('cheapest'),
+    'tools/call: a budget nothing fits is a tool error naming the cheapest gift',
+    show(failed),
+  );
+
+  step('resources/list');
+  const { resources } = await client.listResources();
+  check(resources.some((r) => r.uri === CATALOG_URI), 'resources/list: the catalog is listed', show(resources));
+  const { resourceTemplates } = await client.listResourceTemplates();
+  check(
+    resourceTemplates.some((t) => t.uriTemplate === CATEGORY_TEMPLATE),
+    'resources/templates/list: the category template is listed',
+    show(resourceTemplates),
+  );
+
+  step('resources/read of the catalog');
+  const read = await client.readResource({ uri: CATALOG_URI });
+  check(read.contents.length === 1, 'resources/read: one content', show(read));
+  const contents = read.contents[0];
+  check(contents.mimeType === 'application/json', 'resources/read: mimeType is application/json', show(read));
+  const catalog = JSON.parse(contents.text);
+  check(
+    (catalog.categories ?? []).some((c) => c.name === 'books'),
+    'resources/read: the catalog lists its categories',
+    contents.text,
+  );
+
+  step('resources/read through the template');
+  const books = await client.readResource({ uri: CATEGORY_TEMPLATE.replace('{category}', 'books') });
+  check(JSON.parse(books.contents[0].text).name === 'books', 'resources/read: the template reads the books category', show(books));
+  step('resources/read of an unknown category');
+  const unknown = CATEGORY_TEMPLATE.replace('{category}', 'socks');
+  if (mode === 'legacy') {
+    await expectError(RESOURCE_NOT_FOUND, 'resources/read: an unknown category is -32002', client.readResource({ uri: unknown }));
+  } else {
+    await expectError(INVALID_PARAMS, 'resources/read: an unknown category is -32602', client.readResource({ uri: unknown }));
+  }
+
+  step('prompts/list');
+  const { prompts } = await client.listPrompts();
+  check(prompts.some((p) => p.name === PROMPT), `prompts/list: ${PROMPT} is listed`, show(prompts));
+
+  step(`prompts/get ${PROMPT}`);
+  const prompt = await client.getPrompt({ name: PROMPT, arguments: { tone: 'formal' } });
+  const first = prompt.messages[0];
+  check(
+    first?.role === 'user' && first.content.text.includes('formal'),
+    "prompts/get: the first message is the user's, in the formal tone",
+    show(prompt),
+  );
+
+  step("completion/complete of the prompt's tone");
+  const tone = await client.complete({ ref: { type: 'ref/prompt', name: PROMPT }, argument: { name: 'tone', value: 'w' } });
+  check(show(tone.completion.values) === show(['warm']), 'completion: the tone "w" completes to ["warm"]', show(tone));
+
+  if (mode !== 'legacy') {
+    checkModernWire('gift-server');
+  }
+}
+
+async function checkCompanion(client, mode) {
+  checkEra(client, mode, 'companion');
+
+  step('tools/list');
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name);
+  check(COMPANION_TOOLS.every((n) => names.includes(n)), 'tools/list: the five companion tools are listed', show(names));
+
+  step('confirm_action answered accept');
+  const from = wire.length;
+  answers.elicitationAnswers.push({ action: 'accept', content: { confirmed: true, note: 'ok' } });
+  const accepted = await client.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } });
+  check(answers.elicitations.length === 1, 'elicitation: the handler was called once', `${answers.elicitations.length} calls`);
+  const question = answers.elicitations[0];
+  const schema = question.requestedSchema ?? {};
+  check(
+    question.message.includes('deploy') &&
+      schema.properties?.confirmed?.type === 'boolean' &&
+      show(schema.required) === show(['confirmed']),
+    'elicitation: the question names the action and requires confirmed (boolean)',
+    show(question),
+  );
+  check(!accepted.isError, 'elicitation: accept succeeds', show(accepted));
+  check(
+    textOf(accepted) === 'confirmed: deploy (note: ok)',
+    'elicitation: accept gives "confirmed: deploy (note: ok)"',
+    show(texts(accepted)),
+  );
+  const round = wire.slice(from);
+  if (mode === 'legacy') {
+    check(
+      round.some(([way, m]) => way === 'received' && m.method === 'elicitation/create' && m.id !== undefined),
+      'elicitation: the server asked with an elicitation/create request',
+      show(round),
+    );
+  } else {
+    checkInputRequiredRound(round);
+  }
+
+  step('confirm_action answered decline');
+  answers.elicitationAnswers.push({ action: 'decline' });
+  const declined = await client.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } });
+  check(answers.elicitations.length === 2, 'elicitation: the handler was called again', `${answers.elicitations.length} calls`);
+  check(textOf(declined).startsWith('declined'), 'elicitation: decline gives "declined"', show(texts(declined)));
+
+  step('ask_model');
+  answers.samplingAnswers.push({
+    role: 'assistant',
+    content: { type: 'text', text: '42' },
+    model: 'interop-model',
+    stopReason: 'endTurn',
+  });
+  const asked = await client.callTool({ name: 'ask_model', arguments: { question: 'What is six times seven?' } });
+  check(answers.samplings.length === 1, 'sampling: the handler was called once', `${answers.samplings.length} calls`);
+  check(!asked.isError && textOf(asked) === '42', 'sampling: the result is the model\'s "42"', show(asked));
+
+  if (mode !== 'legacy') {
+    checkModernWire('companion');
+  }
+}
+
+// The messages of one confirm_action call in the 2026-07-28 era: the call, the server's
+// input-required result asking one elicitation, the client's retry carrying the answer under
+// the same key and the requestState echoed, and the complete result.
+function checkInputRequiredRound(round) {
+  const calls = round.filter(([way, m]) => way === 'sent' && m.method === 'tools/call').map(([, m]) => m);
+  const resultOf = (request) => round.find(([way, m]) => way === 'received' && m.id === request.id)?.[1]?.result;
+  check(calls.length === 2, 'input required: the client sent tools/call twice', show(round));
+  const [call, retry] = calls;
+  const asked = resultOf(call);
+  check(asked?.resultType === 'input_required', 'input required: the first answer is input_required', show(asked));
+  const keys = Object.keys(asked.inputRequests ?? {});
+  check(
+    keys.length === 1 && asked.inputRequests[keys[0]].method === 'elicitation/create',
+    'input required: it asks one elicitation/create',
+    show(asked),
+  );
+  check(typeof asked.requestState === 'string' && asked.requestState.length > 0, 'input required: with a requestState', show(asked));
+  check(
+    retry.params.name === 'confirm_action' &&
+      show(retry.params.arguments) === show(call.params.arguments) &&
+      show(Object.keys(retry.params.inputResponses ?? {})) === show(keys) &&
+      retry.params.requestState === asked.requestState &&
+      retry.id !== call.id,
+    'input required: the retry carries the answer under its key and the requestState, with a new id',
+    show(retry),
+  );
+  const done = resultOf(retry);
+  check(done?.resultType === 'complete', 'input required: the retry is answered complete', show(done));
+}
+
+async function run(mode, server, target) {
+  const http = /^https?:\/\//.test(target[0]);
+  // The server's stderr goes to ours, so a failing run shows the server's complaints too.
+  const transport = http
+    ? new StreamableHTTPClientTransport(new URL(target[0]))
+    : new StdioClientTransport({ command: target[0], args: target.slice(1), env: process.env, stderr: 'inherit' });
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    wire.push(['sent', message]);
+    return send(message, options);
+  };
+  // The client chains a handler set before `connect`: this sees each message, in order,
+  // before the client dispatches it.
+  transport.onmessage = (message) => {
+    wire.push(['received', message]);
+  };
+
+  const client = new Client(
+    { name: 'mcp-interop-typescript2', version: '0.0.0' },
+    {
+      capabilities: { elicitation: {}, sampling: {} },
+      ...(mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {}),
+    },
+  );
+  client.onerror = (error) => {
+    complaints.push(`onerror: ${error?.message ?? error}`);
+  };
+  client.setRequestHandler('elicitation/create', async (request) => {
+    answers.elicitations.push(request.params);
+    if (answers.elicitationAnswers.length === 0) {
+      throw new ProtocolError(-32600, 'this test expected no elicitation now');
+    }
+    return answers.elicitationAnswers.shift();
+  });
+  client.setRequestHandler('sampling/createMessage', async (request) => {
+    answers.samplings.push(request.params);
+    if (answers.samplingAnswers.length === 0) {
+      throw new ProtocolError(-32600, 'this test expected no sampling now');
+    }
+    return answers.samplingAnswers.shift();
+  });
+
+  step(`connecting (${mode === 'auto' ? "versionNegotiation 'auto'" : 'the SDK default'})`);
+  await client.connect(transport);
+  try {
+    // What follows the probe (seen here over HTTP, on a sibling process over stdio).
+    wire.length = 0;
+    if (server === 'gifts') {
+      await checkGifts(client, mode);
+    } else {
+      await checkCompanion(client, mode);
+    }
+  } finally {
+    await client.close().catch(() => {});
+  }
+  check(complaints.length === 0, 'the client complained about nothing', complaints.join('; '));
+}
+
+async function main(argv) {
+  let mode = 'auto';
+  if (argv[0] === '--sdk-default') {
+    mode = 'legacy';
+    argv = argv.slice(1);
+  }
+  if (argv.length < 2 || !['gifts', 'companion'].includes(argv[0])) {
+    console.error('usage: node modern.mjs [--sdk-default] gifts|companion (URL | SERVER_COMMAND [ARG...])');
+    return 2;
+  }
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CheckFailed(`the client did not finish within ${OVERALL_TIMEOUT_MS / 1000} s (stuck at: ${currentStep})`)),
+      OVERALL_TIMEOUT_MS,
+    );
+  });
+  try {
+    await Promise.race([run(mode, argv[0], argv.slice(1)), timeout]);
+  } catch (error) {
+    if (error instanceof CheckFailed) {
+      console.log(`FAILED - ${error.message}`);
+    } else {
+      console.log(`FAILED - ${currentStep}: the client raised ${error?.name ?? 'an error'}: ${error?.message ?? error}`);
+      console.error(error);
+    }
+    return 1;
+  } finally {
+    clearTimeout(timer);
+  }
+  console.log('all checks passed');
+  return 0;
+}
+
+// Exit explicitly: a server process that will not die must not keep the test waiting.
+process.exit(await main(process.argv.slice(2)));
