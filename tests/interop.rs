@@ -1,21 +1,34 @@
-//! Interoperability over stdio with the two official MCP clients: the Python SDK (PyPI `mcp`)
-//! and the TypeScript SDK (npm `@modelcontextprotocol/sdk`). Each test runs a client script
-//! from `tests/interop/` against an example server: `client.*` against the gift server,
+//! Interoperability with the official MCP clients, each run from a script in `tests/interop/`
+//! that prints one line per check and exits non-zero at the first failure.
+//!
+//! The 2025 revisions, over stdio, with the Python SDK 1.x (PyPI `mcp` 1.30) and the TypeScript
+//! SDK v1 (npm `@modelcontextprotocol/sdk` 1.32): `client.*` against the gift server,
 //! `examples/gifts`; `companion.*` against the companion server, `examples/companion.rs`
 //! (progress, cancellation, elicitation, sampling, log levels, tools added at run time, all
 //! answered through the client's own callbacks); `schemas.*` against the shapes server,
 //! `examples/shapes.rs` (one tool per shape serde and schemars can give an argument), compiling
 //! every `inputSchema` with the validators those clients use, ajv (as the TypeScript SDK sets
 //! it up, and strict, for draft 7 and 2020-12) and Python `jsonschema` (2020-12 and draft 7),
-//! and checking the samples of `tests/interop/shapes.json` with each. The script prints one
-//! line per check and exits non-zero at the first failure.
+//! and checking the samples of `tests/interop/shapes.json` with each.
+//!
+//! Revision 2026-07-28, over stdio and over Streamable HTTP, with the clients that speak it: the
+//! Python SDK 2.x (`mcp` 2.3, its `Client` in its default mode, which probes `server/discover`)
+//! and the TypeScript client v2 (npm `@modelcontextprotocol/client` 2.4, with
+//! `versionNegotiation: { mode: 'auto' }`): `python2/modern.py` and `typescript2/modern.mjs`
+//! against the gift server (the negotiated revision, tools, resources and a template, the
+//! prompt, completion) and the companion server (`confirm_action` answered through the client's
+//! elicitation handler and `ask_model` through its sampling handler, the input-required round
+//! trip done by the SDK). The same scripts run the same servers in the clients' 2025 modes,
+//! Python's `mode="legacy"` and the TypeScript client's default, to show one process and one
+//! endpoint serve both eras.
 //!
 //! The MCP Inspector's CLI (`@modelcontextprotocol/inspector --cli`) is driven against the gift
 //! server over stdio and over Streamable HTTP: tools/list, tools/call, resources/read,
 //! prompts/get.
 //!
 //! The clients are installed by `scripts/install-test-tools` (into `.tools/venv`,
-//! `.tools/node22` and `tests/interop/*/node_modules`). Without them these tests fail, saying so.
+//! `.tools/venv-mcp2`, `.tools/node22` and `tests/interop/*/node_modules`). Without them these
+//! tests fail, saying so.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -254,15 +267,34 @@ fn run_typescript_client(script: &str, server: &str) {
         "the TypeScript MCP client is not installed ({} is missing): {INSTALL_HINT}",
         sdk.display()
     );
-    let node = Path::new("node");
-    let version = Command::new(node).arg("--version").output();
-    assert!(
-        version.as_ref().is_ok_and(|o| o.status.success()),
-        "`node` does not run ({version:?}): Node.js 18 or later is needed on PATH; then {INSTALL_HINT}"
-    );
+    let node = node_on_path(18);
     let client = manifest_dir().join("tests/interop/typescript").join(script);
     let run = run_client(node, &[&client, &example_server(server)]);
     assert_client_passed("TypeScript", server, &run);
+}
+
+/// `node` from PATH, checked to run and to be Node.js `min_major` or later.
+fn node_on_path(min_major: u32) -> &'static Path {
+    let node = Path::new("node");
+    let version = Command::new(node).arg("--version").output();
+    let major = version
+        .as_ref()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| {
+            let text = String::from_utf8_lossy(&o.stdout);
+            text.trim()
+                .trim_start_matches('v')
+                .split('.')
+                .next()?
+                .parse::<u32>()
+                .ok()
+        });
+    assert!(
+        major.is_some_and(|major| major >= min_major),
+        "`node` on PATH is not Node.js {min_major} or later ({version:?}); then {INSTALL_HINT}"
+    );
+    node
 }
 
 #[test]
@@ -293,6 +325,154 @@ fn python_jsonschema_compiles_every_input_schema_shape() {
 #[test]
 fn typescript_ajv_compiles_every_input_schema_shape() {
     run_typescript_client("schemas.mjs", "shapes");
+}
+
+/// How a client reaches the example server.
+#[derive(Clone, Copy, Debug)]
+enum Transport {
+    /// The client spawns the server and talks to it over its stdin and stdout.
+    Stdio,
+    /// The test serves it with `--http` on a free port; the client gets the URL.
+    StreamableHttp,
+}
+
+/// Runs `program script flags... SERVER TARGET`, TARGET being what the client needs to reach
+/// the example `server` over `transport`: its path (stdio) or its URL (Streamable HTTP).
+fn run_client_against(
+    client: &str,
+    program: &Path,
+    script: &Path,
+    flags: &[&str],
+    server: &str,
+    transport: Transport,
+) {
+    let run = |target: &Path| {
+        let mut args: Vec<&Path> = vec![script];
+        args.extend(flags.iter().map(Path::new));
+        args.extend([Path::new(server), target]);
+        run_client(program, &args)
+    };
+    let run = match transport {
+        Transport::Stdio => run(&example_server(server)),
+        Transport::StreamableHttp => with_http_server(server, |url| run(Path::new(url))),
+    };
+    assert_client_passed(&format!("{client} ({transport:?})"), server, &run);
+}
+
+/// Runs `tests/interop/python2/modern.py flags... SERVER TARGET` with the Python SDK 2.x:
+/// its `Client` in its default mode, which speaks 2026-07-28 (or with `--legacy`, in
+/// `mode="legacy"`).
+fn run_python2_client(flags: &[&str], server: &str, transport: Transport) {
+    let python = manifest_dir().join(".tools/venv-mcp2/bin/python");
+    assert!(
+        python.is_file(),
+        "the Python MCP client 2.x is not installed ({} is missing): {INSTALL_HINT}",
+        python.display()
+    );
+    let script = manifest_dir().join("tests/interop/python2/modern.py");
+    run_client_against("Python 2.x", &python, &script, flags, server, transport);
+}
+
+/// Runs `tests/interop/typescript2/modern.mjs flags... SERVER TARGET` with the TypeScript
+/// client v2: with `versionNegotiation: { mode: 'auto' }`, which speaks 2026-07-28 (or with
+/// `--sdk-default`, in its default, legacy, negotiation).
+fn run_typescript2_client(flags: &[&str], server: &str, transport: Transport) {
+    let sdk = manifest_dir()
+        .join("tests/interop/typescript2/node_modules/@modelcontextprotocol/client/package.json");
+    assert!(
+        sdk.is_file(),
+        "the TypeScript MCP client v2 is not installed ({} is missing): {INSTALL_HINT}",
+        sdk.display()
+    );
+    let script = manifest_dir().join("tests/interop/typescript2/modern.mjs");
+    run_client_against(
+        "TypeScript v2",
+        node_on_path(20),
+        &script,
+        flags,
+        server,
+        transport,
+    );
+}
+
+#[test]
+fn python2_client_speaks_2026_with_the_gift_server_over_stdio() {
+    run_python2_client(&[], "gifts", Transport::Stdio);
+}
+
+#[test]
+fn python2_client_speaks_2026_with_the_gift_server_over_http() {
+    run_python2_client(&[], "gifts", Transport::StreamableHttp);
+}
+
+#[test]
+fn python2_client_speaks_2026_with_the_companion_server_over_stdio() {
+    run_python2_client(&[], "companion", Transport::Stdio);
+}
+
+#[test]
+fn python2_client_speaks_2026_with_the_companion_server_over_http() {
+    run_python2_client(&[], "companion", Transport::StreamableHttp);
+}
+
+#[test]
+fn python2_client_in_legacy_mode_talks_to_the_gift_server_over_stdio() {
+    run_python2_client(&["--legacy"], "gifts", Transport::Stdio);
+}
+
+#[test]
+fn python2_client_in_legacy_mode_talks_to_the_gift_server_over_http() {
+    run_python2_client(&["--legacy"], "gifts", Transport::StreamableHttp);
+}
+
+#[test]
+fn python2_client_in_legacy_mode_drives_the_companion_server_over_stdio() {
+    run_python2_client(&["--legacy"], "companion", Transport::Stdio);
+}
+
+#[test]
+fn python2_client_in_legacy_mode_drives_the_companion_server_over_http() {
+    run_python2_client(&["--legacy"], "companion", Transport::StreamableHttp);
+}
+
+#[test]
+fn typescript2_client_speaks_2026_with_the_gift_server_over_stdio() {
+    run_typescript2_client(&[], "gifts", Transport::Stdio);
+}
+
+#[test]
+fn typescript2_client_speaks_2026_with_the_gift_server_over_http() {
+    run_typescript2_client(&[], "gifts", Transport::StreamableHttp);
+}
+
+#[test]
+fn typescript2_client_speaks_2026_with_the_companion_server_over_stdio() {
+    run_typescript2_client(&[], "companion", Transport::Stdio);
+}
+
+#[test]
+fn typescript2_client_speaks_2026_with_the_companion_server_over_http() {
+    run_typescript2_client(&[], "companion", Transport::StreamableHttp);
+}
+
+#[test]
+fn typescript2_client_in_its_default_mode_talks_to_the_gift_server_over_stdio() {
+    run_typescript2_client(&["--sdk-default"], "gifts", Transport::Stdio);
+}
+
+#[test]
+fn typescript2_client_in_its_default_mode_talks_to_the_gift_server_over_http() {
+    run_typescript2_client(&["--sdk-default"], "gifts", Transport::StreamableHttp);
+}
+
+#[test]
+fn typescript2_client_in_its_default_mode_drives_the_companion_server_over_stdio() {
+    run_typescript2_client(&["--sdk-default"], "companion", Transport::Stdio);
+}
+
+#[test]
+fn typescript2_client_in_its_default_mode_drives_the_companion_server_over_http() {
+    run_typescript2_client(&["--sdk-default"], "companion", Transport::StreamableHttp);
 }
 
 /// Node.js 22, which the MCP Inspector needs (installed by `scripts/install-test-tools`).
@@ -401,31 +581,35 @@ fn inspector_cli_talks_to_the_gift_server_over_stdio() {
 
 #[test]
 fn inspector_cli_talks_to_the_gift_server_over_http() {
+    with_http_server("gifts", check_gift_server_with_inspector);
+}
+
+/// Serves the example `server` over Streamable HTTP on a free port of 127.0.0.1 while `check`
+/// runs with its URL, then stops it, whether `check` returned or panicked.
+fn with_http_server<T>(server: &str, check: impl FnOnce(&str) -> T + std::panic::UnwindSafe) -> T {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
-    let mut server = Command::new(example_server("gifts"))
+    let mut process = Command::new(example_server(server))
         .args(["--http", &format!("127.0.0.1:{port}")])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .expect("the gift server starts");
+        .unwrap_or_else(|e| panic!("the {server} server does not start: {e}"));
     let started = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the server did not listen on {port}"
-        );
+        if started.elapsed() >= Duration::from_secs(10) {
+            let _ = process.kill();
+            let exited = process.wait();
+            panic!("the {server} server did not listen on {port} ({exited:?})");
+        }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let outcome = std::panic::catch_unwind(|| {
-        check_gift_server_with_inspector(&format!("http://127.0.0.1:{port}/mcp"));
-    });
-    let _ = server.kill();
-    let _ = server.wait();
-    if let Err(panic) = outcome {
-        std::panic::resume_unwind(panic);
-    }
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let outcome = std::panic::catch_unwind(|| check(&url));
+    let _ = process.kill();
+    let _ = process.wait();
+    outcome.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }

@@ -351,7 +351,7 @@ async function run(mode, server, target) {
     },
   );
   client.onerror = (error) => {
-    complaints.push(`onerror: ${error?.message ?? error}`);
+    complaints.push(`onerror (${currentStep}): ${error?.message ?? error}`);
   };
   client.setRequestHandler('elicitation/create', async (request) => {
     answers.elicitations.push(request.params);
@@ -378,10 +378,13 @@ async function run(mode, server, target) {
     } else {
       await checkCompanion(client, mode);
     }
+    // Checked before closing: closing aborts the client's own streams (the GET stream of a
+    // 2025 session over HTTP), which it may report through onerror.
+    check(complaints.length === 0, 'the client complained about nothing', complaints.join('; '));
   } finally {
+    step('closing');
     await client.close().catch(() => {});
   }
-  check(complaints.length === 0, 'the client complained about nothing', complaints.join('; '));
 }
 
 async function main(argv) {
