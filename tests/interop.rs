@@ -18,7 +18,8 @@
 //! against the gift server (the negotiated revision, tools, resources and a template, the
 //! prompt, completion) and the companion server (`confirm_action` answered through the client's
 //! elicitation handler and `ask_model` through its sampling handler, the input-required round
-//! trip done by the SDK). The same scripts run the same servers in the clients' 2025 modes,
+//! trip done by the SDK; progress; log messages at the `logLevel` a request names; a tool added
+//! at run time, announced through `subscriptions/listen`). The same scripts run the same servers in the clients' 2025 modes,
 //! Python's `mode="legacy"` and the TypeScript client's default, to show one process and one
 //! endpoint serve both eras.
 //!

@@ -14,7 +14,9 @@ business error), the catalog resource and its category template (read, and an un
 category), the congratulation prompt, and completion of the prompt's argument. Against
 `companion`: its tools, `confirm_action` answered through the client's `elicitation_callback`
 and `ask_model` through its `sampling_callback`; in the 2026-07-28 era the first round is
-also taken by hand to see the input-required result the SDK then resolves by itself. Every
+also taken by hand to see the input-required result the SDK then resolves by itself, and
+progress, log messages at the `logLevel` a request names, and a tool added while the client
+listens (`Client.listen`, `subscriptions/listen`) are checked too. Every
 result is parsed into the SDK's own pydantic types; any warning or error the client logs fails
 the run. Prints one line per check and exits non-zero at the first failure. Run by
 `tests/interop.rs`; install the client with `scripts/install-test-tools`.
@@ -31,6 +33,7 @@ import anyio
 from mcp import Client, types
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp.shared.subscriptions import ToolsListChanged
 
 OVERALL_TIMEOUT_S = 30
 MODERN = "2026-07-28"
@@ -42,6 +45,11 @@ PROMPT = "gift_congrats_style"
 COMPANION_TOOLS = {"slow_count", "confirm_action", "ask_model", "log_levels", "add_greeter"}
 INVALID_PARAMS = -32602
 RESOURCE_NOT_FOUND = -32002
+LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
+# How long a notification the server owes may take to show up, and how long to wait before
+# concluding that one it must not send did not come.
+ARRIVAL_TIMEOUT_S = 5
+SETTLE_S = 0.3
 
 
 class CheckFailed(Exception):
@@ -73,6 +81,10 @@ def text_of(result):
 
 def show(model):
     return model.model_dump_json(exclude_none=True, by_alias=True)
+
+
+def show_all(models):
+    return "[" + ", ".join(map(show, models)) + "]"
 
 
 # What the client complained about by itself: logged warnings and errors (the SDK logs, for
@@ -121,12 +133,16 @@ class Answers:
         self.elicitation_answers = []  # ElicitResult
         self.samplings = []  # CreateMessageRequestParams
         self.sampling_answers = []  # CreateMessageResult
+        self.logs = []  # LoggingMessageNotificationParams
 
     async def elicit(self, context, params):
         self.elicitations.append(params)
         if not self.elicitation_answers:
             return types.ErrorData(code=types.INVALID_REQUEST, message="this test expected no elicitation now")
         return self.elicitation_answers.pop(0)
+
+    async def log(self, params):
+        self.logs.append(params)
 
     async def sample(self, context, params):
         self.samplings.append(params)
@@ -326,6 +342,66 @@ async def check_companion(client, mode, answers):
     check(len(answers.samplings) == 1, "sampling: the callback was called once", f"{len(answers.samplings)} calls")
     check(not asked.is_error and text_of(asked) == "42", 'sampling: the result is the model\'s "42"', show(asked))
 
+    if mode != "legacy":
+        await check_progress(client)
+        await check_log_level(client, answers)
+        await check_listen(client)
+
+
+async def check_progress(client):
+    step("slow_count with progress")
+    progress = []
+
+    async def on_progress(value, total, message):
+        progress.append((value, total, message))
+
+    result = await client.call_tool("slow_count", {"steps": 3, "delay_ms": 20}, progress_callback=on_progress)
+    check(text_of(result) == "counted to 3", 'progress: slow_count gives "counted to 3"', show(result))
+    values = [value for value, _, _ in progress]
+    check(
+        values == [1, 2, 3] and all(total == 3 for _, total, _ in progress),
+        "progress: three notifications, 1 to 3 of 3, by the time the result arrives",
+        json.dumps(progress),
+    )
+
+
+async def check_log_level(client, answers):
+    step("log_levels without a logLevel")
+    answers.logs.clear()
+    await client.call_tool("log_levels", {})
+    await anyio.sleep(SETTLE_S)
+    check(not answers.logs, "logging: a request without a logLevel gets no log message", show_all(answers.logs))
+
+    step("log_levels at logLevel warning")
+    await client.call_tool("log_levels", {}, meta={LOG_LEVEL_KEY: "warning"})
+    await anyio.sleep(SETTLE_S)
+    levels = [log.level for log in answers.logs]
+    check(levels == ["warning", "error"], "logging: at logLevel warning, warning and error arrive", json.dumps(levels))
+
+
+async def check_listen(client):
+    step("subscriptions/listen for tool list changes")
+    async with client.listen(tools_list_changed=True) as subscription:
+        check(
+            subscription.honored.tools_list_changed is True,
+            "listen: the server honours tools_list_changed",
+            show(subscription.honored),
+        )
+        step("add_greeter while listening")
+        added = await client.call_tool("add_greeter", {"name": "ana"})
+        check(not added.is_error, "listen: add_greeter succeeds", show(added))
+        try:
+            with anyio.fail_after(ARRIVAL_TIMEOUT_S):
+                event = await subscription.__anext__()
+        except TimeoutError:
+            raise CheckFailed(f"listen: no event within {ARRIVAL_TIMEOUT_S} s of add_greeter") from None
+        check(isinstance(event, ToolsListChanged), "listen: the tool list change arrives", repr(event))
+    step("tools/list after add_greeter")
+    listed = await client.list_tools()
+    check("greet_ana" in {t.name for t in listed.tools}, "listen: tools/list then has greet_ana", show(listed))
+    greeted = await client.call_tool("greet_ana", {})
+    check(text_of(greeted) == "Hello, ana!", 'listen: greet_ana says "Hello, ana!"', show(greeted))
+
 
 async def run(mode, server, target):
     if target[0].startswith(("http://", "https://")):
@@ -340,6 +416,7 @@ async def run(mode, server, target):
         mode=mode,
         elicitation_callback=answers.elicit,
         sampling_callback=answers.sample,
+        logging_callback=answers.log,
         message_handler=message_handler,
     ) as client:
         if server == "gifts":
