@@ -118,7 +118,8 @@ async fn headers_that_disagree_with_the_body_are_header_mismatch() {
         "tools/call",
         json!({"name": "echo", "arguments": {"text": "x"}}),
     );
-    let cases: [(&str, Vec<(&str, &str)>, u16, Option<i64>); 8] = [
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, u16, Option<i64>);
+    let cases: [Case<'_>; 8] = [
         (
             "all agree",
             vec![
@@ -417,4 +418,38 @@ async fn closing_a_listen_stream_ends_it() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// A listen stream can only be answered as an event stream: a client that takes only JSON is
+/// told so (406) rather than left waiting for a reply that never comes (found by fuzzing).
+#[tokio::test]
+async fn listen_without_event_streams_is_not_acceptable() {
+    let (port, _) = start().await;
+    let body = message(
+        12,
+        "subscriptions/listen",
+        json!({"notifications": {"toolsListChanged": true}}),
+    );
+    let response = request(
+        port,
+        "POST",
+        &[
+            ("accept", "application/json"),
+            ("mcp-protocol-version", REVISION),
+            ("mcp-method", "subscriptions/listen"),
+        ],
+        &body,
+    )
+    .await;
+    assert_eq!(response.status, 406);
+    let reply = tokio::time::timeout(Duration::from_secs(5), response.json())
+        .await
+        .expect("an answer, not a wait");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("text/event-stream"),
+        "{reply}"
+    );
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// One block of content in a tool result or a prompt message.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Content {
     /// Plain text.
@@ -16,6 +16,37 @@ pub enum Content {
     Resource(EmbeddedResource),
     /// A link to a resource the client can read.
     ResourceLink(ResourceLink),
+}
+
+/// Written by hand for text, the block nearly every tool result carries: serde's internally
+/// tagged enums serialize through a buffering adapter that costs several hundred instructions a
+/// block. The other kinds go through [`WireContent`], the derived form.
+impl Serialize for Content {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            Content::Text(TextContent { text }) => {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("type", "text")?;
+                map.serialize_entry("text", text)?;
+                map.end()
+            }
+            Content::Image(image) => WireContent::Image(image).serialize(serializer),
+            Content::Audio(audio) => WireContent::Audio(audio).serialize(serializer),
+            Content::Resource(resource) => WireContent::Resource(resource).serialize(serializer),
+            Content::ResourceLink(link) => WireContent::ResourceLink(link).serialize(serializer),
+        }
+    }
+}
+
+/// [`Content`] as serde derives it, borrowed: the kinds other than text.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum WireContent<'a> {
+    Image(&'a ImageContent),
+    Audio(&'a AudioContent),
+    Resource(&'a EmbeddedResource),
+    ResourceLink(&'a ResourceLink),
 }
 
 impl Content {

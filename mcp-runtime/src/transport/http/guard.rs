@@ -250,6 +250,20 @@ impl Accepts {
             "the answer to a POST is `application/json` or `text/event-stream`: send `Accept: application/json, text/event-stream`",
         ))
     }
+
+    /// `Err` (406) unless an answer that can only be a stream can be sent: the one to
+    /// `subscriptions/listen`, whose notifications come before any reply, if one ever comes.
+    pub(super) fn check_stream(self, method: &str) -> Result<(), Refused> {
+        if self.event_stream {
+            return Ok(());
+        }
+        Err(Refused::new(
+            StatusCode::NOT_ACCEPTABLE,
+            format!(
+                "the answer to `{method}` is an event stream: send `Accept: application/json, text/event-stream`"
+            ),
+        ))
+    }
 }
 
 /// Whether `ranges` admit `kind/sub`: the most specific matching range decides, by its `q`.

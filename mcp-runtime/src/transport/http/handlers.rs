@@ -202,6 +202,13 @@ pub(super) async fn post(State(state): Shared, request: Request) -> Response {
         Ok(envelope) => envelope,
         Err(response) => return *response,
     };
+    if envelope.is_some()
+        && let Incoming::Request(request) = &message
+        && request.method == "subscriptions/listen"
+        && let Err(refusal) = accepts.check_stream(&request.method)
+    {
+        return refused(refusal);
+    }
     let kind = classify(&message);
     if envelope.is_none() && matches!(kind, Kind::NoReply) && names_stateless(headers) {
         // A stateless client's notification: nothing in 2026-07-28 is one over HTTP.
