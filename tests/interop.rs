@@ -19,9 +19,9 @@
 //! prompt, completion) and the companion server (`confirm_action` answered through the client's
 //! elicitation handler and `ask_model` through its sampling handler, the input-required round
 //! trip done by the SDK; progress; log messages at the `logLevel` a request names; a tool added
-//! at run time, announced through `subscriptions/listen`). The same scripts run the same servers in the clients' 2025 modes,
-//! Python's `mode="legacy"` and the TypeScript client's default, to show one process and one
-//! endpoint serve both eras.
+//! at run time, announced through `subscriptions/listen`). The same scripts run the same
+//! servers in the clients' 2025 modes, Python's `mode="legacy"` and the TypeScript client's
+//! default, to show one process and one endpoint serve both eras.
 //!
 //! The MCP Inspector's CLI (`@modelcontextprotocol/inspector --cli`) is driven against the gift
 //! server over stdio and over Streamable HTTP: tools/list, tools/call, resources/read,
