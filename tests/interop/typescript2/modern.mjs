@@ -85,8 +85,9 @@ for (const level of ['warn', 'error']) {
 }
 process.on('warning', (warning) => complaints.push(`process warning: ${warning.name}: ${warning.message}`));
 
-// Every message the transport carried after the era was settled, in order:
-// ['sent' | 'received', message].
+// Every message the transport carried, in order: ['sent' | 'received', message]. Over stdio
+// the client probes `server/discover` on a sibling process, so that probe is not among them;
+// over HTTP it is, without its answer, which the client takes before `onmessage` is chained.
 const wire = [];
 const sent = () => wire.filter(([way]) => way === 'sent').map(([, m]) => m);
 const received = () => wire.filter(([way]) => way === 'received').map(([, m]) => m);
@@ -468,8 +469,6 @@ async function run(mode, server, target) {
   step(`connecting (${mode === 'auto' ? "versionNegotiation 'auto'" : 'the SDK default'})`);
   await client.connect(transport);
   try {
-    // What follows the probe (seen here over HTTP, on a sibling process over stdio).
-    wire.length = 0;
     if (server === 'gifts') {
       await checkGifts(client, mode);
     } else {
