@@ -1,13 +1,14 @@
 //! A load generator for stdio MCP servers.
 //!
 //! ```text
-//! loadgen run     --label L --mode M --rep R [--scenarios add:1:20000,...] [--warmup N] -- SERVER ARGS...
+//! loadgen run     --label L --mode M --rep R [--scenarios add:1:20000,...] [--warmup N] [--stateless] -- SERVER ARGS...
 //! loadgen startup --label L --mode M --rep R [--n 20] -- SERVER ARGS...
 //! loadgen report  RESULTS.tsv...
 //! loadgen criterion TARGET/criterion
 //! ```
 //!
-//! `run` starts the server, does the handshake, warms up, then runs each scenario
+//! `run` starts the server, does the handshake (none with `--stateless`: every request of
+//! revision 2026-07-28 carries its own `_meta` instead), warms up, then runs each scenario
 //! (`TOOL:IN_FLIGHT:REQUESTS`, TOOL one of add, echo, summarize, list) and prints one line per
 //! figure: `label mode rep metric value`, tab-separated. Metrics: `SCENARIO.rps` (requests per
 //! second), `SCENARIO.p50_us` and `.p99_us` (latency), `SCENARIO.cpu_us` (server CPU time per
@@ -34,6 +35,8 @@ struct Options {
     scenarios: String,
     warmup: usize,
     n: usize,
+    /// Revision 2026-07-28: no `initialize`, `_meta` on every request.
+    stateless: bool,
     command: Vec<String>,
 }
 
@@ -45,6 +48,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         scenarios: DEFAULT_SCENARIOS.to_owned(),
         warmup: 2000,
         n: 20,
+        stateless: false,
         command: Vec::new(),
     };
     let mut args = args.iter();
@@ -63,6 +67,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 options.warmup = value()?.parse().map_err(|e| format!("--warmup: {e}"))?
             }
             "--n" => options.n = value()?.parse().map_err(|e| format!("--n: {e}"))?,
+            "--stateless" => options.stateless = true,
             "--" => {
                 options.command = args.cloned().collect();
                 break;
@@ -90,7 +95,7 @@ fn run(options: &Options) -> Result<(), String> {
         let [tool, inflight, count] = parts[..] else {
             return Err(format!("scenario {spec}: expected TOOL:IN_FLIGHT:REQUESTS"));
         };
-        let variants = workload::variants(tool)
+        let variants = workload::variants(tool, options.stateless)
             .ok_or_else(|| format!("scenario {spec}: unknown tool {tool}"))?;
         let inflight: usize = inflight
             .parse()
@@ -104,10 +109,12 @@ fn run(options: &Options) -> Result<(), String> {
         ));
     }
     let mut connection = client::Connection::spawn(&options.command, true)?;
-    connection.handshake()?;
+    if !options.stateless {
+        connection.handshake()?;
+    }
     if options.warmup > 0 {
         for tool in ["add", "echo", "summarize"] {
-            let variants = workload::variants(tool).expect("a known tool");
+            let variants = workload::variants(tool, options.stateless).expect("a known tool");
             connection.run(&variants, options.warmup, 16)?;
         }
     }

@@ -23,8 +23,25 @@ pub struct Variant {
     pub expect: Expect,
 }
 
-/// The variants of tool (or method) `name`, or `None` if there is no such workload.
-pub fn variants(name: &str) -> Option<Vec<Variant>> {
+/// The `_meta` every request of revision 2026-07-28 carries.
+const STATELESS_META: &str = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"loadgen","version":"0"}}"#;
+
+/// The variants of tool (or method) `name`, or `None` if there is no such workload; with
+/// `stateless`, each request's params carry the `_meta` of revision 2026-07-28.
+pub fn variants(name: &str, stateless: bool) -> Option<Vec<Variant>> {
+    let mut variants = variants_of(name)?;
+    if stateless {
+        for variant in &mut variants {
+            let mut params: serde_json::Value =
+                serde_json::from_str(&variant.params).expect("params are JSON");
+            params["_meta"] = serde_json::from_str(STATELESS_META).expect("the meta is JSON");
+            variant.params = params.to_string();
+        }
+    }
+    Some(variants)
+}
+
+fn variants_of(name: &str) -> Option<Vec<Variant>> {
     let variants = match name {
         "add" => (0..VARIANTS as i64)
             .map(|v| {

@@ -14,9 +14,10 @@ mod progress;
 mod request_state;
 mod state;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 pub use client::{ClientError, Root, SamplingRequest, SamplingResponse};
@@ -130,13 +131,32 @@ pub struct Context {
     inner: Arc<RequestInner>,
 }
 
+/// A request's `_meta`, kept as JSON text and read into a map the first time a handler asks:
+/// most never do, and reading it costs more than the rest of a small request.
+#[derive(Clone)]
+struct LazyMeta {
+    raw: Option<Box<RawValue>>,
+    parsed: OnceLock<Option<Map<String, Value>>>,
+}
+
+impl LazyMeta {
+    fn get(&self) -> Option<&Map<String, Value>> {
+        self.parsed
+            .get_or_init(|| {
+                let raw = self.raw.as_deref()?;
+                serde_json::from_str(raw.get()).ok()
+            })
+            .as_ref()
+    }
+}
+
 #[derive(Clone)]
 struct RequestInner {
     session: Arc<Session>,
     id: RequestId,
     revision: Revision,
     client: Arc<ClientInfo>,
-    meta: Option<Map<String, Value>>,
+    meta: LazyMeta,
     state: Arc<RequestState>,
     /// In the stateless revision, the answers this run may use and where its questions go.
     input: Option<Arc<InputRound>>,
@@ -150,7 +170,7 @@ impl Context {
         id: RequestId,
         revision: Revision,
         client: Arc<ClientInfo>,
-        meta: Option<Map<String, Value>>,
+        meta: Option<Box<RawValue>>,
         state: Arc<RequestState>,
     ) -> Context {
         Context {
@@ -159,7 +179,10 @@ impl Context {
                 id,
                 revision,
                 client,
-                meta,
+                meta: LazyMeta {
+                    raw: meta,
+                    parsed: OnceLock::new(),
+                },
                 state,
                 input: None,
                 question_key: None,
@@ -226,7 +249,7 @@ impl Context {
 
     /// The request's `_meta` object, if it had one.
     pub fn meta(&self) -> Option<&Map<String, Value>> {
-        self.inner.meta.as_ref()
+        self.inner.meta.get()
     }
 
     /// Shared state of type `T` given to the server with `ServerBuilder::state`.

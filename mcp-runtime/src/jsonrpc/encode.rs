@@ -20,6 +20,30 @@ pub(crate) fn encode_result(id: &RequestId, result: &impl Serialize) -> Vec<u8> 
     out
 }
 
+/// `{"jsonrpc":"2.0","id":ID,"result":RESULT}` where RESULT, a JSON object, gets `members`
+/// (JSON object members, without braces) after its own.
+pub(crate) fn encode_result_with(
+    id: &RequestId,
+    result: &impl Serialize,
+    members: &str,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(RESULT_HEAD);
+    out.extend_from_slice(id.as_json().as_bytes());
+    out.extend_from_slice(br#","result":"#);
+    if serde_json::to_writer(&mut out, result).is_err() || out.last() != Some(&b'}') {
+        let error = RpcError::internal("the server could not serialize its reply");
+        return encode_error(Some(id), &error);
+    }
+    out.pop();
+    if out.last() != Some(&b'{') {
+        out.push(b',');
+    }
+    out.extend_from_slice(members.as_bytes());
+    out.extend_from_slice(b"}}");
+    out
+}
+
 /// `{"jsonrpc":"2.0","id":ID|null,"error":{...}}`.
 pub(crate) fn encode_error(id: Option<&RequestId>, error: &RpcError) -> Vec<u8> {
     let mut out = Vec::with_capacity(128);
@@ -70,6 +94,23 @@ pub(crate) fn encode_request(id: &RequestId, method: &str, params: &impl Seriali
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn members_are_added_to_empty_and_full_results() {
+        let id = RequestId::from_number(3);
+        for (result, expected) in [
+            (json!({}), json!({"x": 1})),
+            (
+                json!({"a": [1, {"b": "}"}]}),
+                json!({"a": [1, {"b": "}"}], "x": 1}),
+            ),
+        ] {
+            let text = encode_result_with(&id, &result, r#""x":1"#);
+            let value: serde_json::Value = serde_json::from_slice(&text).unwrap();
+            assert_eq!(value["result"], expected);
+            assert_eq!(value["id"], 3);
+        }
+    }
 
     #[test]
     fn results_and_errors_are_valid_json_with_the_raw_id() {

@@ -13,6 +13,7 @@ mod prefix;
 
 pub(crate) use encode::{
     encode_error, encode_error_without_id, encode_notification, encode_request, encode_result,
+    encode_result_with,
 };
 pub use error::{ErrorCode, RpcError};
 pub use id::RequestId;

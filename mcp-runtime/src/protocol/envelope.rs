@@ -10,8 +10,10 @@
 //! field, never a fall-back to the session-based era), then [`Claim::into_envelope`] (-32022
 //! for a revision the server does not serve statelessly).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
@@ -45,115 +47,316 @@ pub(crate) struct Envelope {
     pub(crate) log_level: Option<LoggingLevel>,
 }
 
-/// A request's claim of the stateless era: its `_meta`, not yet checked.
-#[derive(Debug)]
-pub(crate) struct Claim {
-    meta: Map<String, Value>,
+/// A request's claim of the stateless era: its `_meta` fields, as JSON text borrowed from the
+/// request, not yet checked.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct Claim<'a> {
+    #[serde(
+        rename = "io.modelcontextprotocol/protocolVersion",
+        borrow,
+        default,
+        deserialize_with = "present"
+    )]
+    protocol_version: Option<&'a RawValue>,
+    #[serde(
+        rename = "io.modelcontextprotocol/clientCapabilities",
+        borrow,
+        default,
+        deserialize_with = "present"
+    )]
+    client_capabilities: Option<&'a RawValue>,
+    #[serde(
+        rename = "io.modelcontextprotocol/clientInfo",
+        borrow,
+        default,
+        deserialize_with = "present"
+    )]
+    client_info: Option<&'a RawValue>,
+    #[serde(
+        rename = "io.modelcontextprotocol/logLevel",
+        borrow,
+        default,
+        deserialize_with = "present"
+    )]
+    log_level: Option<&'a RawValue>,
+    #[serde(
+        rename = "progressToken",
+        borrow,
+        default,
+        deserialize_with = "present"
+    )]
+    progress_token: Option<&'a RawValue>,
+    /// The params' `name` and `uri`, when they are strings, read in the same pass: what the
+    /// HTTP `Mcp-Name` header must equal.
+    #[serde(skip)]
+    named: Named<'a>,
+}
+
+/// Keeps a present field even when it is `null`: a `null` revision still claims the era.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue as serde::Deserialize>::deserialize(d).map(Some)
 }
 
 /// The claim `params` make, if any: `None` for a request of the session-based era.
 ///
 /// Most requests of the session-based era carry no `_meta` at all; a search for the key's last
-/// part in the raw text rules them out without parsing anything.
-pub(crate) fn claim(params: Option<&RawValue>) -> Option<Claim> {
+/// part in the raw text rules them out without parsing anything. The fields are read as JSON
+/// text, each checked and decoded only by [`Claim::check_shape`] and
+/// [`Claim::into_envelope`].
+pub(crate) fn claim(params: Option<&RawValue>) -> Option<Claim<'_>> {
     let text = params?.get();
     if !text.contains("protocolVersion") {
         return None;
     }
-    #[derive(serde::Deserialize)]
-    struct Params {
-        #[serde(rename = "_meta", default)]
-        meta: Option<Value>,
-    }
-    let Params { meta } = serde_json::from_str(text).ok()?;
-    match meta {
-        Some(Value::Object(meta)) if meta.contains_key(PROTOCOL_VERSION) => Some(Claim { meta }),
-        _ => None,
+    let ClaimIn(claim, named) = serde_json::from_str(text).ok()?;
+    let mut claim = claim.filter(|claim| claim.protocol_version.is_some())?;
+    claim.named = named;
+    Some(claim)
+}
+
+/// A params object's `name` and `uri`, where they are strings.
+#[derive(Debug, Default)]
+struct Named<'a> {
+    name: Option<Cow<'a, str>>,
+    uri: Option<Cow<'a, str>>,
+}
+
+/// The claim inside a params object, read in the one pass over it: `_meta`'s fields as text,
+/// `name` and `uri` when they are strings, every other member skipped.
+struct ClaimIn<'a>(Option<Claim<'a>>, Named<'a>);
+
+impl<'de> Deserialize<'de> for ClaimIn<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = ClaimIn<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<ClaimIn<'de>, A::Error> {
+                let mut claim = None;
+                let mut named = Named::default();
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    match &*key {
+                        "_meta" if claim.is_none() => {
+                            claim = Some(map.next_value::<Claim<'de>>()?);
+                        }
+                        "name" => named.name = map.next_value::<TextOrNot<'de>>()?.0,
+                        "uri" => named.uri = map.next_value::<TextOrNot<'de>>()?.0,
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(ClaimIn(claim, named))
+            }
+        }
+        deserializer.deserialize_map(Members)
     }
 }
 
-impl Claim {
-    /// The claimed revision string, if it is a string.
-    pub(crate) fn version(&self) -> Option<&str> {
-        self.meta.get(PROTOCOL_VERSION).and_then(Value::as_str)
+/// A client's name and version, borrowed.
+#[derive(Deserialize)]
+struct NameAndVersion<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(borrow)]
+    version: Cow<'a, str>,
+}
+
+/// A string, or `None` for any other JSON value (skipped).
+struct TextOrNot<'a>(Option<Cow<'a, str>>);
+
+impl<'de> Deserialize<'de> for TextOrNot<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Text;
+        impl<'de> serde::de::Visitor<'de> for Text {
+            type Value = TextOrNot<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+
+            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(Some(Cow::Borrowed(text))))
+            }
+
+            fn visit_str<E>(self, text: &str) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(Some(Cow::Owned(text.to_owned()))))
+            }
+
+            fn visit_bool<E>(self, _: bool) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_i64<E>(self, _: i64) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_u64<E>(self, _: u64) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_f64<E>(self, _: f64) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_unit<E>(self) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<TextOrNot<'de>, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<TextOrNot<'de>, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(TextOrNot(None))
+            }
+        }
+        deserializer.deserialize_any(Text)
+    }
+}
+
+impl Claim<'_> {
+    /// The params' `name` (`field` "name") or `uri` (`field` "uri"), if a string.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn named(&self, field: &str) -> Option<&str> {
+        match field {
+            "uri" => self.named.uri.as_deref(),
+            _ => self.named.name.as_deref(),
+        }
     }
 
-    /// Checks every field's presence and type: -32602 naming the field.
-    pub(crate) fn check_shape(&self) -> Result<(), RpcError> {
-        match self.meta.get(PROTOCOL_VERSION) {
-            Some(Value::String(version)) if version.len() <= MAX_VERSION_LEN => {}
-            Some(Value::String(_)) => {
+    /// The claimed revision string, if it is a string.
+    pub(crate) fn version(&self) -> Option<Cow<'_, str>> {
+        serde_json::from_str(self.protocol_version?.get()).ok()
+    }
+
+    /// Checks every field's presence and type: -32602 naming the field. What it read goes on
+    /// to [`Checked::into_envelope`].
+    pub(crate) fn check_shape(&self) -> Result<Checked, RpcError> {
+        let read = self.read()?;
+        let version = self.version().unwrap_or_default().into_owned();
+        Ok(Checked { read, version })
+    }
+
+    /// The fields, checked and decoded.
+    fn read(&self) -> Result<Read, RpcError> {
+        match self.version() {
+            Some(version) if version.len() <= MAX_VERSION_LEN => {}
+            Some(_) => {
                 return Err(malformed(
                     PROTOCOL_VERSION,
                     format!("is longer than {MAX_VERSION_LEN} bytes: no revision is"),
                 ));
             }
-            _ => {
+            None => {
                 return Err(malformed(
                     PROTOCOL_VERSION,
                     "must be a string such as \"2026-07-28\"",
                 ));
             }
         }
-        match self.meta.get(CLIENT_CAPABILITIES) {
-            Some(Value::Object(capabilities)) => {
-                for (name, value) in capabilities {
-                    if !value.is_object() && KNOWN_CAPABILITIES.contains(&name.as_str()) {
-                        return Err(malformed(
-                            CLIENT_CAPABILITIES,
-                            format!("member `{name}` must be an object (such as {{}})"),
-                        ));
-                    }
-                }
-            }
-            Some(_) => {
-                return Err(malformed(
-                    CLIENT_CAPABILITIES,
-                    "must be an object (`{}` declares no optional capability)",
-                ));
-            }
-            None => {
-                return Err(malformed(
-                    CLIENT_CAPABILITIES,
-                    "is missing: every request of revision 2026-07-28 declares the client's capabilities (`{}` for none)",
-                ));
-            }
-        }
-        if let Some(info) = self.meta.get(CLIENT_INFO) {
-            let named = |key: &str| info.get(key).is_some_and(Value::is_string);
-            if !named("name") || !named("version") {
-                return Err(malformed(
-                    CLIENT_INFO,
-                    "must be an object with string `name` and `version`",
-                ));
-            }
-        }
-        if let Some(level) = self.meta.get(LOG_LEVEL)
-            && serde_json::from_value::<LoggingLevel>(level.clone()).is_err()
-        {
+        let Some(capabilities) = self.client_capabilities else {
             return Err(malformed(
-                LOG_LEVEL,
-                "must be one of \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", \"alert\", \"emergency\"",
+                CLIENT_CAPABILITIES,
+                "is missing: every request of revision 2026-07-28 declares the client's capabilities (`{}` for none)",
             ));
+        };
+        let Ok(capabilities) = serde_json::from_str::<Map<String, Value>>(capabilities.get())
+        else {
+            return Err(malformed(
+                CLIENT_CAPABILITIES,
+                "must be an object (`{}` declares no optional capability)",
+            ));
+        };
+        for (name, value) in &capabilities {
+            if !value.is_object() && KNOWN_CAPABILITIES.contains(&name.as_str()) {
+                return Err(malformed(
+                    CLIENT_CAPABILITIES,
+                    format!("member `{name}` must be an object (such as {{}})"),
+                ));
+            }
         }
-        if let Some(token) = self.meta.get("progressToken")
-            && !(token.is_string() || token.is_i64() || token.is_u64())
+        let client = match self.client_info {
+            None => None,
+            Some(info) => match serde_json::from_str::<NameAndVersion<'_>>(info.get()) {
+                Ok(NameAndVersion { name, version }) => {
+                    Some((name.into_owned(), version.into_owned()))
+                }
+                Err(_) => {
+                    return Err(malformed(
+                        CLIENT_INFO,
+                        "must be an object with string `name` and `version`",
+                    ));
+                }
+            },
+        };
+        let log_level = match self.log_level {
+            None => None,
+            Some(level) => match serde_json::from_str::<LoggingLevel>(level.get()) {
+                Ok(level) => Some(level),
+                Err(_) => {
+                    return Err(malformed(
+                        LOG_LEVEL,
+                        "must be one of \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", \"alert\", \"emergency\"",
+                    ));
+                }
+            },
+        };
+        if let Some(token) = self.progress_token
+            && !(serde_json::from_str::<Cow<'_, str>>(token.get()).is_ok()
+                || serde_json::from_str::<i64>(token.get()).is_ok()
+                || serde_json::from_str::<u64>(token.get()).is_ok())
         {
             return Err(malformed("progressToken", "must be a string or an integer"));
         }
-        Ok(())
+        Ok(Read {
+            capabilities,
+            client,
+            log_level,
+        })
     }
 
-    /// The checked envelope: [`check_shape`](Self::check_shape), then the revision, which must
-    /// be one the server serves statelessly (-32022 otherwise, listing the supported ones).
+    /// The checked envelope: [`check_shape`](Self::check_shape), then the revision.
     pub(crate) fn into_envelope(self) -> Result<Envelope, RpcError> {
-        self.check_shape()?;
-        let version = self.version().unwrap_or_default();
-        let revision = match Revision::parse(version) {
+        self.check_shape()?.into_envelope()
+    }
+}
+
+/// A claim whose fields have the right shapes; the revision is checked last, as the
+/// specification orders it (after the HTTP headers).
+pub(crate) struct Checked {
+    read: Read,
+    version: String,
+}
+
+impl Checked {
+    /// The envelope, if the revision is one the server serves statelessly (-32022 otherwise,
+    /// listing the supported ones).
+    pub(crate) fn into_envelope(self) -> Result<Envelope, RpcError> {
+        let Checked { read, version } = self;
+        let revision = match Revision::parse(&version) {
             Some(revision) if revision.is_stateless() => revision,
             Some(revision) => {
                 return Err(unsupported(
-                    version,
+                    &version,
                     format!(
                         "protocol revision {revision} is session-based: it is negotiated by `initialize`, not named in `_meta`; name {} in `_meta`, or send `initialize`",
                         Revision::LATEST
@@ -162,7 +365,7 @@ impl Claim {
             }
             None => {
                 return Err(unsupported(
-                    version,
+                    &version,
                     format!(
                         "unsupported protocol revision `{version}`: this server speaks {}",
                         supported_versions().join(", ")
@@ -170,32 +373,24 @@ impl Claim {
                 ));
             }
         };
-        let mut meta = self.meta;
-        let capabilities = match meta.remove(CLIENT_CAPABILITIES) {
-            Some(Value::Object(capabilities)) => capabilities,
-            _ => Map::new(),
-        };
-        let info = meta.remove(CLIENT_INFO);
-        let text = |key: &str| {
-            info.as_ref()
-                .and_then(|info| info.get(key))
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned()
-        };
-        let log_level = meta
-            .remove(LOG_LEVEL)
-            .and_then(|level| serde_json::from_value(level).ok());
+        let (name, version) = read.client.unwrap_or_default();
         Ok(Envelope {
             revision,
             client: Arc::new(ClientInfo {
-                name: text("name"),
-                version: text("version"),
-                capabilities,
+                name,
+                version,
+                capabilities: read.capabilities,
             }),
-            log_level,
+            log_level: read.log_level,
         })
     }
+}
+
+/// A claim's fields, decoded.
+struct Read {
+    capabilities: Map<String, Value>,
+    client: Option<(String, String)>,
+    log_level: Option<LoggingLevel>,
 }
 
 /// The client capabilities whose value must be an object when present.
@@ -227,9 +422,16 @@ fn unsupported(requested: &str, message: String) -> RpcError {
 mod tests {
     use super::*;
 
-    fn claim_of(params: Value) -> Option<Claim> {
+    /// Whether `params` claim the stateless era.
+    fn claims(params: Value) -> bool {
         let raw = serde_json::value::to_raw_value(&params).unwrap();
-        claim(Some(&raw))
+        claim(Some(&raw)).is_some()
+    }
+
+    /// The envelope `params` claim; panics if they claim nothing.
+    fn envelope_of(params: Value) -> Result<Envelope, RpcError> {
+        let raw = serde_json::value::to_raw_value(&params).unwrap();
+        claim(Some(&raw)).expect("a claim").into_envelope()
     }
 
     fn meta(extra: Value) -> Value {
@@ -245,22 +447,21 @@ mod tests {
 
     #[test]
     fn only_the_protocol_version_key_claims() {
-        assert!(claim_of(json!({"name": "protocolVersion"})).is_none());
-        assert!(claim_of(json!({"_meta": {"progressToken": 1}})).is_none());
-        assert!(claim_of(json!({"protocolVersion": "2026-07-28"})).is_none());
-        assert!(claim_of(json!({"_meta": {PROTOCOL_VERSION: 5}})).is_some());
+        assert!(!claims(json!({"name": "protocolVersion"})));
+        assert!(!claims(json!({"_meta": {"progressToken": 1}})));
+        assert!(!claims(json!({"protocolVersion": "2026-07-28"})));
+        assert!(claims(json!({"_meta": {PROTOCOL_VERSION: 5}})));
+        assert!(claims(json!({"_meta": {PROTOCOL_VERSION: null}})));
         assert!(claim(None).is_none());
     }
 
     #[test]
     fn a_valid_envelope_reads_its_fields() {
-        let envelope = claim_of(meta(json!({
+        let envelope = envelope_of(meta(json!({
             CLIENT_CAPABILITIES: {"sampling": {}},
             CLIENT_INFO: {"name": "c", "version": "1"},
             LOG_LEVEL: "warning",
         })))
-        .unwrap()
-        .into_envelope()
         .unwrap();
         assert_eq!(envelope.revision, Revision::V2026_07_28);
         assert!(envelope.client.has_capability("sampling"));
@@ -289,7 +490,7 @@ mod tests {
             (meta(json!({LOG_LEVEL: "loud"})), LOG_LEVEL),
             (meta(json!({"progressToken": 1.5})), "progressToken"),
         ] {
-            let error = claim_of(params).unwrap().into_envelope().unwrap_err();
+            let error = envelope_of(params).unwrap_err();
             assert_eq!(error.code, -32602, "{error}");
             assert!(error.message.contains(field), "{error}");
         }
@@ -298,10 +499,7 @@ mod tests {
     #[test]
     fn unknown_and_session_based_revisions_are_unsupported() {
         for version in ["v999.0.0", "2025-11-25"] {
-            let error = claim_of(meta(json!({PROTOCOL_VERSION: version})))
-                .unwrap()
-                .into_envelope()
-                .unwrap_err();
+            let error = envelope_of(meta(json!({PROTOCOL_VERSION: version}))).unwrap_err();
             assert_eq!(error.code, -32022);
             let data = error.data.unwrap();
             assert_eq!(data["requested"], version);

@@ -71,18 +71,40 @@ impl Default for CacheHints {
     }
 }
 
-/// A complete result of a stateless revision: `result`'s own fields, then `resultType`, the
-/// cache hints where the method has them, and `_meta` with the server's identity.
-#[derive(Serialize)]
-pub(crate) struct CompleteResult<'a, T: Serialize> {
-    #[serde(flatten)]
-    pub(crate) result: &'a T,
-    #[serde(rename = "resultType")]
-    pub(crate) result_type: ResultType,
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub(crate) cache: Option<CacheHints>,
-    #[serde(rename = "_meta")]
-    pub(crate) meta: ServerMeta<'a>,
+/// What a complete result of a stateless revision adds after its own members, written once
+/// per server as JSON text: `resultType`, the cache hints on the results that have them, and
+/// `_meta` with the server's identity.
+#[derive(Debug)]
+pub(crate) struct CompleteMembers {
+    /// For the results that are not cached.
+    pub(crate) plain: Box<str>,
+    /// For `server/discover`, the lists and `resources/read`.
+    pub(crate) cacheable: Box<str>,
+}
+
+impl CompleteMembers {
+    pub(crate) fn new(server: &Implementation, cache: CacheHints) -> CompleteMembers {
+        let members = |cache: Option<CacheHints>| {
+            let mut text = String::from(r#""resultType":"complete""#);
+            if let Some(cache) = cache {
+                let millis = u64::try_from(cache.ttl.as_millis()).unwrap_or(u64::MAX);
+                let scope = match cache.scope {
+                    CacheScope::Public => "public",
+                    CacheScope::Private => "private",
+                };
+                text.push_str(&format!(r#","ttlMs":{millis},"cacheScope":"{scope}""#));
+            }
+            text.push_str(r#","_meta":"#);
+            text.push_str(
+                &serde_json::to_string(&ServerMeta(server)).expect("an Implementation serializes"),
+            );
+            text.into_boxed_str()
+        };
+        CompleteMembers {
+            plain: members(None),
+            cacheable: members(Some(cache)),
+        }
+    }
 }
 
 /// A stateless result that asks the client for input before the request can complete
@@ -134,31 +156,22 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn fields_are_added_after_the_result_s_own() {
+    fn the_members_are_the_result_type_the_hints_and_the_server() {
         let server = Implementation::new("s", "1");
-        let text = serde_json::to_value(CompleteResult {
-            result: &json!({"tools": []}),
-            result_type: ResultType::Complete,
-            cache: Some(CacheHints::new(
-                Duration::from_millis(1500),
-                CacheScope::Public,
-            )),
-            meta: ServerMeta(&server),
-        })
-        .unwrap();
+        let members = CompleteMembers::new(
+            &server,
+            CacheHints::new(Duration::from_millis(1500), CacheScope::Public),
+        );
+        let read = |members: &str| -> serde_json::Value {
+            serde_json::from_str(&format!("{{{members}}}")).unwrap()
+        };
         assert_eq!(
-            text,
-            json!({"tools": [], "resultType": "complete", "ttlMs": 1500, "cacheScope": "public",
+            read(&members.cacheable),
+            json!({"resultType": "complete", "ttlMs": 1500, "cacheScope": "public",
                    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}})
         );
-        let empty = serde_json::to_value(CompleteResult {
-            result: &json!({}),
-            result_type: ResultType::Complete,
-            cache: None,
-            meta: ServerMeta(&server),
-        })
-        .unwrap();
-        assert_eq!(empty["resultType"], "complete");
-        assert!(empty.get("ttlMs").is_none());
+        let plain = read(&members.plain);
+        assert_eq!(plain["resultType"], "complete");
+        assert!(plain.get("ttlMs").is_none());
     }
 }

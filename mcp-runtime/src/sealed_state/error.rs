@@ -231,24 +231,23 @@ impl fmt::Display for StateRefusal {
         match self {
             StateRefusal::TooLarge { limit } => write!(
                 f,
-                "invalid requestState: longer than {limit} bytes, the most this server accepts"
+                "requestState is longer than {limit} bytes, the most this server accepts"
             ),
             StateRefusal::Malformed => f.write_str(
-                "invalid requestState: not a state this server issued; send back the \
-                 requestState of the last input-required result unchanged",
+                "requestState is not a state this server issued; send back the requestState of \
+                 the last input-required result unchanged",
             ),
             StateRefusal::UnknownKey => f.write_str(
-                "invalid requestState: sealed with a key this server does not hold (another \
+                "requestState was sealed with a key this server does not hold (another \
                  server's, or one retired); send the request again without requestState",
             ),
             StateRefusal::Forged => f.write_str(
-                "invalid requestState: it was altered, or it belongs to another request (method, \
-                 name, arguments or audience); send it back unchanged with the original params",
+                "requestState was altered, or belongs to another request (method, name, \
+                 arguments or audience); send it back unchanged with the original params",
             ),
             StateRefusal::Expired { by } => write!(
                 f,
-                "expired requestState: it expired {}s ago; send the request again without \
-                 requestState",
+                "requestState expired {}s ago; send the request again without requestState",
                 by.as_secs()
             ),
         }
@@ -256,3 +255,32 @@ impl fmt::Display for StateRefusal {
 }
 
 impl std::error::Error for StateRefusal {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_refusal_names_the_state_and_has_its_own_reason() {
+        let refusals = [
+            StateRefusal::TooLarge { limit: 65536 },
+            StateRefusal::Malformed,
+            StateRefusal::UnknownKey,
+            StateRefusal::Forged,
+            StateRefusal::Expired {
+                by: Duration::from_secs(7),
+            },
+        ];
+        let reasons: std::collections::HashSet<_> =
+            refusals.iter().map(StateRefusal::reason).collect();
+        assert_eq!(reasons.len(), refusals.len());
+        for refusal in &refusals {
+            let message = refusal.to_string();
+            assert!(message.starts_with("requestState "), "{message}");
+        }
+        // Each one a client can act on says how.
+        for refusal in &refusals[1..] {
+            assert!(refusal.to_string().contains("send "), "{refusal}");
+        }
+    }
+}

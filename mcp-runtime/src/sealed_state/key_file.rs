@@ -50,12 +50,12 @@ fn items(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .map(|(index, item)| (index + 1, item))
 }
 
-/// Distinct keys from numbered entries, in order; comments and blank entries skipped.
+/// The keys of numbered entries, in order; comments and blank entries skipped.
 pub(super) fn parse<'a>(
     entries: impl Iterator<Item = (usize, &'a str)>,
     source: &KeySource,
 ) -> Result<Vec<[u8; 32]>, StateKeysError> {
-    let mut keys: Vec<([u8; 32], usize)> = Vec::new();
+    let mut keys = Vec::new();
     for (at, entry) in entries {
         let entry = entry.trim();
         if entry.is_empty() || entry.starts_with('#') {
@@ -68,27 +68,28 @@ pub(super) fn parse<'a>(
         let len = decoded.len();
         let key = <[u8; 32]>::try_from(decoded)
             .map_err(|_| StateKeysError::new(source, KeyProblem::WrongLength { at, len }))?;
-        distinct(&mut keys, key, at, source)?;
+        keys.push((at, key));
     }
-    if keys.is_empty() {
-        return Err(StateKeysError::new(source, KeyProblem::NoKeys));
-    }
-    Ok(keys.into_iter().map(|(key, _)| key).collect())
+    distinct(keys, source)
 }
 
-/// Adds `key` (entry `at`) unless an earlier entry holds it.
+/// The keys of numbered entries, in order, if there is one and none repeats another.
 pub(super) fn distinct(
-    keys: &mut Vec<([u8; 32], usize)>,
-    key: [u8; 32],
-    at: usize,
+    keys: impl IntoIterator<Item = (usize, [u8; 32])>,
     source: &KeySource,
-) -> Result<(), StateKeysError> {
-    if let Some((_, first)) = keys.iter().find(|(held, _)| *held == key) {
-        let problem = KeyProblem::Repeated { at, first: *first };
-        return Err(StateKeysError::new(source, problem));
+) -> Result<Vec<[u8; 32]>, StateKeysError> {
+    let mut held: Vec<(usize, [u8; 32])> = Vec::new();
+    for (at, key) in keys {
+        if let Some(&(first, _)) = held.iter().find(|(_, earlier)| *earlier == key) {
+            let problem = KeyProblem::Repeated { at, first };
+            return Err(StateKeysError::new(source, problem));
+        }
+        held.push((at, key));
     }
-    keys.push((key, at));
-    Ok(())
+    if held.is_empty() {
+        return Err(StateKeysError::new(source, KeyProblem::NoKeys));
+    }
+    Ok(held.into_iter().map(|(_, key)| key).collect())
 }
 
 #[cfg(test)]

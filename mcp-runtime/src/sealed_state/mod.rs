@@ -14,12 +14,6 @@
 //!
 //! SECURITY.md ("Sealed requestState") describes the format and what is refused.
 
-// Called by the 2026-07-28 dispatch, which is being wired: this goes once it is.
-#![cfg_attr(
-    not(test),
-    expect(dead_code, unused_imports, reason = "not yet called by the dispatch")
-)]
-
 mod binding;
 mod clock;
 mod error;
@@ -33,6 +27,4 @@ mod tests;
 
 pub(crate) use binding::Binding;
 pub use error::StateKeysError;
-pub(crate) use error::{SealError, StateRefusal};
-pub(crate) use state_keys::EXPIRY_LEEWAY;
 pub use state_keys::StateKeys;

@@ -5,6 +5,8 @@
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
+use super::clock::unix_ms;
+
 use chacha20poly1305::{KeyInit, XChaCha20Poly1305};
 use sha2::{Digest, Sha256};
 
@@ -51,8 +53,9 @@ impl Key {
 #[derive(Clone)]
 struct Older {
     key: Key,
-    /// `None` while the key is listed; the end of its grace period once it was removed.
-    retires: Option<SystemTime>,
+    /// `None` while the key is listed; the end of its grace period (ms since the epoch) once
+    /// it was removed.
+    retires: Option<u64>,
 }
 
 /// The keys of one moment.
@@ -85,6 +88,7 @@ impl Ring {
     /// The keys that may open a state sealed under `id` at `now`: usually one, more only if
     /// two keys' ids collide.
     pub(super) fn openers(&self, id: KeyId, now: SystemTime) -> impl Iterator<Item = &Key> {
+        let now = unix_ms(now);
         let older = self
             .older
             .iter()
@@ -100,6 +104,8 @@ impl Ring {
     /// `grace` after `now` (or its earlier deadline, if it was already removed before).
     pub(super) fn rotated(&self, secrets: &[[u8; 32]], now: SystemTime, grace: Duration) -> Ring {
         let mut ring = Ring::new(secrets).expect("a key list read from a file is not empty");
+        let now = unix_ms(now);
+        let grace = u64::try_from(grace.as_millis()).unwrap_or(u64::MAX);
         let held = std::iter::once(Older {
             key: self.current.clone(),
             retires: None,
@@ -111,7 +117,7 @@ impl Ring {
             }
             let retires = *older
                 .retires
-                .get_or_insert_with(|| now.checked_add(grace).unwrap_or(now));
+                .get_or_insert_with(|| now.saturating_add(grace));
             if now < retires {
                 ring.older.push(older);
             }
@@ -177,6 +183,13 @@ mod tests {
         let back = later.rotated(&[C, A], t0 + Duration::from_secs(301), grace);
         assert!(opens(&back, A, t0 + grace * 10));
         assert!(back.lists(&[C, A]) && !back.lists(&[C]));
+    }
+
+    #[test]
+    fn a_grace_too_long_for_the_clock_lasts_for_ever() {
+        let t0 = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let ring = Ring::new(&[A]).unwrap().rotated(&[B], t0, Duration::MAX);
+        assert!(opens(&ring, A, t0 + Duration::from_secs(1 << 40)));
     }
 
     #[test]

@@ -72,12 +72,13 @@ impl FileVersion {
     }
 
     /// Changed so recently that another change may follow unseen within the same clock tick.
+    /// (A modification time in the future, from another machine's clock, is not settling: the
+    /// file would otherwise never be judged.)
     fn settling(&self) -> bool {
         self.modified.is_some_and(|modified| {
             SystemTime::now()
                 .duration_since(modified)
                 .is_ok_and(|age| age < SETTLING)
-                || modified > SystemTime::now()
         })
     }
 }
@@ -189,4 +190,88 @@ fn report(seen: &mut Seen, problem: String) {
     }
     UNUSABLE.hit(|| format!("state key file not used, the keys read before stay: {problem}"));
     seen.reported = Some(problem);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEY_1: &str = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";
+    const KEY_2: &str = "AgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgI=";
+
+    /// Writes `text` with a modification time `age` ago, as a file written earlier would be.
+    fn write_aged(path: &Path, text: &str, age: Duration) {
+        std::fs::write(path, text).unwrap();
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(SystemTime::now() - age).unwrap();
+    }
+
+    fn reported(watched: &WatchedFile) -> Option<String> {
+        watched.seen.lock().unwrap().reported.clone()
+    }
+
+    #[test]
+    fn an_invalid_file_is_reported_once_and_its_keys_are_not_taken() {
+        let path =
+            std::env::temp_dir().join(format!("mcp-runtime-rotation-{}", std::process::id()));
+        write_aged(&path, KEY_1, Duration::from_secs(60));
+        let watched = WatchedFile::open(&path, Duration::from_secs(60)).unwrap();
+        let t0 = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let before = watched.ring(t0);
+        assert_eq!(reported(&watched), None);
+
+        write_aged(&path, &format!("{KEY_2}\nAQID\n"), Duration::from_secs(30));
+        let ring = watched.ring(t0 + Duration::from_secs(1));
+        assert_eq!(ring.current().id, before.current().id, "the old keys stay");
+        let problem = reported(&watched).expect("the problem is reported");
+        assert!(
+            problem.contains("line 2: the key is 3 bytes long"),
+            "{problem}"
+        );
+        // The same file is not read again: nothing more to report.
+        let version = watched.seen.lock().unwrap().version.clone();
+        assert!(version.is_some());
+        watched.ring(t0 + Duration::from_secs(2));
+        assert_eq!(watched.seen.lock().unwrap().version, version);
+
+        // Gone: reported (once), old keys still.
+        std::fs::remove_file(&path).unwrap();
+        let ring = watched.ring(t0 + Duration::from_secs(3));
+        assert_eq!(ring.current().id, before.current().id);
+        assert!(reported(&watched).unwrap().contains("cannot read"));
+
+        // Valid again: taken, and nothing is reported any more.
+        write_aged(
+            &path,
+            &format!("{KEY_2}\n{KEY_1}\n"),
+            Duration::from_secs(10),
+        );
+        let ring = watched.ring(t0 + Duration::from_secs(4));
+        assert_ne!(ring.current().id, before.current().id);
+        assert_eq!(reported(&watched), None);
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_file_still_settling_is_read_again_at_the_next_check() {
+        let path =
+            std::env::temp_dir().join(format!("mcp-runtime-settling-{}", std::process::id()));
+        write_aged(&path, KEY_1, Duration::from_secs(60));
+        let watched = WatchedFile::open(&path, Duration::from_secs(60)).unwrap();
+        let t0 = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        watched.ring(t0);
+        assert!(watched.seen.lock().unwrap().version.is_some());
+        // Just written, and half written: not reported, not recorded, looked at again.
+        std::fs::write(&path, &KEY_2[..20]).unwrap();
+        let ring = watched.ring(t0 + Duration::from_secs(1));
+        assert_eq!(reported(&watched), None);
+        assert!(watched.seen.lock().unwrap().version.is_some());
+        std::fs::write(&path, KEY_2).unwrap();
+        let now = ring.current().id;
+        let ring = watched.ring(t0 + Duration::from_secs(2));
+        assert_ne!(ring.current().id, now, "the finished write is taken");
+        // Taken while settling: its version is not recorded, so the next check reads again.
+        assert_eq!(watched.seen.lock().unwrap().version, None);
+        std::fs::remove_file(&path).unwrap();
+    }
 }

@@ -103,17 +103,11 @@ impl StateKeys {
     pub fn from_keys(
         keys: impl IntoIterator<Item = [u8; 32]>,
     ) -> Result<StateKeys, StateKeysError> {
-        let mut listed = Vec::new();
-        for (index, key) in keys.into_iter().enumerate() {
-            key_file::distinct(&mut listed, key, index + 1, &KeySource::List)?;
-        }
-        let secrets: Vec<[u8; 32]> = listed.into_iter().map(|(key, _)| key).collect();
-        if secrets.is_empty() {
-            return Err(StateKeysError::new(
-                &KeySource::List,
-                super::error::KeyProblem::NoKeys,
-            ));
-        }
+        let numbered = keys
+            .into_iter()
+            .enumerate()
+            .map(|(index, key)| (index + 1, key));
+        let secrets = key_file::distinct(numbered, &KeySource::List)?;
         Ok(StateKeys::fixed(&secrets))
     }
 
@@ -219,11 +213,6 @@ impl StateKeys {
             keys: Arc::new(Keys::Fixed(Arc::new(ring))),
             max_len: StateKeys::DEFAULT_MAX_LEN,
         }
-    }
-
-    /// The longest `requestState` accepted.
-    pub(crate) fn max_len(&self) -> usize {
-        self.max_len
     }
 
     fn ring(&self, now: SystemTime) -> Arc<Ring> {

@@ -6,7 +6,9 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{Value, json};
 
-use super::{Binding, EXPIRY_LEEWAY, SealError, StateKeys, StateRefusal};
+use super::Binding;
+use super::error::{SealError, StateRefusal};
+use super::state_keys::{EXPIRY_LEEWAY, StateKeys};
 
 const LIFETIME: Duration = Duration::from_secs(600);
 
@@ -246,7 +248,6 @@ fn an_oversized_state_is_refused_from_its_length_alone() {
 fn the_limit_is_a_setting_and_sealing_past_it_fails_instead_of_issuing_an_unopenable_state() {
     let keys = fixed_keys(1).with_max_len(200);
     let args = arguments();
-    assert_eq!(keys.max_len(), 200);
     let fits = keys
         .seal(&binding(&args), &[7; 80], LIFETIME, t0())
         .unwrap();
@@ -574,4 +575,97 @@ fn watching_a_file_that_is_invalid_now_fails_naming_the_line() {
     );
     let message = StateKeys::from_file(&file.0).unwrap_err().to_string();
     assert!(message.contains("line 4"), "{message}");
+}
+
+/// A small deterministic generator, so a failing case can be replayed.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next() as u8).collect()
+    }
+}
+
+#[test]
+fn random_payloads_round_trip_and_random_bit_flips_in_the_body_are_forged() {
+    use base64::Engine;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
+    let keys = fixed_keys(1);
+    let mut random = XorShift(0x9e37_79b9_7f4a_7c15);
+    for case in 0..300 {
+        let len = random.below(600);
+        let payload = random.bytes(len);
+        let args = json!({ "n": random.next() % 1000, "s": format!("{case}") });
+        let sealed = keys
+            .seal(&binding(&args), &payload, LIFETIME, t0())
+            .unwrap();
+        assert_eq!(
+            keys.open(&binding(&args), &sealed, t0()).unwrap(),
+            payload,
+            "case {case}"
+        );
+
+        // Flip one bit of the decoded body (nonce, ciphertext or tag) and encode it again.
+        let (header, body) = sealed.split_at(10);
+        let mut body = URL_SAFE_NO_PAD.decode(body).unwrap();
+        let bit = random.below(body.len() * 8);
+        body[bit / 8] ^= 1 << (bit % 8);
+        let flipped = format!("{header}{}", URL_SAFE_NO_PAD.encode(&body));
+        assert_eq!(
+            keys.open(&binding(&args), &flipped, t0()),
+            Err(StateRefusal::Forged),
+            "case {case}, bit {bit}"
+        );
+    }
+}
+
+#[test]
+fn arbitrary_strings_are_refused_without_panicking() {
+    let keys = fixed_keys(1);
+    let args = arguments();
+    let sealed = keys
+        .seal(&binding(&args), b"payload", LIFETIME, t0())
+        .unwrap();
+    let pieces = [
+        "v1.",
+        ".",
+        &sealed[3..9],
+        "A",
+        "-",
+        "_",
+        "=",
+        "é",
+        "\0",
+        "v1",
+        &sealed[10..20],
+    ];
+    let mut random = XorShift(0x2545_f491_4f6c_dd1d);
+    for _ in 0..5000 {
+        let parts = random.below(8);
+        let string: String = (0..parts)
+            .map(|_| pieces[random.below(pieces.len())])
+            .collect();
+        assert!(
+            keys.open(&binding(&args), &string, t0()).is_err(),
+            "{string:?}"
+        );
+    }
+}
+
+#[test]
+fn keys_can_be_shared_between_threads() {
+    fn shared<T: Send + Sync + 'static>() {}
+    shared::<StateKeys>();
 }

@@ -12,6 +12,7 @@ use crate::context::StateMap;
 use crate::error::{BuildError, BuildProblem, Error};
 use crate::handler::registered;
 use crate::prompt::{Prompt, PromptCatalog, PromptEntry};
+use crate::protocol::stateless_result::CompleteMembers;
 use crate::protocol::{CacheHints, Implementation};
 use crate::resource::{Resource, ResourceCatalog, ResourceEntry};
 use crate::sealed_state::StateKeys;
@@ -83,7 +84,8 @@ pub(crate) struct ServerCore {
     pub(crate) prompts: Live<PromptCatalog>,
     pub(crate) sessions: Sessions,
     pub(crate) page_size: usize,
-    pub(crate) cache_hints: CacheHints,
+    /// What every complete stateless result adds (cache hints included), written once.
+    pub(crate) complete_members: CompleteMembers,
     pub(crate) state_keys: StateKeys,
     /// Where list changes and resource updates go to reach every listen stream.
     pub(crate) changes: Box<dyn ChangeBus>,
@@ -402,6 +404,7 @@ impl ServerBuilder {
         }
         let (tools, resources, prompts) = (tools?, resources?, prompts?);
         crate::stderr::set_backlog(self.max_log_backlog);
+        let complete_members = CompleteMembers::new(&self.info, self.cache_hints);
         Ok(Server {
             core: Arc::new(ServerCore {
                 info: self.info,
@@ -411,7 +414,7 @@ impl ServerBuilder {
                 prompts: Live::new(prompts),
                 sessions: Sessions::default(),
                 page_size: self.page_size,
-                cache_hints: self.cache_hints,
+                complete_members,
                 state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
                 changes: Box::new(InProcessBus::new()),
                 listeners: Listeners::default(),

@@ -115,7 +115,7 @@ impl Session {
     pub(crate) fn request_context(
         self: &Arc<Self>,
         id: RequestId,
-        meta: Option<serde_json::Map<String, Value>>,
+        meta: Option<Box<RawValue>>,
         state: Arc<RequestState>,
     ) -> Context {
         let (revision, client) = match (&state.envelope, self.negotiated()) {

@@ -1,6 +1,10 @@
 //! The floor: an MCP server for the benchmark tools with no framework at all. One thread,
 //! blocking reads of stdin, typed serde_json decoding straight from the line, replies written
 //! into a buffer that is flushed whenever no more input is already waiting.
+//!
+//! A request of revision 2026-07-28 (its `_meta` names the revision) is served too, doing the
+//! least that revision asks: the revision and the client's capabilities are read and checked,
+//! and the result says it is complete and who answers.
 
 mod tools;
 
@@ -34,7 +38,38 @@ struct CallParams<'a> {
     name: Cow<'a, str>,
     #[serde(borrow, default)]
     arguments: Option<&'a RawValue>,
+    #[serde(borrow, default, rename = "_meta")]
+    meta: Option<Meta<'a>>,
 }
+
+/// The `_meta` of a request of revision 2026-07-28.
+#[derive(Deserialize)]
+struct Meta<'a> {
+    #[serde(borrow, default, rename = "io.modelcontextprotocol/protocolVersion")]
+    protocol_version: Option<Cow<'a, str>>,
+    #[serde(borrow, default, rename = "io.modelcontextprotocol/clientCapabilities")]
+    client_capabilities: Option<&'a RawValue>,
+}
+
+impl Meta<'_> {
+    /// Whether the request claims revision 2026-07-28; `Err` if the claim is malformed or
+    /// names another revision.
+    fn stateless(&self) -> Result<bool, (i64, String)> {
+        match &self.protocol_version {
+            None => Ok(false),
+            Some(version) if version == "2026-07-28" => {
+                match self.client_capabilities.map(|c| c.get().starts_with('{')) {
+                    Some(true) => Ok(true),
+                    _ => Err((-32602, "`_meta` lacks clientCapabilities".to_owned())),
+                }
+            }
+            Some(_) => Err((-32022, "unsupported protocol version".to_owned())),
+        }
+    }
+}
+
+/// What a complete result of revision 2026-07-28 adds after its own fields.
+const STATELESS_TAIL: &str = r#","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"bench-floor","version":"0.0.0"}}"#;
 
 const REVISIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
 
@@ -105,6 +140,10 @@ fn call_tool(id: &str, params: &str) -> Vec<u8> {
         Ok(params) => params,
         Err(error) => return error_reply(id, -32602, &format!("invalid params: {error}")),
     };
+    let stateless = match params.meta.as_ref().map_or(Ok(false), Meta::stateless) {
+        Ok(stateless) => stateless,
+        Err((code, message)) => return error_reply(id, code, &message),
+    };
     let arguments = params.arguments.map_or("{}", RawValue::get);
     let outcome = match &*params.name {
         "add" => tools::add(arguments),
@@ -122,10 +161,14 @@ fn call_tool(id: &str, params: &str) -> Vec<u8> {
     out.extend_from_slice(br#","result":{"content":[{"type":"text","text":"#);
     serde_json::to_writer(&mut out, &text).expect("a string serializes");
     out.extend_from_slice(if is_error {
-        br#"}],"isError":true}}"#
+        br#"}],"isError":true"#
     } else {
-        br#"}]}}"#
+        br#"}]"#
     });
+    if stateless {
+        out.extend_from_slice(STATELESS_TAIL.as_bytes());
+    }
+    out.extend_from_slice(b"}}");
     out
 }
 

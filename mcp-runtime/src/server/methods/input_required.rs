@@ -21,13 +21,13 @@ use super::Request;
 use crate::context::{InputRound, Interruption, UntilInput};
 use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
 use crate::protocol::stateless_result::{InputRequiredResult, ResultType, ServerMeta};
-use crate::sealed_state::Binding;
+use crate::sealed_state::{Binding, StateKeys};
 
 /// How many rounds of questions one request may take; the next one is refused.
 pub(crate) const MAX_ROUNDS: u32 = 16;
 
 /// How long a sealed state stays valid: the time a user has to answer.
-pub(crate) const STATE_LIFETIME: Duration = Duration::from_secs(600);
+pub(crate) const STATE_LIFETIME: Duration = StateKeys::DEFAULT_LIFETIME;
 
 /// What travels in `requestState` between rounds.
 #[derive(Default, Serialize, Deserialize)]
@@ -44,7 +44,9 @@ pub(super) struct Input {
     carried: Carried,
     method: &'static str,
     name: String,
-    arguments: Option<Value>,
+    /// The request's params, for the arguments a new state is bound to: read only if the
+    /// handler asks something.
+    params: Option<Box<RawValue>>,
 }
 
 #[derive(Deserialize)]
@@ -73,6 +75,17 @@ pub(super) fn begin(
 ) -> Result<Option<Input>, RpcError> {
     if request.envelope().is_none() {
         return Ok(None);
+    }
+    let text = params.map_or("", RawValue::get);
+    // A first call carries neither: nothing to read before the handler runs.
+    if !(text.contains("inputResponses") || text.contains("requestState")) {
+        return Ok(Some(Input {
+            round: Arc::new(InputRound::new(Map::new())),
+            carried: Carried::default(),
+            method,
+            name: name.to_owned(),
+            params: params.map(ToOwned::to_owned),
+        }));
     }
     let retry: RetryParams = super::parse_params(method, params)?;
     let arguments = retry.arguments.filter(|a| !a.is_null());
@@ -105,7 +118,7 @@ pub(super) fn begin(
         carried,
         method,
         name: name.to_owned(),
-        arguments,
+        params: params.map(ToOwned::to_owned),
     }))
 }
 
@@ -116,7 +129,7 @@ fn open(
     state: &RawValue,
 ) -> Result<Carried, RpcError> {
     let refused = |reason: &str, why: String| {
-        RpcError::invalid_params(format!("Invalid or expired requestState: {why}"))
+        RpcError::invalid_params(why)
             .with_data(json!({ "reason": "invalid_request_state", "detail": reason }))
     };
     let Ok(sealed) = serde_json::from_str::<&str>(state.get()) else {
@@ -129,8 +142,12 @@ fn open(
     let payload = keys
         .open(binding, sealed, SystemTime::now())
         .map_err(|refusal| refused(refusal.reason(), refusal.to_string()))?;
-    serde_json::from_slice(&payload)
-        .map_err(|_| refused("malformed", "its contents are not this server's".to_owned()))
+    serde_json::from_slice(&payload).map_err(|_| {
+        refused(
+            "malformed",
+            "requestState opened, but its contents are not this server's".to_owned(),
+        )
+    })
 }
 
 impl Input {
@@ -181,10 +198,16 @@ impl Input {
             round: self.carried.round + 1,
         };
         let payload = serde_json::to_vec(&carried).expect("answers serialize");
+        let arguments = self
+            .params
+            .as_deref()
+            .and_then(|params| serde_json::from_str::<RetryParams>(params.get()).ok())
+            .and_then(|params| params.arguments)
+            .filter(|arguments| !arguments.is_null());
         let binding = Binding {
             method: self.method,
             name: &self.name,
-            arguments: self.arguments.as_ref(),
+            arguments: arguments.as_ref(),
             audience: &request.server().info.name,
         };
         let server = request.server();

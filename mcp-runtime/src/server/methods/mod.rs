@@ -21,18 +21,18 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::json;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value, json};
 
 use super::suggest::did_you_mean;
 use super::{ServerCore, Session};
 use crate::context::{Context, LoggingLevel, RequestState};
 use crate::jsonrpc::{
     ErrorCode, IncomingRequest, RequestId, RpcError, encode_error, encode_result,
+    encode_result_with,
 };
+use crate::protocol::Revision;
 use crate::protocol::envelope::Envelope;
-use crate::protocol::stateless_result::{CompleteResult, ResultType, ServerMeta};
-use crate::protocol::{CacheHints, Revision};
 
 /// Every method a session answers, for "did you mean" suggestions.
 const METHODS: &[&str] = &[
@@ -117,7 +117,7 @@ impl Request<'_> {
     }
 
     /// The `Context` a handler serving this request is given.
-    fn context(&self, meta: Option<Map<String, Value>>) -> Context {
+    fn context(&self, meta: Option<Box<RawValue>>) -> Context {
         self.session
             .request_context(self.id.clone(), meta, Arc::clone(&self.state))
     }
@@ -125,28 +125,26 @@ impl Request<'_> {
     /// The reply carrying `result`; a stateless revision's also says it is complete and who
     /// answers.
     fn reply(&self, result: &impl Serialize) -> Vec<u8> {
-        self.reply_with(result, None)
+        self.reply_with(result, false)
     }
 
     /// [`reply`](Self::reply) for a result a client may cache: a stateless revision's also
     /// carries the server's cache hints.
     fn reply_cacheable(&self, result: &impl Serialize) -> Vec<u8> {
-        self.reply_with(result, Some(self.server().cache_hints))
+        self.reply_with(result, true)
     }
 
-    fn reply_with(&self, result: &impl Serialize, cache: Option<CacheHints>) -> Vec<u8> {
+    fn reply_with(&self, result: &impl Serialize, cacheable: bool) -> Vec<u8> {
         if self.envelope().is_none() {
             return encode_result(&self.id, result);
         }
-        encode_result(
-            &self.id,
-            &CompleteResult {
-                result,
-                result_type: ResultType::Complete,
-                cache,
-                meta: ServerMeta(&self.server().info),
-            },
-        )
+        let members = &self.server().complete_members;
+        let members = if cacheable {
+            &members.cacheable
+        } else {
+            &members.plain
+        };
+        encode_result_with(&self.id, result, members)
     }
 }
 
@@ -220,14 +218,8 @@ pub(crate) fn stateless_method(server: &ServerCore, method: &str) -> Result<(), 
         )
         .with_data(json!({ "method": method })));
     }
-    let capabilities = capabilities::capabilities(server);
-    let declared = match method.split('/').next() {
-        Some("tools") => capabilities.tools.is_some(),
-        Some("resources") => capabilities.resources.is_some(),
-        Some("prompts") => capabilities.prompts.is_some(),
-        Some("completion") => capabilities.completions.is_some(),
-        _ => true,
-    };
+    let family = method.split('/').next().unwrap_or_default();
+    let declared = capabilities::declares(server, family);
     if !declared || !STATELESS_METHODS.contains(&method) {
         return Err(method_not_found(method, STATELESS_METHODS));
     }

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use serde::Deserialize;
+use serde_json::json;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value, json};
 
 use super::{Request, input_required, parse_params};
 use crate::args::StringArgs;
@@ -19,7 +19,7 @@ struct GetParams {
     #[serde(default)]
     arguments: Option<HashMap<String, String>>,
     #[serde(default, rename = "_meta")]
-    meta: Option<Map<String, Value>>,
+    meta: Option<Box<RawValue>>,
 }
 
 /// `prompts/get`: renders the prompt with its arguments.

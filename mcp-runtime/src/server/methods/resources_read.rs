@@ -3,8 +3,8 @@
 //! (`resources/list` and `resources/templates/list` are list methods, in `list`.)
 
 use serde::Deserialize;
+use serde_json::json;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value, json};
 
 use super::{Request, input_required, parse_params};
 use crate::jsonrpc::{ErrorCode, RequestId, RpcError, encode_result};
@@ -16,7 +16,7 @@ use crate::server::{ServerCore, Session};
 struct UriParams {
     uri: String,
     #[serde(default, rename = "_meta")]
-    meta: Option<Map<String, Value>>,
+    meta: Option<Box<RawValue>>,
 }
 
 /// The error for a URI the server has no resource for: -32002 in the session-based

@@ -62,7 +62,7 @@ pub(super) async fn call_tool(request: &Request<'_>, params: Option<Box<RawValue
     request.reply(&result)
 }
 
-type CallParts = (String, Arguments, Option<Map<String, Value>>);
+type CallParts = (String, Arguments, Option<Box<RawValue>>);
 
 /// Reads `{name, arguments?, _meta?}`, explaining what was expected when the shape is wrong.
 /// The arguments stay JSON text, each decoded once into its parameter's type.
@@ -73,8 +73,8 @@ fn call_params(params: Option<Box<RawValue>>) -> Result<CallParts, RpcError> {
         name: Cow<'a, str>,
         #[serde(borrow, default)]
         arguments: Option<&'a RawValue>,
-        #[serde(rename = "_meta", default)]
-        meta: Option<Map<String, Value>>,
+        #[serde(rename = "_meta", borrow, default)]
+        meta: Option<&'a RawValue>,
     }
     let fast = params.as_deref().and_then(|params| {
         let call = serde_json::from_str::<Call<'_>>(params.get()).ok()?;
@@ -83,7 +83,11 @@ fn call_params(params: Option<Box<RawValue>>) -> Result<CallParts, RpcError> {
             Some(raw) if raw.get() == "null" => RawFields::none(),
             Some(raw) => RawFields::find(params.get(), raw)?,
         };
-        Some((call.name.into_owned(), fields, call.meta))
+        Some((
+            call.name.into_owned(),
+            fields,
+            call.meta.map(ToOwned::to_owned),
+        ))
     });
     match (fast, params) {
         (Some((name, fields, meta)), Some(params)) => {
@@ -125,7 +129,7 @@ fn call_params_explained(params: Option<&RawValue>) -> Result<CallParts, RpcErro
         }
     };
     let meta = match params.remove("_meta") {
-        Some(Value::Object(meta)) => Some(meta),
+        Some(meta @ Value::Object(_)) => serde_json::value::to_raw_value(&meta).ok(),
         _ => None,
     };
     Ok((name, Arguments::new(arguments), meta))
