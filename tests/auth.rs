@@ -379,6 +379,16 @@ async fn the_metadata_is_served_and_a_request_without_a_token_is_challenged() {
         })
     );
 
+    let response = request_at(
+        port,
+        "POST",
+        "/.well-known/oauth-protected-resource/mcp",
+        &[],
+        "{}",
+    )
+    .await;
+    assert_eq!(response.status, 405);
+    assert_eq!(response.header("allow"), Some("GET, HEAD"));
     // The root form too, for clients that look there.
     let response = request_at(
         port,

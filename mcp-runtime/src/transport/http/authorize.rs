@@ -3,7 +3,7 @@
 //! `401` refusing the request), without one an anonymous peer; then, once the body is read,
 //! the scopes its `tools/call`, `prompts/get` or `resources/read` needs (`403` when lacking).
 
-use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::Response;
 
 use super::HttpOptions;
@@ -71,14 +71,24 @@ pub(super) fn check_scopes(
     }
 }
 
-/// The Protected Resource Metadata, when `path` is where it is served.
-pub(super) fn metadata(options: &HttpOptions, path: &str) -> Option<Response> {
+/// The answer at the Protected Resource Metadata's path: the document to a GET (or HEAD), 405
+/// to another method; `None` elsewhere.
+pub(super) fn metadata(options: &HttpOptions, method: &Method, path: &str) -> Option<Response> {
     #[cfg(feature = "auth")]
     if let Some(server) = &options.resource_server
         && server.serves_metadata_at(path)
     {
+        if method != Method::GET && method != Method::HEAD {
+            let mut response = Response::new(axum::body::Body::empty());
+            *response.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
+            let allow = axum::http::HeaderValue::from_static("GET, HEAD");
+            response
+                .headers_mut()
+                .insert(axum::http::header::ALLOW, allow);
+            return Some(response);
+        }
         return Some(crate::auth::metadata_response(server));
     }
-    let _ = (options, path);
+    let _ = (options, method, path);
     None
 }

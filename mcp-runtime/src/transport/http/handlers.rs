@@ -605,7 +605,9 @@ fn request_ids(message: &Incoming) -> Vec<RequestId> {
 
 /// `/mcp` and its three methods: what `serve_http` serves.
 pub(super) async fn endpoint(state: Shared, request: Request) -> Response {
-    if let Some(metadata) = authorize::metadata(&state.options, request.uri().path()) {
+    if let Some(metadata) =
+        authorize::metadata(&state.options, request.method(), request.uri().path())
+    {
         return metadata;
     }
     if request.uri().path() != "/mcp" {
