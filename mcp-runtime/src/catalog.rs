@@ -49,18 +49,23 @@ pub(crate) trait Entry {
     fn location(&self) -> &str;
     /// Its JSON in a list result, for one revision.
     fn wire(&self, revision: crate::Revision) -> &serde_json::value::RawValue;
+    /// Whether it needs OAuth scopes of its caller.
+    fn scoped(&self) -> bool;
 }
 
 /// Entries sorted by key, shared so that a changed catalog (a tool added at run time) reuses
 /// the entries of the one it replaces.
 pub(crate) struct Catalog<E> {
     entries: Vec<Arc<E>>,
+    /// Whether any entry needs scopes: when none does, a request's scopes need not be read.
+    scoped: bool,
 }
 
 impl<E> Clone for Catalog<E> {
     fn clone(&self) -> Self {
         Catalog {
             entries: self.entries.clone(),
+            scoped: self.scoped,
         }
     }
 }
@@ -69,6 +74,7 @@ impl<E> Default for Catalog<E> {
     fn default() -> Self {
         Catalog {
             entries: Vec::new(),
+            scoped: false,
         }
     }
 }
@@ -96,8 +102,20 @@ impl<E: Entry> Catalog<E> {
             .collect();
         match BuildError::of(duplicates) {
             Some(error) => Err(error),
-            None => Ok(Catalog { entries }),
+            None => Ok(Catalog::sorted(entries)),
         }
+    }
+
+    /// A catalog of `entries`, sorted and without duplicates.
+    fn sorted(entries: Vec<Arc<E>>) -> Catalog<E> {
+        let scoped = entries.iter().any(|entry| entry.scoped());
+        Catalog { entries, scoped }
+    }
+
+    /// Whether any entry needs OAuth scopes of its caller.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn any_scoped(&self) -> bool {
+        self.scoped
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -141,7 +159,7 @@ impl<E: Entry> Catalog<E> {
             .ok()?;
         let mut entries = self.entries.clone();
         entries.remove(index);
-        Some(Catalog { entries })
+        Some(Catalog::sorted(entries))
     }
 
     /// The shared entries.

@@ -41,24 +41,34 @@ pub(crate) fn needed_by(server: &ServerCore, message: &Incoming) -> Vec<Needed> 
 
 fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<Needed> {
     let (kind, name, scopes) = match request.method.as_str() {
+        // Where no handler of the kind needs scopes, the params are not read.
         "tools/call" => {
+            let tools = server.tools.load();
+            if !tools.any_scoped() {
+                return None;
+            }
             let name = field(request.params.as_deref(), "name")?;
-            let scopes = server.tools.load().get(&name)?.scopes.clone();
+            let scopes = tools.get(&name)?.scopes.clone();
             ("tool", name, scopes)
         }
         "prompts/get" => {
+            let prompts = server.prompts.load();
+            if !prompts.any_scoped() {
+                return None;
+            }
             let name = field(request.params.as_deref(), "name")?;
-            let scopes = server.prompts.load().get(&name)?.scopes.clone();
+            let scopes = prompts.get(&name)?.scopes.clone();
             ("prompt", name, scopes)
         }
         "resources/read" => {
+            let resources = server.resources.load();
+            if !resources.resources.any_scoped() && !resources.templates.any_scoped() {
+                return None;
+            }
             let uri = field(request.params.as_deref(), "uri")?;
-            let (entry, _) = server.resources.load().resolve(&uri)?;
-            (
-                "resource",
-                entry.definition.uri.to_string(),
-                entry.scopes.clone(),
-            )
+            let (entry, _) = resources.resolve(&uri)?;
+            let uri = entry.definition.uri.to_string();
+            ("resource", uri, entry.scopes.clone())
         }
         _ => return None,
     };

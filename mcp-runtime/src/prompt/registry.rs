@@ -97,6 +97,10 @@ impl Entry for PromptEntry {
             WirePrompt::new(&self.definition, arguments.collect(), revision)
         })
     }
+
+    fn scoped(&self) -> bool {
+        !self.scopes.is_empty()
+    }
 }
 
 /// The frozen set of prompts, sorted by name.

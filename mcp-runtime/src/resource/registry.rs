@@ -100,6 +100,10 @@ impl Entry for ResourceEntry {
         self.wire
             .get(revision, || WireResource::new(&self.definition, revision))
     }
+
+    fn scoped(&self) -> bool {
+        !self.scopes.is_empty()
+    }
 }
 
 /// Static resources by URI, and templates by template text, tried most specific first.

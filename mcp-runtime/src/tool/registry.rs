@@ -99,6 +99,10 @@ impl crate::catalog::Entry for ToolEntry {
         self.wire
             .get(revision, || WireTool::new(&self.definition, revision))
     }
+
+    fn scoped(&self) -> bool {
+        !self.scopes.is_empty()
+    }
 }
 
 /// The frozen set of tools, sorted by name.
