@@ -116,7 +116,7 @@ pub mod shadowed {
     }
 
     /// Says hello.
-    #[mcp_tool]
+    #[mcp_tool(scopes = ["greetings:write"])]
     pub fn hello() -> Content {
         Content::text("hello")
     }
