@@ -40,7 +40,7 @@ pub(crate) fn needed_by(server: &ServerCore, message: &Incoming) -> Vec<Needed> 
 }
 
 fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<Needed> {
-    let (kind, name, scopes) = match request.method.as_str() {
+    let (kind, name, scopes) = match &*request.method {
         // Where no handler of the kind needs scopes, the params are not read.
         "tools/call" => {
             let tools = server.tools.load();

@@ -168,7 +168,7 @@ pub(crate) async fn route(
     }
     let params = params.as_deref();
     let server = request.server();
-    let outcome = match method.as_str() {
+    let outcome = match &*method {
         "ping" => Ok(request.reply(&json!({}))),
         "initialize" => initialize::initialize(server, session, id, params),
         "server/discover" if request.envelope().is_some() => Ok(discover::discover(&request)),
