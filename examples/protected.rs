@@ -53,14 +53,15 @@ struct Options {
 const USAGE: &str = "usage: protected --http ADDRESS --issuer ISSUER_URL [--audience RESOURCE_URL]";
 
 impl Options {
-    fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+    /// The options; `None` when `--help` asks for the usage.
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
         let (mut http, mut issuer, mut audience) = (None, None, None);
         while let Some(arg) = args.next() {
             let slot = match arg.as_str() {
                 "--http" => &mut http,
                 "--issuer" => &mut issuer,
                 "--audience" => &mut audience,
-                "--help" | "-h" => return Err(USAGE.to_owned()),
+                "--help" | "-h" => return Ok(None),
                 other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
             };
             let Some(value) = args.next() else {
@@ -84,17 +85,23 @@ impl Options {
             format!("`--http {http}`: {e} (use an IP and a port, such as 127.0.0.1:8000)")
         })?;
         let audience = audience.unwrap_or_else(|| format!("http://{http}/mcp"));
-        Ok(Options {
+        Ok(Some(Options {
             http,
             issuer,
             audience,
-        })
+        }))
     }
 }
 
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
-    let options = Options::parse(std::env::args().skip(1)).map_err(mcp_runtime::Error::Usage)?;
+    let Some(options) =
+        Options::parse(std::env::args().skip(1)).map_err(mcp_runtime::Error::Usage)?
+    else {
+        // Asked for by a person, at a terminal: no client reads this server's stdout.
+        println!("{USAGE}");
+        return Ok(());
+    };
     let protection =
         ResourceServer::jwt(&options.issuer, &options.audience)?.scopes_supported(["notes:write"]);
     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
