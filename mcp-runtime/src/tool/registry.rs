@@ -10,7 +10,9 @@ use crate::auth::refused;
 use crate::catalog::WireCache;
 use crate::context::Context;
 use crate::handler::{BoxFuture, Registration};
-use crate::protocol::{CallToolResult, Revision, ToolDefinition, WireTool};
+use crate::protocol::{
+    CallToolResult, MirroredArgument, Revision, ToolDefinition, WireTool, mirrored_arguments,
+};
 
 type CallFn = Arc<dyn Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync>;
 
@@ -35,6 +37,8 @@ pub struct ToolEntry {
     pub(crate) needs_state: Vec<crate::context::StateNeed>,
     /// The scopes a caller needs (`Tool::SCOPES`).
     pub(crate) scopes: crate::auth::Scopes,
+    /// The arguments its schema mirrors into HTTP headers (`x-mcp-header`).
+    pub(crate) mirrored: Vec<MirroredArgument>,
     call: CallFn,
     wire: WireCache,
 }
@@ -44,6 +48,7 @@ impl ToolEntry {
         let mut schema = InputSchema::new();
         let definition = T::definition(&mut schema);
         ToolEntry {
+            mirrored: mirrored_arguments(&definition.input_schema),
             definition,
             location: std::any::type_name::<T>(),
             needs_state: std::mem::take(&mut schema.requirements.states),
@@ -60,6 +65,7 @@ impl ToolEntry {
         call: impl Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync + 'static,
     ) -> ToolEntry {
         ToolEntry {
+            mirrored: mirrored_arguments(&definition.input_schema),
             definition,
             location: "a tool added at run time",
             needs_state: Vec::new(),
