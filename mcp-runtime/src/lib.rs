@@ -405,6 +405,31 @@ pub use transport::http::{HostPolicy, HttpOptions};
 /// # Ok::<(), mcp_runtime::BuildError>(())
 /// ```
 ///
+/// # Arguments in HTTP headers
+///
+/// `#[header("Name")]` on a parameter mirrors the argument into the `Mcp-Param-Name` HTTP
+/// header of revision 2026-07-28 (`"x-mcp-header": "Name"` in its schema), so that proxies and
+/// gateways can route on it without reading the body. Only strings, integers and booleans
+/// (and `Option`s of them) can be mirrored, each under a name that is an HTTP token, unique
+/// within the tool: mistakes are compile errors. The server checks each mirrored argument
+/// against its header on every such request (400 with -32020 when they disagree).
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Starts a job in a region.
+/// #[mcp_tool]
+/// fn start_job(
+///     /// Where to run.
+///     #[header("Region")]
+///     region: String,
+/// ) -> String {
+///     format!("started in {region}")
+/// }
+/// # let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<start_job>().build().unwrap();
+/// # drop(server);
+/// ```
+///
 /// # What it generates
 ///
 /// The function as written, a same-named struct beside it (in the type namespace, so both
@@ -697,4 +722,27 @@ pub mod __private {
 
     #[diagnostic::do_not_recommend]
     impl<T: Param<StringArgs, FromArguments>> CompletedParam for T {}
+
+    /// A parameter that may take `#[header("Name")]`: an argument mirrored into the
+    /// `Mcp-Param-Name` HTTP header (revision 2026-07-28's `x-mcp-header`), which the
+    /// specification allows only for strings, integers and booleans.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be mirrored into an HTTP header",
+        label = "`#[header(...)]` needs a string, an integer or a boolean here",
+        note = "the specification allows `x-mcp-header` only on `string`, `integer` and `boolean` arguments (`Option`s of them too); remove `#[header(...)]` or change the type"
+    )]
+    pub trait MirroredParam {
+        /// Marks argument `name` of `specs` as mirrored into `Mcp-Param-<header>`.
+        fn mirror(specs: &mut InputSchema, name: &str, header: &str) {
+            specs.mirror(name, header);
+        }
+    }
+
+    macro_rules! mirrored {
+        ($($ty:ty),*) => { $(impl MirroredParam for $ty {})* };
+    }
+    mirrored!(
+        String, bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize
+    );
+    impl<T: MirroredParam> MirroredParam for Option<T> {}
 }

@@ -7,6 +7,7 @@ use crate::errors::Errors;
 /// Checks a prompt function and its attribute.
 pub(crate) fn prompt(func: &HandlerFn, attr: &PromptAttr, name: &str, errors: &mut Errors) {
     super::signature(func, errors);
+    super::no_headers(func, "prompt", errors);
     if let Some(literal) = &attr.common.name
         && name.trim().is_empty()
     {

@@ -35,6 +35,7 @@ pub struct ToolEntry {
     pub(crate) location: &'static str,
     pub(crate) needs_state: Vec<crate::context::StateNeed>,
     /// The arguments its schema mirrors into HTTP headers (`x-mcp-header`).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) mirrored: Vec<MirroredArgument>,
     call: CallFn,
     wire: WireCache,
