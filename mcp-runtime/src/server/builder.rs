@@ -59,6 +59,8 @@ pub struct ServerBuilder {
     page_size: usize,
     cache_hints: CacheHints,
     state_keys: Option<StateKeys>,
+    #[cfg(feature = "redis")]
+    redis: Option<String>,
     state: StateMap,
     trace: bool,
     max_message_bytes: usize,
@@ -112,6 +114,8 @@ impl Server {
             page_size: DEFAULT_PAGE_SIZE,
             cache_hints: CacheHints::NONE,
             state_keys: None,
+            #[cfg(feature = "redis")]
+            redis: None,
             state: StateMap::default(),
             trace: std::env::var_os("MCP_TRACE").is_some_and(|v| !v.is_empty() && v != "0"),
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
@@ -250,6 +254,27 @@ impl ServerBuilder {
     /// file ([`StateKeys::from_file`], [`StateKeys::watch_file`] for rotation).
     pub fn state_keys(mut self, keys: StateKeys) -> ServerBuilder {
         self.state_keys = Some(keys);
+        self
+    }
+
+    /// Shares the changes `subscriptions/listen` streams hear of (list changes, resource
+    /// updates: what [`ServerHandle`] announces) with every instance of this server that uses
+    /// the Redis at `url` (`redis://HOST:PORT`, `redis://:PASSWORD@HOST:PORT/DB`,
+    /// `rediss://` for TLS is not built in), on the pub/sub channel `mcp:changes:NAME` (NAME is
+    /// the server's `serverInfo.name`): a tool added on one instance reaches the listeners of
+    /// all. Needs the `redis` feature.
+    ///
+    /// [`build`](Self::build) connects, waiting at most 5 s: a Redis it cannot reach fails
+    /// the build naming its address. A connection lost later is retried (250 ms, doubling up
+    /// to every 5 s), with a line on stderr when it is lost and when it is back; meanwhile
+    /// changes reach this instance's listeners only, and the HTTP transport's `/ready` answers
+    /// 503. Only notifications travel: each instance keeps its own lists, so a change that
+    /// every instance must serve is made on every instance. Sessions of the 2025 revisions
+    /// hear only of their own instance's changes.
+    #[cfg(feature = "redis")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+    pub fn redis(mut self, url: impl Into<String>) -> ServerBuilder {
+        self.redis = Some(url.into());
         self
     }
 
@@ -403,6 +428,16 @@ impl ServerBuilder {
             return Err(error);
         }
         let (tools, resources, prompts) = (tools?, resources?, prompts?);
+        #[cfg(feature = "redis")]
+        let changes: Box<dyn ChangeBus> = match &self.redis {
+            Some(url) => Box::new(
+                super::redis_bus::RedisBus::connect(url, format!("mcp:changes:{}", self.info.name))
+                    .map_err(|problem| BuildError::from(BuildProblem::ChangeBus { problem }))?,
+            ),
+            None => Box::new(InProcessBus::new()),
+        };
+        #[cfg(not(feature = "redis"))]
+        let changes: Box<dyn ChangeBus> = Box::new(InProcessBus::new());
         crate::stderr::set_backlog(self.max_log_backlog);
         let complete_members = CompleteMembers::new(&self.info, self.cache_hints);
         Ok(Server {
@@ -416,7 +451,7 @@ impl ServerBuilder {
                 page_size: self.page_size,
                 complete_members,
                 state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
-                changes: Box::new(InProcessBus::new()),
+                changes,
                 listeners: Listeners::default(),
                 state: self.state,
                 trace: self.trace,
