@@ -471,15 +471,22 @@ impl ServerBuilder {
     /// returns; any other option (an argument starting with `-`, before a `--`) is refused by
     /// name with [`Error::Usage`]. Arguments that are not options are left to the program.
     ///
+    /// Three options run it as one instance of several behind a load balancer:
+    /// `--redis URL` ([`redis`](Self::redis), with the `redis` feature), `--state-keys FILE`
+    /// ([`state_keys`](Self::state_keys) with [`StateKeys::watch_file`], the grace being
+    /// [`StateKeys::DEFAULT_LIFETIME`]) and `--allow-host HOST:PORT` (repeatable, with
+    /// `--http`: [`HostPolicy::allow`](crate::HostPolicy::allow) on the local policy). Options
+    /// given on the command line replace what the builder was told.
+    ///
     /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
     /// is served from one thread, fastest: a request is read, answered and written without
     /// waking another thread. Handlers that wait (I/O, timers, the client) still run
     /// concurrently. A handler that *computes* or *blocks* for long holds the others back:
     /// move such work to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime
     /// of your own with [`Server::serve_stdio`].
-    pub fn run(self) -> Result<(), Error> {
-        let http = match command_line::parse(std::env::args())? {
-            CommandLine::Serve(http) => http,
+    pub fn run(mut self) -> Result<(), Error> {
+        let launch = match command_line::parse(std::env::args())? {
+            CommandLine::Serve(launch) => launch,
             CommandLine::Help(usage) => {
                 // Help goes to stdout, where a person asked for it (`server --help | less`):
                 // stdout carries protocol messages only while serving, and this returns
@@ -488,11 +495,32 @@ impl ServerBuilder {
                 return Ok(std::io::stdout().write_all(usage.as_bytes())?);
             }
         };
+        if let Some(path) = &launch.state_keys {
+            let keys = StateKeys::watch_file(path, StateKeys::DEFAULT_LIFETIME)
+                .map_err(|e| Error::Usage(format!("`--state-keys {}`: {e}", path.display())))?;
+            self = self.state_keys(keys);
+        }
+        #[cfg(feature = "redis")]
+        if let Some(url) = launch.redis {
+            self = self.redis(url);
+        }
+        #[cfg(not(feature = "redis"))]
+        if launch.redis.is_some() {
+            return Err(Error::Usage(
+                "this program was built without Redis support: enable the `redis` feature of mcp-runtime to use `--redis`".to_owned(),
+            ));
+        }
         let server = self.build()?;
-        match http {
+        match launch.http {
             None => server.run_stdio(),
             #[cfg(feature = "http")]
-            Some(addr) => server.run_http(addr),
+            Some(addr) => {
+                let hosts = launch
+                    .allow_hosts
+                    .into_iter()
+                    .fold(crate::HostPolicy::local(), crate::HostPolicy::allow);
+                server.run_http(addr, crate::HttpOptions::new().hosts(hosts))
+            }
             #[cfg(not(feature = "http"))]
             Some(_) => Err(Error::Usage(
                 "this program was built without HTTP support: enable the `http` feature of mcp-runtime".to_owned(),

@@ -567,10 +567,12 @@ fn request_ids(message: &Incoming) -> Vec<RequestId> {
     }
 }
 
-/// `/mcp` and its three methods: what `serve_http` serves.
+/// `/mcp` and its three methods, and the probes beside it (`health.rs`): what `serve_http`
+/// serves.
 pub(super) async fn endpoint(state: Shared, request: Request) -> Response {
     if request.uri().path() != "/mcp" {
-        return StatusCode::NOT_FOUND.into_response();
+        return super::health::probe(&state.server, request.method(), request.uri().path())
+            .unwrap_or_else(|| StatusCode::NOT_FOUND.into_response());
     }
     route(state, request).await
 }

@@ -23,6 +23,7 @@
 mod exchange;
 mod guard;
 mod handlers;
+mod health;
 mod serve;
 mod sessions;
 mod stateless;
@@ -310,15 +311,15 @@ impl Server {
         Ok(())
     }
 
-    /// [`serve_http`](Self::serve_http) at `addr` with the default options, on a Tokio
-    /// runtime of its own, for [`ServerBuilder::run`](crate::ServerBuilder::run).
-    pub(crate) fn run_http(&self, addr: SocketAddr) -> Result<(), Error> {
+    /// [`serve_http`](Self::serve_http) at `addr`, on a Tokio runtime of its own, for
+    /// [`ServerBuilder::run`](crate::ServerBuilder::run).
+    pub(crate) fn run_http(&self, addr: SocketAddr, options: HttpOptions) -> Result<(), Error> {
         tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()?
             .block_on(async {
                 let listener = tokio::net::TcpListener::bind(addr).await?;
-                self.serve_http(listener, HttpOptions::default()).await
+                self.serve_http(listener, options).await
             })
     }
 }
