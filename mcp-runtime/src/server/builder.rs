@@ -267,8 +267,8 @@ impl ServerBuilder {
     /// [`build`](Self::build) connects, waiting at most 5 s: a Redis it cannot reach fails
     /// the build naming its address. A connection lost later is retried (250 ms, doubling up
     /// to every 5 s), with a line on stderr when it is lost and when it is back; meanwhile
-    /// changes reach this instance's listeners only, and the HTTP transport's `/ready` answers
-    /// 503. Only notifications travel: each instance keeps its own lists, so a change that
+    /// changes reach this instance's listeners only (the HTTP transport's `/ready` says so,
+    /// and stays 200: every request is still served). Only notifications travel: each instance keeps its own lists, so a change that
     /// every instance must serve is made on every instance. Sessions of the 2025 revisions
     /// hear only of their own instance's changes.
     #[cfg(feature = "redis")]

@@ -47,8 +47,9 @@ pub(crate) trait ChangeBus: Send + Sync {
     fn publish(&self, change: Change);
     /// A new listener's receiving end: every change published from now on.
     fn subscribe(&self) -> broadcast::Receiver<Change>;
-    /// Whether changes reach the other instances now (`/ready`); always for an in-process bus.
-    fn ready(&self) -> bool {
+    /// Whether changes reach the other instances now (said by `/ready`); always for a bus
+    /// with no other instances.
+    fn connected(&self) -> bool {
         true
     }
 }

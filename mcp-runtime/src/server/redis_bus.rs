@@ -17,8 +17,8 @@
 //! [`LAST_RETRY`]); one stderr line says it was lost (what is published meanwhile reaches this
 //! instance's listeners only, and changes of other instances are missed), another that it is
 //! back. Publishing goes through a bounded queue ([`QUEUE`]): a change that finds it full, or
-//! finds Redis away, is not relayed (a rate-limited line says so). `/ready` answers 503 while
-//! the subscription is down.
+//! finds Redis away, is not relayed (a rate-limited line says so). `/ready` says whether the
+//! bus is connected (and stays 200: an instance without Redis still serves every request).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -159,7 +159,7 @@ impl ChangeBus for RedisBus {
         self.local.subscribe()
     }
 
-    fn ready(&self) -> bool {
+    fn connected(&self) -> bool {
         self.connected.load(Ordering::Acquire)
     }
 }

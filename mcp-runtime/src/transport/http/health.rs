@@ -3,10 +3,12 @@
 //! with `--http`; a router mounted in an app of its own leaves them to the app).
 //!
 //! `/health` is 200 while the process serves at all (a liveness probe: restart it otherwise).
-//! `/ready` is 200 while the instance can serve as one of several: 503 while the bus shared
-//! with the other instances (`ServerBuilder::redis`) is disconnected, so that a balancer sends
-//! listeners elsewhere until it is back (a readiness probe). Both answer any Host: they tell
-//! nothing but that, and a balancer's probe names the instance's address, not the public one.
+//! `/ready` is 200 while the instance takes new requests (a readiness probe, a balancer's
+//! health check): its text says whether the bus shared with the other instances
+//! (`ServerBuilder::redis`) is connected, but a disconnected bus does not make it 503, since
+//! every request is still served, and a Redis down would otherwise take every instance out
+//! at once. Both answer any Host: they tell nothing else, and a balancer's probe names the
+//! instance's address, not the public one.
 
 use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -15,9 +17,13 @@ use crate::server::Server;
 
 /// The answer to a probe at `path`, or `None` when `path` is not a probe's.
 pub(super) fn probe(server: &Server, method: &Method, path: &str) -> Option<Response> {
-    let ready = match path {
-        "/health" => true,
-        "/ready" => server.core.changes.ready(),
+    let (status, text) = match path {
+        "/health" => (StatusCode::OK, "ok\n"),
+        "/ready" if server.core.changes.connected() => (StatusCode::OK, "ready\n"),
+        "/ready" => (
+            StatusCode::OK,
+            "ready; the bus shared with the other instances is reconnecting: changes reach this instance's listeners only\n",
+        ),
         _ => return None,
     };
     if method != Method::GET && method != Method::HEAD {
@@ -29,14 +35,6 @@ pub(super) fn probe(server: &Server, method: &Method, path: &str) -> Option<Resp
                 .into_response(),
         );
     }
-    let (status, text) = if ready {
-        (StatusCode::OK, "ok\n")
-    } else {
-        (
-            StatusCode::SERVICE_UNAVAILABLE,
-            "not ready: the bus shared with the other instances is disconnected\n",
-        )
-    };
     Some(
         (
             status,
