@@ -602,3 +602,82 @@ async fn the_bus_recovers_when_redis_restarts() {
     cluster.a.assert_alive();
     cluster.b.assert_alive();
 }
+
+/// A session of a 2025 revision on one instance hears, on its GET stream, the tool-list
+/// change made on the other.
+#[tokio::test]
+async fn a_legacy_session_hears_a_change_made_on_the_other_instance() {
+    if !tools_present() {
+        return;
+    }
+    let cluster = Cluster::start().await;
+    let a_host = format!("127.0.0.1:{}", cluster.a_port);
+    let accept = ("accept", "application/json, text/event-stream");
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "scale-test", "version": "0"}}});
+    let response = http::request(
+        cluster.a_port,
+        "POST",
+        &[("host", &a_host), accept],
+        &initialize.to_string(),
+    )
+    .await;
+    let session = response
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_owned();
+    let headers = [
+        ("host", a_host.as_str()),
+        accept,
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    let response = http::request(cluster.a_port, "POST", &headers, &initialized).await;
+    assert_eq!(response.status, 202);
+    let mut stream = http::request(cluster.a_port, "GET", &headers, "").await;
+    assert_eq!(stream.status, 200);
+    let b_host = format!("127.0.0.1:{}", cluster.b_port);
+    let response = trigger_tool_change(cluster.b_port, &b_host).await;
+    assert_eq!(response.status, 200);
+    let change = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let (_, data) = stream.next_event().await.expect("an event");
+            // The priming event has no data.
+            if !data.is_empty() {
+                return data;
+            }
+        }
+    })
+    .await
+    .expect("the change within 10 s");
+    let change: Value = serde_json::from_str(&change).unwrap();
+    assert_eq!(change["method"], "notifications/tools/list_changed");
+}
+
+/// An instance told to use a Redis that does not answer stops at start-up, naming it, within
+/// seconds (no hang, no server without its bus). Needs no Redis.
+#[test]
+fn an_unreachable_redis_stops_an_instance_at_start_up() {
+    let (http_port, redis_port) = (free_port(), free_port());
+    let started = Instant::now();
+    let output = Command::new(examples::example("everything"))
+        .args(["--http", &format!("127.0.0.1:{http_port}")])
+        .args(["--redis", &format!("redis://127.0.0.1:{redis_port}")])
+        .stdin(Stdio::null())
+        .output()
+        .expect("everything runs");
+    assert!(!output.status.success());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("cannot reach Redis at 127.0.0.1:{redis_port}")),
+        "{stderr}"
+    );
+    assert!(TcpStream::connect(("127.0.0.1", http_port)).is_err());
+}

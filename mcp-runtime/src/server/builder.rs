@@ -257,20 +257,20 @@ impl ServerBuilder {
         self
     }
 
-    /// Shares the changes `subscriptions/listen` streams hear of (list changes, resource
-    /// updates: what [`ServerHandle`] announces) with every instance of this server that uses
-    /// the Redis at `url` (`redis://HOST:PORT`, `redis://:PASSWORD@HOST:PORT/DB`,
-    /// `rediss://` for TLS is not built in), on the pub/sub channel `mcp:changes:NAME` (NAME is
-    /// the server's `serverInfo.name`): a tool added on one instance reaches the listeners of
-    /// all. Needs the `redis` feature.
+    /// Shares the changes clients hear of (list changes, resource updates: what
+    /// [`ServerHandle`] announces) with every instance of this server that uses the Redis at
+    /// `url` (`redis://HOST:PORT`, `redis://:PASSWORD@HOST:PORT/DB`; TLS, `rediss://`, is not
+    /// built in), on the pub/sub channel `mcp:changes:NAME` (NAME is the server's
+    /// `serverInfo.name`): a tool added on one instance reaches the `subscriptions/listen`
+    /// streams and the sessions of every instance. Needs the `redis` feature.
     ///
     /// [`build`](Self::build) connects, waiting at most 5 s: a Redis it cannot reach fails
     /// the build naming its address. A connection lost later is retried (250 ms, doubling up
     /// to every 5 s), with a line on stderr when it is lost and when it is back; meanwhile
-    /// changes reach this instance's listeners only (the HTTP transport's `/ready` says so,
-    /// and stays 200: every request is still served). Only notifications travel: each instance keeps its own lists, so a change that
-    /// every instance must serve is made on every instance. Sessions of the 2025 revisions
-    /// hear only of their own instance's changes.
+    /// changes reach this instance's clients only, and those made elsewhere are missed (the
+    /// HTTP transport's `/ready` says so, and stays 200: every request is still served). Only
+    /// notifications travel: each instance keeps its own lists, so a change that every
+    /// instance must serve is made on every instance.
     #[cfg(feature = "redis")]
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub fn redis(mut self, url: impl Into<String>) -> ServerBuilder {
@@ -440,28 +440,28 @@ impl ServerBuilder {
         let changes: Box<dyn ChangeBus> = Box::new(InProcessBus::new());
         crate::stderr::set_backlog(self.max_log_backlog);
         let complete_members = CompleteMembers::new(&self.info, self.cache_hints);
-        Ok(Server {
-            core: Arc::new(ServerCore {
-                info: self.info,
-                instructions: self.instructions,
-                tools: Live::new(tools),
-                resources: Live::new(resources),
-                prompts: Live::new(prompts),
-                sessions: Sessions::default(),
-                page_size: self.page_size,
-                complete_members,
-                state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
-                changes,
-                listeners: Listeners::default(),
-                state: self.state,
-                trace: self.trace,
-                max_message_bytes: self.max_message_bytes,
-                request_timeout: self.request_timeout,
-                shutdown_grace: self.shutdown_grace,
-                max_output_backlog: self.max_output_backlog,
-                subscriptions: self.subscriptions,
-            }),
-        })
+        let core = Arc::new(ServerCore {
+            info: self.info,
+            instructions: self.instructions,
+            tools: Live::new(tools),
+            resources: Live::new(resources),
+            prompts: Live::new(prompts),
+            sessions: Sessions::default(),
+            page_size: self.page_size,
+            complete_members,
+            state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
+            changes,
+            listeners: Listeners::default(),
+            state: self.state,
+            trace: self.trace,
+            max_message_bytes: self.max_message_bytes,
+            request_timeout: self.request_timeout,
+            shutdown_grace: self.shutdown_grace,
+            max_output_backlog: self.max_output_backlog,
+            subscriptions: self.subscriptions,
+        });
+        core.changes.attach(Arc::downgrade(&core));
+        Ok(Server { core })
     }
 
     /// Builds the server and serves it from a plain `fn main`, on a Tokio runtime of its own:

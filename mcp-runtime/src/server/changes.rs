@@ -4,13 +4,17 @@
 //! own pace. The `ChangeBus` interface is what a bus shared by several instances plugs into:
 //! `redis_bus.rs` (the `redis` feature).
 //!
-//! Sessions of the session-based revisions are told directly by the handle, as before.
+//! Sessions of the session-based revisions are told directly by the handle, as before; a bus
+//! shared with other instances tells them of the other instances' changes.
 //!
 //! [`ServerHandle`]: super::ServerHandle
 
+use std::sync::Weak;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::broadcast;
+
+use super::ServerCore;
 
 /// One change a client may listen for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +56,9 @@ pub(crate) trait ChangeBus: Send + Sync {
     fn connected(&self) -> bool {
         true
     }
+    /// Given the server once it is built: a bus that brings changes from other instances
+    /// tells its sessions of the 2025 revisions too.
+    fn attach(&self, _server: Weak<ServerCore>) {}
 }
 
 /// The bus of one process.

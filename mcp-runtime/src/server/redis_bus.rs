@@ -5,7 +5,9 @@
 //! Each change is delivered to this instance's listeners at once, as the in-process bus does,
 //! and published on a Redis channel (`PUBLISH`, one JSON message naming the instance that made
 //! it); every instance subscribes to that channel and hands the changes of the *other*
-//! instances to its own listeners. Redis pub/sub keeps nothing: it is a relay, not a store.
+//! instances to its own listeners, and to its sessions of the 2025 revisions (list changes to
+//! every initialized session, a resource update to those subscribed to it). Redis pub/sub
+//! keeps nothing: it is a relay, not a store.
 //!
 //! The connections live on a thread of their own with a one-thread Tokio runtime, so the bus
 //! works whatever runtime (or none) the server is built and served on, and a Redis that stalls
@@ -20,14 +22,15 @@
 //! finds Redis away, is not relayed (a rate-limited line says so). `/ready` says whether the
 //! bus is connected (and stays 200: an instance without Redis still serves every request).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
 use futures_util::StreamExt as _;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use super::ServerCore;
 use super::changes::{BACKLOG, Change, ChangeBus};
 use crate::limit_log::LimitLog;
 
@@ -45,6 +48,7 @@ pub(crate) struct RedisBus {
     local: broadcast::Sender<Change>,
     outgoing: mpsc::Sender<Change>,
     connected: Arc<AtomicBool>,
+    server: Arc<OnceLock<Weak<ServerCore>>>,
     /// Dropped with the bus: stops the Redis thread.
     _stop: oneshot::Sender<()>,
 }
@@ -98,6 +102,8 @@ struct Link {
     me: String,
     local: broadcast::Sender<Change>,
     connected: Arc<AtomicBool>,
+    /// The server, whose sessions of the 2025 revisions hear of other instances' changes.
+    server: Arc<OnceLock<Weak<ServerCore>>>,
 }
 
 impl RedisBus {
@@ -112,6 +118,7 @@ impl RedisBus {
         let connected = Arc::new(AtomicBool::new(false));
         let (stop, stopped) = oneshot::channel();
         let (started, start) = std::sync::mpsc::sync_channel(1);
+        let server = Arc::new(OnceLock::new());
         let link = Link {
             client,
             address,
@@ -119,6 +126,7 @@ impl RedisBus {
             me: instance_name(),
             local: local.clone(),
             connected: Arc::clone(&connected),
+            server: Arc::clone(&server),
         };
         std::thread::Builder::new()
             .name("mcp-redis-bus".to_owned())
@@ -129,6 +137,7 @@ impl RedisBus {
                 local,
                 outgoing,
                 connected,
+                server,
                 _stop: stop,
             }),
             Ok(Err(problem)) => Err(problem),
@@ -161,6 +170,10 @@ impl ChangeBus for RedisBus {
 
     fn connected(&self) -> bool {
         self.connected.load(Ordering::Acquire)
+    }
+
+    fn attach(&self, server: Weak<ServerCore>) {
+        let _ = self.server.set(server);
     }
 }
 
@@ -272,7 +285,11 @@ impl Link {
         match serde_json::from_slice::<Message>(payload) {
             Ok(message) if message.from == self.me => {}
             Ok(message) => {
-                let _ = self.local.send(message.change.into());
+                let change = Change::from(message.change);
+                if let Some(server) = self.server.get().and_then(Weak::upgrade) {
+                    server.sessions.tell(&change);
+                }
+                let _ = self.local.send(change);
             }
             Err(e) => {
                 static MALFORMED: LimitLog = LimitLog::new();
