@@ -358,6 +358,45 @@ async fn trigger_tool_change(port: u16, host: &str) -> http::Response {
     .await
 }
 
+const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
+
+/// A session of revision 2025-11-25 started at `port` with `Host: host` (initialized): its id,
+/// and the instance HAProxy says answered, if it was HAProxy.
+async fn start_session(port: u16, host: &str) -> (String, Option<String>) {
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "scale-test", "version": "0"}}});
+    let response = http::request(
+        port,
+        "POST",
+        &[("host", host), ACCEPT],
+        &initialize.to_string(),
+    )
+    .await;
+    assert_eq!(response.status, 200);
+    let session = response
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_owned();
+    let answered = response.header("x-served-by").map(str::to_owned);
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    let response =
+        http::request(port, "POST", &session_headers(host, &session), &initialized).await;
+    assert_eq!(response.status, 202);
+    assert_eq!(response.header("x-served-by").map(str::to_owned), answered);
+    (session, answered)
+}
+
+/// The headers of a request in session `session`.
+fn session_headers<'a>(host: &'a str, session: &'a str) -> [(&'static str, &'a str); 4] {
+    [
+        ("host", host),
+        ACCEPT,
+        ("mcp-session-id", session),
+        ("mcp-protocol-version", "2025-11-25"),
+    ]
+}
+
 /// A listener on one instance hears the tool-list change made on the other, both reached
 /// through the balancer.
 #[tokio::test]
@@ -499,33 +538,9 @@ async fn stateless_requests_alternate_and_a_legacy_session_sticks() {
     assert_eq!(seen[0], seen[2], "{seen:?}");
     assert_eq!(seen[1], seen[3], "{seen:?}");
 
-    let accept = ("accept", "application/json, text/event-stream");
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "scale-test", "version": "0"}}});
-    let response = http::request(
-        cluster.public_port,
-        "POST",
-        &[("host", &host), accept],
-        &initialize.to_string(),
-    )
-    .await;
-    assert_eq!(response.status, 200);
-    let session = response
-        .header("mcp-session-id")
-        .expect("a session id")
-        .to_owned();
-    let home = served_by(&response);
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
-    let headers = [
-        ("host", host.as_str()),
-        accept,
-        ("mcp-session-id", session.as_str()),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    let response = http::request(cluster.public_port, "POST", &headers, &initialized).await;
-    assert_eq!(response.status, 202);
-    assert_eq!(served_by(&response), home);
+    let (session, home) = start_session(cluster.public_port, &host).await;
+    let home = home.expect("HAProxy names the instance");
+    let headers = session_headers(&host, &session);
     for id in 2..6 {
         let list = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}).to_string();
         let response = http::request(cluster.public_port, "POST", &headers, &list).await;
@@ -612,30 +627,8 @@ async fn a_legacy_session_hears_a_change_made_on_the_other_instance() {
     }
     let cluster = Cluster::start().await;
     let a_host = format!("127.0.0.1:{}", cluster.a_port);
-    let accept = ("accept", "application/json, text/event-stream");
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "scale-test", "version": "0"}}});
-    let response = http::request(
-        cluster.a_port,
-        "POST",
-        &[("host", &a_host), accept],
-        &initialize.to_string(),
-    )
-    .await;
-    let session = response
-        .header("mcp-session-id")
-        .expect("a session id")
-        .to_owned();
-    let headers = [
-        ("host", a_host.as_str()),
-        accept,
-        ("mcp-session-id", session.as_str()),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
-    let response = http::request(cluster.a_port, "POST", &headers, &initialized).await;
-    assert_eq!(response.status, 202);
+    let (session, _) = start_session(cluster.a_port, &a_host).await;
+    let headers = session_headers(&a_host, &session);
     let mut stream = http::request(cluster.a_port, "GET", &headers, "").await;
     assert_eq!(stream.status, 200);
     let b_host = format!("127.0.0.1:{}", cluster.b_port);
