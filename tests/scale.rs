@@ -276,11 +276,21 @@ const REVISION: &str = "2026-07-28";
 /// A request of revision 2026-07-28 for `method` (the tool or prompt `name`), with the
 /// headers the transport checks.
 fn stateless(id: u64, method: &str, mut params: Value) -> (String, Vec<(String, String)>) {
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": REVISION,
-        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
-        "io.modelcontextprotocol/clientInfo": {"name": "scale-test", "version": "0"},
-    });
+    let mut meta = params["_meta"].take();
+    for (key, value) in [
+        ("io.modelcontextprotocol/protocolVersion", json!(REVISION)),
+        (
+            "io.modelcontextprotocol/clientCapabilities",
+            json!({"elicitation": {}}),
+        ),
+        (
+            "io.modelcontextprotocol/clientInfo",
+            json!({"name": "scale-test", "version": "0"}),
+        ),
+    ] {
+        meta[key] = value;
+    }
+    params["_meta"] = meta;
     let mut headers = vec![
         (
             "accept".to_owned(),
@@ -673,4 +683,67 @@ fn an_unreachable_redis_stops_an_instance_at_start_up() {
         "{stderr}"
     );
     assert!(TcpStream::connect(("127.0.0.1", http_port)).is_err());
+}
+
+/// SIGTERM: the instance stops accepting, answers the request in flight, ends its listen
+/// stream (with a `retry` hint, so the client reconnects elsewhere) and exits, well within its
+/// shutdown grace. Needs neither Redis nor HAProxy.
+#[tokio::test]
+async fn sigterm_finishes_the_request_in_flight_and_ends_listen_streams() {
+    let scratch = Scratch::new();
+    let keys = scratch.file("state-keys", &format!("{KEY_ONE}\n"));
+    let port = free_port();
+    let mut instance = start_instance("instance", port, None, &keys, port, &scratch).await;
+    let host = format!("127.0.0.1:{port}");
+    let mut listening = listen(port, &host).await;
+    // Progress makes the answer a stream, open once the first notification is sent: the
+    // request is in flight when the signal comes.
+    let call = json!({"name": "test_tool_with_progress", "arguments": {},
+                      "_meta": {"progressToken": "p"}});
+    let mut in_flight = post(port, &host, 5, "tools/call", call).await;
+    assert_eq!(in_flight.header("content-type"), Some("text/event-stream"));
+    let started = Instant::now();
+    let signalled = Command::new("kill")
+        .args(["-TERM", &instance.child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(signalled.success());
+    let mut reply = None;
+    while let Some((_, data)) = in_flight.next_event().await {
+        let message: Value = serde_json::from_str(&data).unwrap();
+        if message.get("result").is_some() {
+            reply = Some(message);
+        }
+    }
+    let reply = reply.expect("the request in flight is answered");
+    assert_eq!(reply["id"], 5);
+    assert_eq!(reply["result"]["resultType"], "complete", "{reply}");
+    let ended = tokio::time::timeout(Duration::from_secs(5), listening.next_event()).await;
+    assert!(
+        matches!(ended, Ok(None)),
+        "the listen stream ends: {ended:?}"
+    );
+    let status = loop {
+        if let Some(status) = instance.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(8),
+            "still running {:?} after SIGTERM; it wrote:\n{}",
+            started.elapsed(),
+            instance.log()
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    assert!(
+        status.success(),
+        "{status:?}; it wrote:\n{}",
+        instance.log()
+    );
+    assert!(
+        instance.log().contains("shutting down gracefully"),
+        "{}",
+        instance.log()
+    );
+    assert!(TcpStream::connect(("127.0.0.1", port)).is_err());
 }

@@ -321,7 +321,9 @@ impl ServerBuilder {
 
     /// Sets how long requests in flight may run on once stdin has ended (10 s by default):
     /// their replies are still written, and when the time is up the requests left are
-    /// cancelled and serving over stdio returns.
+    /// cancelled and serving over stdio returns. Over HTTP, the same time is given to the
+    /// connections still open once a graceful shutdown starts
+    /// ([`Server::serve_http_with_shutdown`], SIGTERM with `run`).
     pub fn shutdown_grace(mut self, grace: Duration) -> ServerBuilder {
         self.shutdown_grace = grace;
         self
@@ -476,7 +478,8 @@ impl ServerBuilder {
     /// ([`state_keys`](Self::state_keys) with [`StateKeys::watch_file`], the grace being
     /// [`StateKeys::DEFAULT_LIFETIME`]) and `--allow-host HOST:PORT` (repeatable, with
     /// `--http`: [`HostPolicy::allow`](crate::HostPolicy::allow) on the local policy). Options
-    /// given on the command line replace what the builder was told.
+    /// given on the command line replace what the builder was told. Serving HTTP, SIGTERM or
+    /// Ctrl-C shuts down gracefully ([`Server::serve_http_with_shutdown`]).
     ///
     /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
     /// is served from one thread, fastest: a request is read, answered and written without

@@ -20,6 +20,7 @@
 //! connections, and the time a request's headers and body may take (`RELIABILITY.md` lists
 //! them all).
 
+mod drain;
 mod exchange;
 mod guard;
 mod handlers;
@@ -297,6 +298,38 @@ impl Server {
         listener: tokio::net::TcpListener,
         options: HttpOptions,
     ) -> Result<(), Error> {
+        self.serve_http_with_shutdown(listener, options, std::future::pending())
+            .await
+    }
+
+    /// [`serve_http`](Self::serve_http) until `shutdown` completes, then shuts down
+    /// gracefully and returns: no new connection is accepted and `/ready` answers 503; the
+    /// streams that wait on their client (GET streams, `subscriptions/listen` streams) end
+    /// with an SSE `retry` hint ([`HttpOptions::retry`]), so that their clients reconnect,
+    /// to another instance behind a balancer; each connection closes once its request in
+    /// flight is answered; and whatever is still open after
+    /// [`ServerBuilder::shutdown_grace`](crate::ServerBuilder::shutdown_grace) is dropped.
+    /// `run` with `--http` does this on SIGTERM and Ctrl-C.
+    ///
+    /// ```no_run
+    /// use mcp_runtime::HttpOptions;
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_runtime::Error> {
+    ///     let server = mcp_runtime::server!().build()?;
+    ///     let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
+    ///     let ctrl_c = async {
+    ///         let _ = tokio::signal::ctrl_c().await;
+    ///     };
+    ///     server.serve_http_with_shutdown(listener, HttpOptions::new(), ctrl_c).await
+    /// }
+    /// ```
+    pub async fn serve_http_with_shutdown(
+        &self,
+        listener: tokio::net::TcpListener,
+        options: HttpOptions,
+        shutdown: impl Future<Output = ()>,
+    ) -> Result<(), Error> {
         let local = listener.local_addr()?;
         let options = options.with_port(local.port());
         // One endpoint at one path needs no router, which would cost every request a route
@@ -307,7 +340,14 @@ impl Server {
             "{} {}: MCP over Streamable HTTP at http://{local}/mcp",
             self.core.info.name, self.core.info.version,
         ));
-        serve::serve(listener, state, &options).await;
+        serve::serve(
+            listener,
+            state,
+            &options,
+            shutdown,
+            self.core.shutdown_grace,
+        )
+        .await;
         Ok(())
     }
 
@@ -319,9 +359,34 @@ impl Server {
             .build()?
             .block_on(async {
                 let listener = tokio::net::TcpListener::bind(addr).await?;
-                self.serve_http(listener, options).await
+                self.serve_http_with_shutdown(listener, options, terminated())
+                    .await
             })
     }
+}
+
+/// Completes on SIGTERM (what an orchestrator sends to stop a process) or Ctrl-C.
+async fn terminated() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = terminate.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+    crate::stderr::line(format_args!("mcp: asked to stop: shutting down gracefully"));
 }
 
 impl HttpOptions {
