@@ -148,7 +148,7 @@ impl HostPolicy {
             return Err(Refused::new(
                 StatusCode::FORBIDDEN,
                 format!(
-                    "the Host `{host}` is not allowed: list it in `HttpOptions::hosts(HostPolicy::only([...]))` to accept it"
+                    "the Host `{host}` is not allowed: list it in `HttpOptions::hosts(HostPolicy::only([...]))` to accept it, or, for the public address of a load balancer in front, add it with `HostPolicy::local().allow(\"HOST:PORT\")` (`--allow-host HOST:PORT` with `ServerBuilder::run`)"
                 ),
             ));
         }

@@ -14,6 +14,11 @@
 //! checked against an allow-list (local addresses by default) against DNS rebinding, and request
 //! bodies are size-limited.
 //!
+//! Served on its own ([`Server::serve_http`]), the endpoint has `/health` and `/ready` beside
+//! it (`health.rs`), and shuts down gracefully when asked (`drain.rs`,
+//! [`Server::serve_http_with_shutdown`]). Behind a load balancer, [`HostPolicy::allow`]
+//! accepts its public host.
+//!
 //! Everything a client can make the server hold is bounded, each limit a setting of
 //! [`HttpOptions`] with its default and its answer when hit: sessions (a cap, idle expiry),
 //! GET streams per session, what waits for a stream's reader and what is kept to resume it,
