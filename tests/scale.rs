@@ -747,3 +747,40 @@ async fn sigterm_finishes_the_request_in_flight_and_ends_listen_streams() {
     );
     assert!(TcpStream::connect(("127.0.0.1", port)).is_err());
 }
+
+/// An instance killed mid-run: the next requests through the balancer succeed on the
+/// survivor, and a state sealed by the dead instance is accepted there (shared keys).
+#[tokio::test]
+async fn a_killed_instance_leaves_the_survivor_serving_its_sealed_state() {
+    if !tools_present() {
+        return;
+    }
+    let mut cluster = Cluster::start().await;
+    let host = cluster.public_host();
+    let call = json!({"name": "test_input_required_result_elicitation", "arguments": {}});
+    let first = post(cluster.public_port, &host, 1, "tools/call", call.clone()).await;
+    let asked_on = served_by(&first);
+    let first = first.json().await;
+    let mut retry = call;
+    retry["requestState"] = first["result"]["requestState"].clone();
+    retry["inputResponses"] =
+        json!({"user_name": {"action": "accept", "content": {"name": "Ada"}}});
+    let (dead, survivor) = if asked_on == "a" {
+        (&mut cluster.a, "b")
+    } else {
+        (&mut cluster.b, "a")
+    };
+    dead.kill();
+    // Each request is answered, by the survivor: HAProxy retries a refused connection on
+    // another server, before its health check has marked the dead one down.
+    for id in 2..6 {
+        let response = post(cluster.public_port, &host, id, "tools/call", retry.clone()).await;
+        assert_eq!(response.status, 200, "request {id}");
+        assert_eq!(served_by(&response), survivor, "request {id}");
+        let done = response.json().await;
+        assert_eq!(
+            done["result"]["content"][0]["text"], "Hello, Ada!",
+            "{done}"
+        );
+    }
+}
