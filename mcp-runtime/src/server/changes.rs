@@ -53,6 +53,7 @@ pub(crate) trait ChangeBus: Send + Sync {
     fn subscribe(&self) -> broadcast::Receiver<Change>;
     /// Whether changes reach the other instances now (said by `/ready`); always for a bus
     /// with no other instances.
+    #[cfg(feature = "http")]
     fn connected(&self) -> bool {
         true
     }

@@ -47,6 +47,10 @@ pub(crate) const QUEUE: usize = 1024;
 pub(crate) struct RedisBus {
     local: broadcast::Sender<Change>,
     outgoing: mpsc::Sender<Change>,
+    #[cfg_attr(
+        not(feature = "http"),
+        expect(dead_code, reason = "read by `/ready`, which the http feature serves")
+    )]
     connected: Arc<AtomicBool>,
     server: Arc<OnceLock<Weak<ServerCore>>>,
     /// Dropped with the bus: stops the Redis thread.
@@ -168,6 +172,7 @@ impl ChangeBus for RedisBus {
         self.local.subscribe()
     }
 
+    #[cfg(feature = "http")]
     fn connected(&self) -> bool {
         self.connected.load(Ordering::Acquire)
     }

@@ -316,6 +316,7 @@ impl Session {
     }
 
     /// Whether the request `id` runs until the client ends it (a listen stream).
+    #[cfg(feature = "http")]
     pub(crate) fn runs_until_closed(&self, id: &RequestId) -> bool {
         self.inflight
             .lock()

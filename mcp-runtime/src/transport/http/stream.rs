@@ -361,9 +361,12 @@ pub(super) struct SseBody {
     /// Events carry no ids: nothing can resume the stream (revision 2026-07-28).
     anonymous: bool,
     /// Ends the stream with a `retry` hint when the server drains.
-    drain: Option<(Duration, Pin<Box<dyn Future<Output = ()> + Send>>)>,
+    drain: Option<(Duration, DrainStarted)>,
     ended: bool,
 }
+
+/// Completes when the server starts draining.
+type DrainStarted = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// How an SSE response is limited: its idle limit and its place among a session's streams.
 #[derive(Default)]
@@ -406,8 +409,7 @@ impl SseBody {
             _slot: limits.slot,
             anonymous: limits.anonymous,
             drain: limits.drain.map(|(retry, drain)| {
-                let started: Pin<Box<dyn Future<Output = ()> + Send>> =
-                    Box::pin(async move { drain.started().await });
+                let started: DrainStarted = Box::pin(async move { drain.started().await });
                 (retry, started)
             }),
             ended: false,
