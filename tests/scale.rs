@@ -594,7 +594,8 @@ async fn the_public_host_is_accepted_and_another_refused() {
 }
 
 /// Redis goes away and comes back: both instances say so, keep serving meanwhile, and a
-/// listener opened before hears a change made on the other instance afterwards.
+/// listener opened before hears a change made on the other instance afterwards (which
+/// publishes it on a new connection, its earlier one having died with Redis).
 #[tokio::test]
 async fn the_bus_recovers_when_redis_restarts() {
     if !tools_present() {
@@ -604,6 +605,10 @@ async fn the_bus_recovers_when_redis_restarts() {
     let a_host = format!("127.0.0.1:{}", cluster.a_port);
     let b_host = format!("127.0.0.1:{}", cluster.b_port);
     let mut stream = listen(cluster.a_port, &a_host).await;
+    // B publishes once before: its connection for publishing is then one Redis drops.
+    let response = trigger_tool_change(cluster.b_port, &b_host).await;
+    assert_eq!(response.status, 200);
+    expect_tools_changed(&mut stream).await;
 
     cluster.redis.kill();
     for instance in [&cluster.a, &cluster.b] {

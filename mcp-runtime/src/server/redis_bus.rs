@@ -15,8 +15,8 @@
 //! [`CONNECT_TIMEOUT`]: a Redis that cannot be reached at start-up fails the build with a
 //! message naming its address, instead of a server that hangs or serves without the bus.
 //!
-//! Later, a lost connection is retried with a backoff ([`FIRST_RETRY`] doubling up to
-//! [`LAST_RETRY`]); one stderr line says it was lost (what is published meanwhile reaches this
+//! Later, a lost connection (closed, or silent to a ping every [`HEARTBEAT`]) is retried with
+//! a backoff ([`FIRST_RETRY`] doubling up to [`LAST_RETRY`]); one stderr line says it was lost (what is published meanwhile reaches this
 //! instance's listeners only, and changes of other instances are missed), another that it is
 //! back. Publishing goes through a bounded queue ([`QUEUE`]): a change that finds it full, or
 //! finds Redis away, is not relayed (a rate-limited line says so). `/ready` says whether the
@@ -42,6 +42,8 @@ pub(crate) const FIRST_RETRY: Duration = Duration::from_millis(250);
 pub(crate) const LAST_RETRY: Duration = Duration::from_secs(5);
 /// How many changes may wait to be published.
 pub(crate) const QUEUE: usize = 1024;
+/// How often a silent subscription is pinged.
+pub(crate) const HEARTBEAT: Duration = Duration::from_secs(5);
 
 /// The bus: local delivery, and the queue to the Redis thread.
 pub(crate) struct RedisBus {
@@ -246,16 +248,11 @@ impl Link {
         static LOST: LimitLog = LimitLog::new();
         static BACK: LimitLog = LimitLog::new();
         loop {
-            {
-                let mut messages = pubsub.on_message();
-                while let Some(message) = messages.next().await {
-                    self.deliver(message.get_payload_bytes());
-                }
-            }
+            let why = self.receive(pubsub).await;
             self.connected.store(false, Ordering::Release);
             LOST.hit(|| {
                 format!(
-                    "lost the connection to Redis at {}: retrying; until it is back, changes reach this instance's listeners only, and other instances' changes are missed",
+                    "lost the connection to Redis at {} ({why}): retrying; until it is back, changes reach this instance's clients only, and other instances' changes are missed",
                     self.address
                 )
             });
@@ -285,6 +282,32 @@ impl Link {
         }
     }
 
+    /// Delivers the messages of one subscribed connection until it fails; says why. A
+    /// connection that stays silent is pinged every [`HEARTBEAT`], so that one lost without
+    /// a word (a network partition, a host gone) is noticed within two of them.
+    async fn receive(&self, pubsub: redis::aio::PubSub) -> String {
+        let (mut sink, mut messages) = pubsub.split();
+        let mut heartbeat = tokio::time::interval(HEARTBEAT);
+        heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        heartbeat.reset();
+        loop {
+            tokio::select! {
+                message = messages.next() => match message {
+                    Some(message) => self.deliver(message.get_payload_bytes()),
+                    None => return "the connection closed".to_owned(),
+                },
+                _ = heartbeat.tick() => {
+                    let ping = tokio::time::timeout(CONNECT_TIMEOUT, sink.ping::<redis::Value>());
+                    match ping.await {
+                        Ok(Ok(_)) => {}
+                        Ok(Err(e)) => return format!("a ping failed: {e}"),
+                        Err(_) => return format!("no answer to a ping within {CONNECT_TIMEOUT:?}"),
+                    }
+                }
+            }
+        }
+    }
+
     /// One message from the channel, to the local listeners unless this instance sent it.
     fn deliver(&self, payload: &[u8]) {
         match serde_json::from_slice::<Message>(payload) {
@@ -308,7 +331,9 @@ impl Link {
         }
     }
 
-    /// Publishes each queued change, on a connection made (again) when needed.
+    /// Publishes each queued change, on a connection made (again) when needed: a change that
+    /// fails on a connection made earlier (Redis restarted since) is tried once more on a new
+    /// one.
     async fn publish_all(self: Arc<Self>, mut queue: mpsc::Receiver<Change>) {
         static FAILED: LimitLog = LimitLog::new();
         let mut connection: Option<redis::aio::MultiplexedConnection> = None;
@@ -318,38 +343,60 @@ impl Link {
                 change: WireChange::from(&change),
             })
             .expect("a change serializes");
-            if connection.is_none() {
-                connection = tokio::time::timeout(
-                    CONNECT_TIMEOUT,
-                    self.client.get_multiplexed_async_connection(),
-                )
-                .await
-                .ok()
-                .and_then(Result::ok);
+            let mut failure = None;
+            for _ in 0..2 {
+                let fresh = connection.is_none();
+                let open = match connection.as_mut() {
+                    Some(open) => open,
+                    None => match self.connect_to_publish().await {
+                        Ok(open) => connection.insert(open),
+                        Err(e) => {
+                            failure = Some(e);
+                            break;
+                        }
+                    },
+                };
+                let published = redis::cmd("PUBLISH")
+                    .arg(&self.channel)
+                    .arg(&text)
+                    .query_async::<i64>(open)
+                    .await;
+                match published {
+                    Ok(_) => {
+                        failure = None;
+                        break;
+                    }
+                    Err(e) => {
+                        connection = None;
+                        failure = Some(e.to_string());
+                        if fresh {
+                            break;
+                        }
+                    }
+                }
             }
-            let Some(open) = connection.as_mut() else {
+            if let Some(e) = failure {
                 FAILED.hit(|| {
                     format!(
-                        "cannot reach Redis at {} to publish a change: it reaches this instance's listeners only",
+                        "publishing a change on Redis at {} failed ({e}): it reaches this instance's clients only",
                         self.address
                     )
                 });
-                continue;
-            };
-            let published = redis::cmd("PUBLISH")
-                .arg(&self.channel)
-                .arg(text)
-                .query_async::<i64>(open)
-                .await;
-            if let Err(e) = published {
-                connection = None;
-                FAILED.hit(|| {
-                    format!(
-                        "publishing a change on Redis at {} failed ({e}): it reaches this instance's listeners only",
-                        self.address
-                    )
-                });
             }
+        }
+    }
+
+    /// A connection for `PUBLISH`, within [`CONNECT_TIMEOUT`].
+    async fn connect_to_publish(&self) -> Result<redis::aio::MultiplexedConnection, String> {
+        match tokio::time::timeout(
+            CONNECT_TIMEOUT,
+            self.client.get_multiplexed_async_connection(),
+        )
+        .await
+        {
+            Ok(Ok(connection)) => Ok(connection),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no answer within {CONNECT_TIMEOUT:?}")),
         }
     }
 }
