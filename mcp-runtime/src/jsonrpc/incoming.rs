@@ -15,7 +15,7 @@ use super::{ErrorCode, RequestId, RpcError};
 #[derive(Debug)]
 pub(crate) struct IncomingRequest {
     pub(crate) id: RequestId,
-    pub(crate) method: String,
+    pub(crate) method: Cow<'static, str>,
     pub(crate) params: Option<Box<RawValue>>,
 }
 
@@ -31,7 +31,7 @@ pub(crate) struct IncomingResponse {
 pub(crate) enum Incoming {
     Request(IncomingRequest),
     Notification {
-        method: String,
+        method: Cow<'static, str>,
         params: Option<Box<RawValue>>,
     },
     Response(IncomingResponse),
@@ -170,11 +170,11 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
     match (envelope.method, id) {
         (Some(method), Some(id)) => Incoming::Request(IncomingRequest {
             id,
-            method: method.into_owned(),
+            method: method_name(method),
             params,
         }),
         (Some(method), None) => Incoming::Notification {
-            method: method.into_owned(),
+            method: method_name(method),
             params,
         },
         (None, Some(id)) => match (envelope.result, envelope.error) {
@@ -192,6 +192,36 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
             ),
         },
         (None, None) => invalid(None, "a JSON-RPC message needs a `method`"),
+    }
+}
+
+/// The methods clients send, kept as `'static` names: a message naming one costs no copy.
+const KNOWN_METHODS: &[&str] = &[
+    "tools/call",
+    "tools/list",
+    "resources/read",
+    "resources/list",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/get",
+    "prompts/list",
+    "completion/complete",
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "server/discover",
+    "subscriptions/listen",
+    "notifications/initialized",
+    "notifications/cancelled",
+    "notifications/progress",
+    "notifications/roots/list_changed",
+];
+
+fn method_name(method: Cow<'_, str>) -> Cow<'static, str> {
+    match KNOWN_METHODS.iter().find(|known| **known == method) {
+        Some(known) => Cow::Borrowed(known),
+        None => Cow::Owned(method.into_owned()),
     }
 }
 

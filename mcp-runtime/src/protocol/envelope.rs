@@ -86,6 +86,10 @@ pub(crate) struct Claim<'a> {
         deserialize_with = "present"
     )]
     progress_token: Option<&'a RawValue>,
+    /// The params' `name` and `uri`, when they are strings, read in the same pass: what the
+    /// HTTP `Mcp-Name` header must equal.
+    #[serde(skip)]
+    named: Named<'a>,
 }
 
 /// Keeps a present field even when it is `null`: a `null` revision still claims the era.
@@ -104,39 +108,152 @@ pub(crate) fn claim(params: Option<&RawValue>) -> Option<Claim<'_>> {
     if !text.contains("protocolVersion") {
         return None;
     }
-    #[derive(serde::Deserialize)]
-    struct Params<'a> {
-        #[serde(rename = "_meta", borrow, default)]
-        meta: Option<&'a RawValue>,
+    let ClaimIn(claim, named) = serde_json::from_str(text).ok()?;
+    let mut claim = claim.filter(|claim| claim.protocol_version.is_some())?;
+    claim.named = named;
+    Some(claim)
+}
+
+/// A params object's `name` and `uri`, where they are strings.
+#[derive(Debug, Default)]
+struct Named<'a> {
+    name: Option<Cow<'a, str>>,
+    uri: Option<Cow<'a, str>>,
+}
+
+/// The claim inside a params object, read in the one pass over it: `_meta`'s fields as text,
+/// `name` and `uri` when they are strings, every other member skipped.
+struct ClaimIn<'a>(Option<Claim<'a>>, Named<'a>);
+
+impl<'de> Deserialize<'de> for ClaimIn<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = ClaimIn<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<ClaimIn<'de>, A::Error> {
+                let mut claim = None;
+                let mut named = Named::default();
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    match &*key {
+                        "_meta" if claim.is_none() => {
+                            claim = Some(map.next_value::<Claim<'de>>()?);
+                        }
+                        "name" => named.name = map.next_value::<TextOrNot<'de>>()?.0,
+                        "uri" => named.uri = map.next_value::<TextOrNot<'de>>()?.0,
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(ClaimIn(claim, named))
+            }
+        }
+        deserializer.deserialize_map(Members)
     }
-    let Params { meta } = serde_json::from_str(text).ok()?;
-    let meta = meta?.get();
-    if !meta.starts_with('{') {
-        return None;
-    }
-    let claim: Claim<'_> = serde_json::from_str(meta).ok()?;
-    claim.protocol_version.is_some().then_some(claim)
 }
 
 /// A client's name and version, borrowed.
 #[derive(Deserialize)]
-struct Named<'a> {
+struct NameAndVersion<'a> {
     #[serde(borrow)]
     name: Cow<'a, str>,
     #[serde(borrow)]
     version: Cow<'a, str>,
 }
 
+/// A string, or `None` for any other JSON value (skipped).
+struct TextOrNot<'a>(Option<Cow<'a, str>>);
+
+impl<'de> Deserialize<'de> for TextOrNot<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Text;
+        impl<'de> serde::de::Visitor<'de> for Text {
+            type Value = TextOrNot<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+
+            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(Some(Cow::Borrowed(text))))
+            }
+
+            fn visit_str<E>(self, text: &str) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(Some(Cow::Owned(text.to_owned()))))
+            }
+
+            fn visit_bool<E>(self, _: bool) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_i64<E>(self, _: i64) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_u64<E>(self, _: u64) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_f64<E>(self, _: f64) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_unit<E>(self) -> Result<TextOrNot<'de>, E> {
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<TextOrNot<'de>, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(TextOrNot(None))
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<TextOrNot<'de>, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(TextOrNot(None))
+            }
+        }
+        deserializer.deserialize_any(Text)
+    }
+}
+
 impl Claim<'_> {
+    /// The params' `name` (`field` "name") or `uri` (`field` "uri"), if a string.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn named(&self, field: &str) -> Option<&str> {
+        match field {
+            "uri" => self.named.uri.as_deref(),
+            _ => self.named.name.as_deref(),
+        }
+    }
+
     /// The claimed revision string, if it is a string.
     pub(crate) fn version(&self) -> Option<Cow<'_, str>> {
         serde_json::from_str(self.protocol_version?.get()).ok()
     }
 
-    /// Checks every field's presence and type: -32602 naming the field.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn check_shape(&self) -> Result<(), RpcError> {
-        self.read().map(drop)
+    /// Checks every field's presence and type: -32602 naming the field. What it read goes on
+    /// to [`Checked::into_envelope`].
+    pub(crate) fn check_shape(&self) -> Result<Checked, RpcError> {
+        let read = self.read()?;
+        let version = self.version().unwrap_or_default().into_owned();
+        Ok(Checked { read, version })
     }
 
     /// The fields, checked and decoded.
@@ -179,8 +296,10 @@ impl Claim<'_> {
         }
         let client = match self.client_info {
             None => None,
-            Some(info) => match serde_json::from_str::<Named<'_>>(info.get()) {
-                Ok(Named { name, version }) => Some((name.into_owned(), version.into_owned())),
+            Some(info) => match serde_json::from_str::<NameAndVersion<'_>>(info.get()) {
+                Ok(NameAndVersion { name, version }) => {
+                    Some((name.into_owned(), version.into_owned()))
+                }
                 Err(_) => {
                     return Err(malformed(
                         CLIENT_INFO,
@@ -215,11 +334,24 @@ impl Claim<'_> {
         })
     }
 
-    /// The checked envelope: [`check_shape`](Self::check_shape), then the revision, which must
-    /// be one the server serves statelessly (-32022 otherwise, listing the supported ones).
+    /// The checked envelope: [`check_shape`](Self::check_shape), then the revision.
     pub(crate) fn into_envelope(self) -> Result<Envelope, RpcError> {
-        let read = self.read()?;
-        let version = self.version().unwrap_or_default();
+        self.check_shape()?.into_envelope()
+    }
+}
+
+/// A claim whose fields have the right shapes; the revision is checked last, as the
+/// specification orders it (after the HTTP headers).
+pub(crate) struct Checked {
+    read: Read,
+    version: String,
+}
+
+impl Checked {
+    /// The envelope, if the revision is one the server serves statelessly (-32022 otherwise,
+    /// listing the supported ones).
+    pub(crate) fn into_envelope(self) -> Result<Envelope, RpcError> {
+        let Checked { read, version } = self;
         let revision = match Revision::parse(&version) {
             Some(revision) if revision.is_stateless() => revision,
             Some(revision) => {

@@ -188,6 +188,59 @@ impl RawFields {
     }
 }
 
+/// Reads an `arguments` value inside `text` as a [`RawFields::find`] would, in the pass that
+/// reads the params around it: `Some` fields for an object, `Some` none for `null`.
+pub(crate) struct FieldsIn<'a> {
+    text: &'a str,
+}
+
+impl RawFields {
+    /// The seed that locates the members of an `arguments` value met while reading `text`.
+    pub(crate) fn seed(text: &str) -> FieldsIn<'_> {
+        FieldsIn { text }
+    }
+}
+
+impl<'de> de::DeserializeSeed<'de> for FieldsIn<'de> {
+    type Value = Option<RawFields>;
+
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_option(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FieldsIn<'de> {
+    type Value = Option<RawFields>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object or null")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Some(RawFields::none()))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Some(RawFields::none()))
+    }
+
+    fn visit_some<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        let members = Members {
+            json: self.text,
+            offset: 0,
+        };
+        deserializer
+            .deserialize_map(members)
+            .map(|fields| Some(RawFields(fields)))
+    }
+}
+
 /// Reads an object's members in order, each value left as JSON text, recording where each
 /// value (and each name written without escapes) lies in the text: `offset` is where `json`
 /// starts in the text the fields index.

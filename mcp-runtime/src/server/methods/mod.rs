@@ -168,7 +168,7 @@ pub(crate) async fn route(
     }
     let params = params.as_deref();
     let server = request.server();
-    let outcome = match method.as_str() {
+    let outcome = match &*method {
         "ping" => Ok(request.reply(&json!({}))),
         "initialize" => initialize::initialize(server, session, id, params),
         "server/discover" if request.envelope().is_some() => Ok(discover::discover(&request)),
@@ -218,14 +218,8 @@ pub(crate) fn stateless_method(server: &ServerCore, method: &str) -> Result<(), 
         )
         .with_data(json!({ "method": method })));
     }
-    let capabilities = capabilities::capabilities(server);
-    let declared = match method.split('/').next() {
-        Some("tools") => capabilities.tools.is_some(),
-        Some("resources") => capabilities.resources.is_some(),
-        Some("prompts") => capabilities.prompts.is_some(),
-        Some("completion") => capabilities.completions.is_some(),
-        _ => true,
-    };
+    let family = method.split('/').next().unwrap_or_default();
+    let declared = capabilities::declares(server, family);
     if !declared || !STATELESS_METHODS.contains(&method) {
         return Err(method_not_found(method, STATELESS_METHODS));
     }

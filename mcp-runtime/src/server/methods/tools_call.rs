@@ -13,6 +13,7 @@ use crate::protocol::CallToolResult;
 use crate::server::panic::CatchUnwind;
 use crate::server::suggest::did_you_mean;
 use crate::tool::{Arguments, RawFields};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 /// `tools/call`: runs the tool with its arguments; its failures are results, for the model.
 pub(super) async fn call_tool(request: &Request<'_>, params: Option<Box<RawValue>>) -> Vec<u8> {
@@ -67,25 +68,14 @@ type CallParts = (String, Arguments, Option<Box<RawValue>>);
 /// Reads `{name, arguments?, _meta?}`, explaining what was expected when the shape is wrong.
 /// The arguments stay JSON text, each decoded once into its parameter's type.
 fn call_params(params: Option<Box<RawValue>>) -> Result<CallParts, RpcError> {
-    #[derive(serde::Deserialize)]
-    struct Call<'a> {
-        #[serde(borrow)]
-        name: Cow<'a, str>,
-        #[serde(borrow, default)]
-        arguments: Option<&'a RawValue>,
-        #[serde(rename = "_meta", borrow, default)]
-        meta: Option<&'a RawValue>,
-    }
     let fast = params.as_deref().and_then(|params| {
-        let call = serde_json::from_str::<Call<'_>>(params.get()).ok()?;
-        let fields = match call.arguments {
-            None => RawFields::none(),
-            Some(raw) if raw.get() == "null" => RawFields::none(),
-            Some(raw) => RawFields::find(params.get(), raw)?,
-        };
+        let text = params.get();
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let call = CallIn { text }.deserialize(&mut deserializer).ok()?;
+        deserializer.end().ok()?;
         Some((
-            call.name.into_owned(),
-            fields,
+            call.name?.into_owned(),
+            call.fields.unwrap_or_else(RawFields::none),
             call.meta.map(ToOwned::to_owned),
         ))
     });
@@ -94,6 +84,53 @@ fn call_params(params: Option<Box<RawValue>>) -> Result<CallParts, RpcError> {
             Ok((name, Arguments::from_raw(params.into(), fields), meta))
         }
         (_, params) => call_params_explained(params.as_deref()),
+    }
+}
+
+/// `{name, arguments?, _meta?}` read in one pass over `text`: the arguments' members located
+/// as they are met ([`RawFields::seed`]), `_meta` kept as text.
+struct CallIn<'a> {
+    text: &'a str,
+}
+
+struct Call<'a> {
+    name: Option<Cow<'a, str>>,
+    fields: Option<RawFields>,
+    meta: Option<&'a RawValue>,
+}
+
+impl<'de> DeserializeSeed<'de> for CallIn<'de> {
+    type Value = Call<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Call<'de>, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for CallIn<'de> {
+    type Value = Call<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the params of `tools/call`")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Call<'de>, A::Error> {
+        let mut call = Call {
+            name: None,
+            fields: None,
+            meta: None,
+        };
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            match &*key {
+                "name" => call.name = Some(map.next_value()?),
+                "arguments" => call.fields = map.next_value_seed(RawFields::seed(self.text))?,
+                "_meta" => call.meta = Some(map.next_value()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(call)
     }
 }
 

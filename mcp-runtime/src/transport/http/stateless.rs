@@ -28,7 +28,7 @@ pub(super) fn admit(
     claim: Claim,
 ) -> Result<Envelope, Refusal> {
     let bad_request = |error| (StatusCode::BAD_REQUEST, error);
-    claim.check_shape().map_err(bad_request)?;
+    let checked = claim.check_shape().map_err(bad_request)?;
     let claimed = claim.version().unwrap_or_default();
     match header(headers, &VERSION_HEADER)? {
         Some(version) if version == claimed => {}
@@ -59,7 +59,7 @@ pub(super) fn admit(
         }
     }
     if let Some(field) = named_by(&request.method) {
-        let named = name_in(request, field);
+        let named = claim.named(field);
         match (header(headers, &NAME_HEADER)?, named) {
             (Some(name), Some(named)) if name == named => {}
             (Some(name), named) => {
@@ -76,7 +76,7 @@ pub(super) fn admit(
             }
         }
     }
-    let envelope = claim.into_envelope().map_err(bad_request)?;
+    let envelope = checked.into_envelope().map_err(bad_request)?;
     stateless_method(server, &request.method).map_err(|error| (StatusCode::NOT_FOUND, error))?;
     Ok(envelope)
 }
@@ -111,11 +111,6 @@ fn named_by(method: &str) -> Option<&'static str> {
         "resources/read" => Some("uri"),
         _ => None,
     }
-}
-
-fn name_in(request: &IncomingRequest, field: &str) -> Option<String> {
-    let params: serde_json::Value = serde_json::from_str(request.params.as_deref()?.get()).ok()?;
-    params.get(field)?.as_str().map(str::to_owned)
 }
 
 /// A header's value with surrounding whitespace removed and the `=?base64?...?=` form
