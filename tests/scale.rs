@@ -789,3 +789,75 @@ async fn a_killed_instance_leaves_the_survivor_serving_its_sealed_state() {
         );
     }
 }
+
+/// `--state-keys` rotation without a restart: a new first line seals from then on (an
+/// instance holding only the new key opens it), and a state sealed before with the old key,
+/// now second, still opens. Needs neither Redis nor HAProxy.
+#[tokio::test]
+async fn a_rotated_key_file_takes_effect_without_a_restart() {
+    let scratch = Scratch::new();
+    let keys = scratch.file("state-keys", &format!("{KEY_ONE}\n"));
+    let new_only = scratch.file("new-state-keys", &format!("{KEY_TWO}\n"));
+    let (port, new_port) = (free_port(), free_port());
+    let _instance = start_instance("instance", port, None, &keys, port, &scratch).await;
+    let _new = start_instance("new", new_port, None, &new_only, new_port, &scratch).await;
+    let local = |port: u16| format!("127.0.0.1:{port}");
+    let call = json!({"name": "test_input_required_result_elicitation", "arguments": {}});
+    let answered = |state: &Value| {
+        let mut retry = call.clone();
+        retry["requestState"] = state.clone();
+        retry["inputResponses"] =
+            json!({"user_name": {"action": "accept", "content": {"name": "Rot"}}});
+        retry
+    };
+    let sealed = |port: u16| {
+        let call = call.clone();
+        async move {
+            let first = post(port, &local(port), 1, "tools/call", call)
+                .await
+                .json()
+                .await;
+            first["result"]["requestState"].clone()
+        }
+    };
+    let before = sealed(port).await;
+    let refused = post(
+        new_port,
+        &local(new_port),
+        2,
+        "tools/call",
+        answered(&before),
+    )
+    .await
+    .json()
+    .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+
+    // The new key first, the old one second: a file written in place, as an operator would.
+    std::fs::write(&keys, format!("{KEY_TWO}\n{KEY_ONE}\n")).unwrap();
+    // The file is looked at once a second, and read once it has settled (2 s).
+    tokio::time::sleep(Duration::from_millis(3200)).await;
+    let after = sealed(port).await;
+    let done = post(
+        new_port,
+        &local(new_port),
+        3,
+        "tools/call",
+        answered(&after),
+    )
+    .await
+    .json()
+    .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Hello, Rot!",
+        "{done}"
+    );
+    let done = post(port, &local(port), 4, "tools/call", answered(&before))
+        .await
+        .json()
+        .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Hello, Rot!",
+        "{done}"
+    );
+}
