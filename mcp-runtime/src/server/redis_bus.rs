@@ -16,11 +16,12 @@
 //! message naming its address, instead of a server that hangs or serves without the bus.
 //!
 //! Later, a lost connection (closed, or silent to a ping every [`HEARTBEAT`]) is retried with
-//! a backoff ([`FIRST_RETRY`] doubling up to [`LAST_RETRY`]); one stderr line says it was lost (what is published meanwhile reaches this
-//! instance's listeners only, and changes of other instances are missed), another that it is
-//! back. Publishing goes through a bounded queue ([`QUEUE`]): a change that finds it full, or
-//! finds Redis away, is not relayed (a rate-limited line says so). `/ready` says whether the
-//! bus is connected (and stays 200: an instance without Redis still serves every request).
+//! a backoff ([`FIRST_RETRY`] doubling up to [`LAST_RETRY`]); one stderr line says it was
+//! lost (what is published meanwhile reaches this instance's clients only, and changes of
+//! other instances are missed), another that it is back. Publishing goes through a bounded
+//! queue ([`QUEUE`]): a change that finds it full, or finds Redis away, is not relayed (a
+//! rate-limited line says so). `/ready` says whether the bus is connected (and stays 200: an
+//! instance without Redis still serves every request).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock, Weak};

@@ -1,9 +1,10 @@
-//! Shutting down gracefully ([`Server::serve_http_with_shutdown`](crate::Server::serve_http_with_shutdown),
-//! `run` with `--http` on SIGTERM): the server stops accepting connections, `/ready` answers
-//! 503, the streams that wait on the client rather than on a reply (GET streams, listen
-//! streams) end with a `retry` hint so that their clients reconnect (to another instance,
-//! behind a balancer), idle connections close, and requests in flight finish, within the
-//! server's shutdown grace.
+//! Shutting down gracefully
+//! ([`Server::serve_http_with_shutdown`](crate::Server::serve_http_with_shutdown), `run` with
+//! `--http` on SIGTERM): the server stops accepting connections, `/ready` answers 503, the
+//! streams that wait on the client rather than on a reply (GET streams, listen streams) end
+//! with a `retry` hint so that their clients reconnect (to another instance, behind a
+//! balancer), idle connections close, and requests in flight finish, within the server's
+//! shutdown grace.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
