@@ -477,8 +477,10 @@ impl ServerBuilder {
     /// `--redis URL` ([`redis`](Self::redis), with the `redis` feature), `--state-keys FILE`
     /// ([`state_keys`](Self::state_keys) with [`StateKeys::watch_file`], the grace being
     /// [`StateKeys::DEFAULT_LIFETIME`]) and `--allow-host HOST:PORT` (repeatable, with
-    /// `--http`: [`HostPolicy::allow`](crate::HostPolicy::allow) on the local policy). Options
-    /// given on the command line replace what the builder was told. Serving HTTP, SIGTERM or
+    /// `--http`: [`HostPolicy::allow`](crate::HostPolicy::allow) on the local policy; since
+    /// every connection then comes from the balancer's address, the cap per peer address is
+    /// lifted to the cap of all connections). Options given on the command line replace what
+    /// the builder was told. Serving HTTP, SIGTERM or
     /// Ctrl-C shuts down gracefully ([`Server::serve_http_with_shutdown`]).
     ///
     /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
@@ -518,11 +520,18 @@ impl ServerBuilder {
             None => server.run_stdio(),
             #[cfg(feature = "http")]
             Some(addr) => {
+                let behind_balancer = !launch.allow_hosts.is_empty();
                 let hosts = launch
                     .allow_hosts
                     .into_iter()
                     .fold(crate::HostPolicy::local(), crate::HostPolicy::allow);
-                server.run_http(addr, crate::HttpOptions::new().hosts(hosts))
+                let mut options = crate::HttpOptions::new().hosts(hosts);
+                if behind_balancer {
+                    // Every connection comes from the balancer's address.
+                    let all = options.max_connections;
+                    options = options.max_connections_per_peer(all);
+                }
+                server.run_http(addr, options)
             }
             #[cfg(not(feature = "http"))]
             Some(_) => Err(Error::Usage(
