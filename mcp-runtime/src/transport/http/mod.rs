@@ -312,9 +312,10 @@ impl Server {
     /// streams that wait on their client (GET streams, `subscriptions/listen` streams) end
     /// with an SSE `retry` hint ([`HttpOptions::retry`]), so that their clients reconnect,
     /// to another instance behind a balancer; each connection closes once its request in
-    /// flight is answered; and whatever is still open after
-    /// [`ServerBuilder::shutdown_grace`](crate::ServerBuilder::shutdown_grace) is dropped.
-    /// `run` with `--http` does this on SIGTERM and Ctrl-C.
+    /// flight is answered; and it returns once all are closed, or after
+    /// [`ServerBuilder::shutdown_grace`](crate::ServerBuilder::shutdown_grace), leaving what
+    /// is still open to end with the runtime. `run` with `--http` does this on SIGTERM and
+    /// Ctrl-C, and exits.
     ///
     /// ```no_run
     /// use mcp_runtime::HttpOptions;

@@ -32,7 +32,8 @@ use crate::limit_log::LimitLog;
 
 /// Serves `state`'s endpoint on `listener` until `shutdown` completes, then drains: accepts
 /// no more, ends the streams that wait on their client, closes each connection once its
-/// request in flight is answered, and returns when all are closed or `grace` has passed.
+/// request in flight is answered, and returns when all are closed or `grace` has passed
+/// (those still open then end with the runtime: at once when `run` exits).
 pub(super) async fn serve(
     listener: TcpListener,
     state: Arc<HttpState>,
@@ -100,7 +101,7 @@ pub(super) async fn serve(
             }
             continue;
         };
-        let state_drain = Arc::clone(&state.drain);
+        let drain = Arc::clone(&state.drain);
         let state = Arc::clone(&state);
         tokio::spawn(async move {
             let _permit = permit;
@@ -116,7 +117,6 @@ pub(super) async fn serve(
             builder
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_read_timeout);
-            let drain = Arc::clone(&state_drain);
             let connection = builder.serve_connection(TokioIo::new(stream), service);
             tokio::pin!(connection);
             // A connection that fails (a timeout, a reset) concerns that client alone.
@@ -143,7 +143,7 @@ pub(super) async fn serve(
     let all_closed = open.acquire_many(capacity as u32);
     if tokio::time::timeout(grace, all_closed).await.is_err() {
         crate::stderr::line(format_args!(
-            "mcp: shutting down: {} connection(s) still open after {} s are dropped",
+            "mcp: shutting down: {} connection(s) still open after {} s are left to end with the runtime",
             capacity - open.available_permits(),
             grace.as_secs_f64()
         ));
