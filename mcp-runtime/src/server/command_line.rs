@@ -17,15 +17,11 @@ use std::path::PathBuf;
 use super::suggest::did_you_mean;
 use crate::error::Error;
 
-/// The options, for the usage and for "did you mean".
-const OPTIONS: [&str; 6] = [
-    "--http",
-    "--redis",
-    "--state-keys",
-    "--allow-host",
-    "--help",
-    "-h",
-];
+/// The options that take a value.
+const VALUED: [&str; 4] = ["--http", "--redis", "--state-keys", "--allow-host"];
+
+/// Every option, for "did you mean".
+const OPTIONS: [&str; 6] = [VALUED[0], VALUED[1], VALUED[2], VALUED[3], "--help", "-h"];
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
@@ -68,7 +64,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<CommandLin
             Some((name, value)) => (name, Some(value.to_owned())),
             None => (arg.as_str(), None),
         };
-        let Some(option) = OPTIONS[..4].iter().find(|option| **option == name) else {
+        let Some(option) = VALUED.iter().find(|option| **option == name) else {
             return Err(Error::Usage(format!(
                 "unknown option `{name}`{}; the options are `--http ADDRESS`, `--redis URL`, `--state-keys FILE`, `--allow-host HOST:PORT` and `--help`",
                 did_you_mean(name, OPTIONS)
