@@ -323,7 +323,7 @@ impl ServerBuilder {
     /// their replies are still written, and when the time is up the requests left are
     /// cancelled and serving over stdio returns. Over HTTP, the same time is given to the
     /// connections still open once a graceful shutdown starts
-    /// ([`Server::serve_http_with_shutdown`], SIGTERM with `run`).
+    /// (`Server::serve_http_with_shutdown`, SIGTERM with `run`).
     pub fn shutdown_grace(mut self, grace: Duration) -> ServerBuilder {
         self.shutdown_grace = grace;
         self
@@ -474,14 +474,14 @@ impl ServerBuilder {
     /// name with [`Error::Usage`]. Arguments that are not options are left to the program.
     ///
     /// Three options run it as one instance of several behind a load balancer:
-    /// `--redis URL` ([`redis`](Self::redis), with the `redis` feature), `--state-keys FILE`
+    /// `--redis URL` (`ServerBuilder::redis`, with the `redis` feature), `--state-keys FILE`
     /// ([`state_keys`](Self::state_keys) with [`StateKeys::watch_file`], the grace being
     /// [`StateKeys::DEFAULT_LIFETIME`]) and `--allow-host HOST:PORT` (repeatable, with
-    /// `--http`: [`HostPolicy::allow`](crate::HostPolicy::allow) on the local policy; since
+    /// `--http`: `HostPolicy::allow` on the local policy; since
     /// every connection then comes from the balancer's address, the cap per peer address is
     /// lifted to the cap of all connections). Options given on the command line replace what
     /// the builder was told. Serving HTTP, SIGTERM or
-    /// Ctrl-C shuts down gracefully ([`Server::serve_http_with_shutdown`]).
+    /// Ctrl-C shuts down gracefully (`Server::serve_http_with_shutdown`).
     ///
     /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
     /// is served from one thread, fastest: a request is read, answered and written without
