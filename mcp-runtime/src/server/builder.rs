@@ -477,11 +477,11 @@ impl ServerBuilder {
     /// `--redis URL` (`ServerBuilder::redis`, with the `redis` feature), `--state-keys FILE`
     /// ([`state_keys`](Self::state_keys) with [`StateKeys::watch_file`], the grace being
     /// [`StateKeys::DEFAULT_LIFETIME`]) and `--allow-host HOST:PORT` (repeatable, with
-    /// `--http`: `HostPolicy::allow` on the local policy; since
-    /// every connection then comes from the balancer's address, the cap per peer address is
-    /// lifted to the cap of all connections). Options given on the command line replace what
-    /// the builder was told. Serving HTTP, SIGTERM or
-    /// Ctrl-C shuts down gracefully (`Server::serve_http_with_shutdown`).
+    /// `--http`: `HostPolicy::allow` on the local policy; since every connection then comes
+    /// from the balancer's address, the cap per peer address is lifted to the cap of all
+    /// connections). Options given on the command line replace what the builder was told.
+    /// Serving HTTP, SIGTERM or Ctrl-C shuts down gracefully
+    /// (`Server::serve_http_with_shutdown`).
     ///
     /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
     /// is served from one thread, fastest: a request is read, answered and written without
