@@ -270,7 +270,12 @@
 //! listener, and `Server::http_router` is the endpoint as an axum 0.8 `Router` to mount at any
 //! path of an app of your own. Both take an `HttpOptions`: the `Host`/`Origin` values allowed
 //! (`HostPolicy`, local forms by default), stateless mode, and the limits on what a client can
-//! make the server hold, each with a default.
+//! make the server hold, each with a default. Served on its own, the endpoint has `/health` and
+//! `/ready` beside it and shuts down gracefully with `Server::serve_http_with_shutdown`.
+//! Several instances behind a load balancer share change notifications through Redis
+//! (`ServerBuilder::redis`, the `redis` feature) and the keys that seal `requestState`
+//! (`ServerBuilder::state_keys`); the README's "Several instances behind a load balancer" says
+//! how.
 //!
 //! ```no_run
 //! # #[cfg(feature = "http")]
