@@ -3,15 +3,18 @@
 //! servers started as a deployment starts them (`--http`, `--redis`, `--state-keys`,
 //! `--allow-host`), each on free ports, all killed when the test ends.
 //!
-//! Across instances: a listener on one instance hears a change made on the other; an
-//! input-required round trip whose retry lands on the other instance completes; a state sealed
-//! with other keys is refused. Through the balancer: stateless requests alternate, a legacy
-//! session sticks to its instance by `Mcp-Session-Id`, the public host passes and another is
-//! refused. Faults: Redis restarted, the bus says so and recovers, no instance fails.
+//! Across instances: a listener (and a legacy session) on one instance hears a change made on
+//! the other; an input-required round trip whose retry lands on the other instance completes;
+//! a state sealed with other keys is refused. Through the balancer: stateless requests
+//! alternate, a legacy session sticks to its instance by `Mcp-Session-Id`, the public host
+//! passes and another is refused. Faults: Redis restarted (the bus says so and recovers, no
+//! instance fails); an instance killed (the survivor serves, opening the dead one's sealed
+//! state). Without Redis or HAProxy: an unreachable Redis stops an instance at start-up,
+//! SIGTERM shuts one down gracefully, a rotated key file takes effect without a restart.
 //!
 //! `redis-server` and `haproxy` come from `scripts/install-test-tools` (Debian packages).
-//! Without them these tests pass with a line saying they were skipped, unless the environment
-//! variable `CI` is set: then they fail, saying what is missing.
+//! Without them the tests that need them pass with a line saying they were skipped, unless the
+//! environment variable `CI` is set: then they fail, saying what is missing.
 
 #[path = "common/examples.rs"]
 mod examples;
