@@ -126,6 +126,7 @@ async fn tools_list_has_every_tool_with_a_description_and_a_schema() {
             "test_elicitation_sep1330_enums",
             "test_embedded_resource",
             "test_error_handling",
+            "test_header_tool",
             "test_image_content",
             "test_input_required_result_capabilities",
             "test_input_required_result_elicitation",

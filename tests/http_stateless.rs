@@ -41,8 +41,27 @@ fn later() -> &'static str {
     "later"
 }
 
+/// A tool mirroring three arguments into headers (`x-mcp-header`), written by hand.
+fn mirrored() -> mcp_runtime::DynamicTool {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "count": {"type": "integer", "x-mcp-header": "Count"},
+            "dry": {"type": "boolean", "x-mcp-header": "Dry-Run"},
+        },
+    });
+    let Value::Object(schema) = schema else {
+        unreachable!()
+    };
+    mcp_runtime::DynamicTool::new("mirrored", "Mirrors its arguments into headers.")
+        .input_schema(schema)
+        .handler(|_ctx, _arguments| async move { mcp_runtime::CallToolResult::text("ran") })
+}
+
 fn server() -> Server {
     Server::builder(mcp_runtime::server_info!())
+        .dynamic_tool(mirrored())
         .tool::<echo>()
         .tool::<needs_sampling>()
         .tool::<steps>()
@@ -452,6 +471,91 @@ async fn listen_without_event_streams_is_not_acceptable() {
             .contains("text/event-stream"),
         "{reply}"
     );
+}
+
+/// streamable-http "Custom Headers from Tool Parameters": each argument a tool mirrors
+/// (`x-mcp-header`) must come in its `Mcp-Param-*` header exactly when it is in the body, and
+/// equal it (strings as written or base64-wrapped, numbers by value, booleans as words); any
+/// other case is 400 with -32020 and the tool does not run.
+#[tokio::test]
+async fn mirrored_arguments_must_agree_with_their_headers() {
+    let (port, _) = start().await;
+    type Case<'a> = (&'a str, Value, Vec<(&'a str, &'a str)>, u16);
+    let cases: [Case<'_>; 9] = [
+        (
+            "all agree",
+            json!({"region": "eu", "count": 3, "dry": true}),
+            vec![
+                ("mcp-param-region", "eu"),
+                ("mcp-param-count", "3"),
+                ("mcp-param-dry-run", "true"),
+            ],
+            200,
+        ),
+        (
+            "numbers by value",
+            json!({"count": 3}),
+            vec![("mcp-param-count", "3.0")],
+            200,
+        ),
+        (
+            "base64",
+            json!({"region": "été"}),
+            vec![("mcp-param-region", "=?base64?w6l0w6k=?=")],
+            200,
+        ),
+        ("null needs no header", json!({"region": null}), vec![], 200),
+        ("missing header", json!({"region": "eu"}), vec![], 400),
+        (
+            "header without the argument",
+            json!({}),
+            vec![("mcp-param-region", "eu")],
+            400,
+        ),
+        (
+            "other value",
+            json!({"region": "eu"}),
+            vec![("mcp-param-region", "us")],
+            400,
+        ),
+        (
+            "boolean spelled otherwise",
+            json!({"dry": true}),
+            vec![("mcp-param-dry-run", "1")],
+            400,
+        ),
+        (
+            "bad base64",
+            json!({"region": "Hello"}),
+            vec![("mcp-param-region", "=?base64?SGVsbG8?=")],
+            400,
+        ),
+    ];
+    for (label, arguments, extra, status) in cases {
+        let body = message(
+            20,
+            "tools/call",
+            json!({"name": "mirrored", "arguments": arguments}),
+        );
+        let mut headers = vec![
+            ACCEPT,
+            ("mcp-protocol-version", REVISION),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", "mirrored"),
+        ];
+        headers.extend(extra);
+        let response = request(port, "POST", &headers, &body).await;
+        assert_eq!(response.status, status, "{label}");
+        let reply = response.json().await;
+        if status == 200 {
+            assert_eq!(
+                reply["result"]["content"][0]["text"], "ran",
+                "{label}: {reply}"
+            );
+        } else {
+            assert_eq!(reply["error"]["code"], -32020, "{label}: {reply}");
+        }
+    }
 }
 
 /// A graceful shutdown (`serve_http_with_shutdown`) ends a listen stream with an SSE `retry`

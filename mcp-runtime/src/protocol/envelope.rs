@@ -114,11 +114,12 @@ pub(crate) fn claim(params: Option<&RawValue>) -> Option<Claim<'_>> {
     Some(claim)
 }
 
-/// A params object's `name` and `uri`, where they are strings.
+/// A params object's `name` and `uri`, where they are strings, and its `arguments` as text.
 #[derive(Debug, Default)]
 struct Named<'a> {
     name: Option<Cow<'a, str>>,
     uri: Option<Cow<'a, str>>,
+    arguments: Option<&'a RawValue>,
 }
 
 /// The claim inside a params object, read in the one pass over it: `_meta`'s fields as text,
@@ -148,6 +149,7 @@ impl<'de> Deserialize<'de> for ClaimIn<'de> {
                         }
                         "name" => named.name = map.next_value::<TextOrNot<'de>>()?.0,
                         "uri" => named.uri = map.next_value::<TextOrNot<'de>>()?.0,
+                        "arguments" => named.arguments = Some(map.next_value::<&'de RawValue>()?),
                         _ => {
                             map.next_value::<serde::de::IgnoredAny>()?;
                         }
@@ -241,6 +243,12 @@ impl Claim<'_> {
             "uri" => self.named.uri.as_deref(),
             _ => self.named.name.as_deref(),
         }
+    }
+
+    /// The params' `arguments`, as JSON text.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn arguments(&self) -> Option<&RawValue> {
+        self.named.arguments
     }
 
     /// The claimed revision string, if it is a string.

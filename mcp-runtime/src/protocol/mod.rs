@@ -32,5 +32,5 @@ pub(crate) use lifecycle::{
 pub use logging::LoggingLevel;
 pub use revision::Revision;
 pub use stateless_result::{CacheHints, CacheScope};
-pub(crate) use tool::WireTool;
 pub use tool::{CallToolResult, ToolAnnotations, ToolDefinition};
+pub(crate) use tool::{MirroredArgument, WireTool, mirrored_arguments};

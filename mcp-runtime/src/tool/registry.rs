@@ -9,7 +9,9 @@ use super::{Arguments, InputSchema, Tool};
 use crate::catalog::WireCache;
 use crate::context::Context;
 use crate::handler::{BoxFuture, Registration};
-use crate::protocol::{CallToolResult, Revision, ToolDefinition, WireTool};
+use crate::protocol::{
+    CallToolResult, MirroredArgument, Revision, ToolDefinition, WireTool, mirrored_arguments,
+};
 
 type CallFn = Arc<dyn Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync>;
 
@@ -32,6 +34,8 @@ pub struct ToolEntry {
     /// Where it was defined, to name both places when two tools share a name.
     pub(crate) location: &'static str,
     pub(crate) needs_state: Vec<crate::context::StateNeed>,
+    /// The arguments its schema mirrors into HTTP headers (`x-mcp-header`).
+    pub(crate) mirrored: Vec<MirroredArgument>,
     call: CallFn,
     wire: WireCache,
 }
@@ -41,6 +45,7 @@ impl ToolEntry {
         let mut schema = InputSchema::new();
         let definition = T::definition(&mut schema);
         ToolEntry {
+            mirrored: mirrored_arguments(&definition.input_schema),
             definition,
             location: std::any::type_name::<T>(),
             needs_state: std::mem::take(&mut schema.requirements.states),
@@ -55,6 +60,7 @@ impl ToolEntry {
         call: impl Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync + 'static,
     ) -> ToolEntry {
         ToolEntry {
+            mirrored: mirrored_arguments(&definition.input_schema),
             definition,
             location: "a tool added at run time",
             needs_state: Vec::new(),

@@ -9,8 +9,11 @@
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 
 use crate::jsonrpc::{ErrorCode, IncomingRequest, RpcError};
-use crate::protocol::base64_decode;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
 use crate::protocol::envelope::{Claim, Envelope};
+use crate::protocol::{MirroredArgument, base64_decode};
 use crate::server::{ServerCore, stateless_method};
 
 pub(super) const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
@@ -30,7 +33,7 @@ pub(super) fn admit(
     let bad_request = |error| (StatusCode::BAD_REQUEST, error);
     let checked = claim.check_shape().map_err(bad_request)?;
     let claimed = claim.version().unwrap_or_default();
-    match header(headers, &VERSION_HEADER)? {
+    match header(headers, VERSION_HEADER.as_str())? {
         Some(version) if version == claimed => {}
         Some(version) => {
             return Err(mismatch(format!(
@@ -43,7 +46,7 @@ pub(super) fn admit(
             )));
         }
     }
-    match header(headers, &METHOD_HEADER)? {
+    match header(headers, METHOD_HEADER.as_str())? {
         Some(method) if method == request.method => {}
         Some(method) => {
             return Err(mismatch(format!(
@@ -60,7 +63,7 @@ pub(super) fn admit(
     }
     if let Some(field) = named_by(&request.method) {
         let named = claim.named(field);
-        match (header(headers, &NAME_HEADER)?, named) {
+        match (header(headers, NAME_HEADER.as_str())?, named) {
             (Some(name), Some(named)) if name == named => {}
             (Some(name), named) => {
                 return Err(mismatch(format!(
@@ -76,16 +79,66 @@ pub(super) fn admit(
             }
         }
     }
+    if request.method == "tools/call"
+        && let Some(name) = claim.named("name")
+        && let Some(tool) = server.tools.load().get(name)
+        && !tool.mirrored.is_empty()
+    {
+        check_mirrored(headers, &tool.mirrored, claim.arguments())?;
+    }
     let envelope = checked.into_envelope().map_err(bad_request)?;
     stateless_method(server, &request.method).map_err(|error| (StatusCode::NOT_FOUND, error))?;
     Ok(envelope)
+}
+
+/// Checks the `Mcp-Param-*` headers of the arguments a tool mirrors (server/tools
+/// "x-mcp-header"; streamable-http "Custom Headers from Tool Parameters"): each must be sent
+/// exactly when the argument is in the body (and not `null`), and equal it, strings as
+/// written (after base64 decoding), numbers by value, booleans as `true` or `false`. -32020
+/// otherwise.
+fn check_mirrored(
+    headers: &HeaderMap,
+    mirrored: &[MirroredArgument],
+    arguments: Option<&RawValue>,
+) -> Result<(), Refusal> {
+    let arguments: Map<String, Value> = arguments
+        .and_then(|raw| serde_json::from_str(raw.get()).ok())
+        .unwrap_or_default();
+    for MirroredArgument {
+        argument,
+        header: name,
+    } in mirrored
+    {
+        let body = arguments.get(argument).filter(|value| !value.is_null());
+        let sent = header(headers, name)?;
+        let agrees = match (body, sent.as_deref()) {
+            (None, None) => true,
+            (Some(Value::String(body)), Some(sent)) => body == sent,
+            (Some(Value::Number(body)), Some(sent)) => sent
+                .parse::<f64>()
+                .is_ok_and(|sent| body.as_f64() == Some(sent)),
+            (Some(Value::Bool(body)), Some(sent)) => sent == if *body { "true" } else { "false" },
+            (Some(_), None) => {
+                return Err(mismatch(format!(
+                    "missing {name} header: the tool mirrors argument `{argument}` into it, and the body has the argument"
+                )));
+            }
+            _ => false,
+        };
+        if !agrees {
+            return Err(mismatch(format!(
+                "the {name} header does not equal argument `{argument}` of the body"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Whether a request without a claim must be refused because its header names the stateless
 /// revision: `initialize` with -32020 (the header contradicts the handshake), any other
 /// request with -32602 (its `_meta` lacks what the revision requires). Both 400.
 pub(super) fn refuse_unclaimed(headers: &HeaderMap, method: &str) -> Result<(), Refusal> {
-    let Ok(Some(version)) = header(headers, &VERSION_HEADER) else {
+    let Ok(Some(version)) = header(headers, VERSION_HEADER.as_str()) else {
         return Ok(());
     };
     if !crate::Revision::parse(&version).is_some_and(crate::Revision::is_stateless) {
@@ -115,7 +168,7 @@ fn named_by(method: &str) -> Option<&'static str> {
 
 /// A header's value with surrounding whitespace removed and the `=?base64?...?=` form
 /// decoded; -32020 for a value that is not text or not valid base64.
-fn header(headers: &HeaderMap, name: &HeaderName) -> Result<Option<String>, Refusal> {
+fn header(headers: &HeaderMap, name: &str) -> Result<Option<String>, Refusal> {
     let Some(value) = headers.get(name) else {
         return Ok(None);
     };
