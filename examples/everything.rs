@@ -6,6 +6,9 @@
 //! ```text
 //! cargo run --release --example everything                        # stdio
 //! cargo run --release --example everything -- --http 127.0.0.1:3001   # Streamable HTTP at /mcp
+//! # one instance of several behind a load balancer (README, "Several instances"):
+//! cargo run --release --example everything -- --http 127.0.0.1:3001 \
+//!     --redis redis://127.0.0.1:6379 --state-keys state-keys --allow-host mcp.example.com:443
 //! ```
 //!
 //! Everything is written with the macros, as a user would; the one tool whose schema is

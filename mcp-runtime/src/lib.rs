@@ -270,7 +270,12 @@
 //! listener, and `Server::http_router` is the endpoint as an axum 0.8 `Router` to mount at any
 //! path of an app of your own. Both take an `HttpOptions`: the `Host`/`Origin` values allowed
 //! (`HostPolicy`, local forms by default), stateless mode, and the limits on what a client can
-//! make the server hold, each with a default.
+//! make the server hold, each with a default. Served on its own, the endpoint has `/health` and
+//! `/ready` beside it and shuts down gracefully with `Server::serve_http_with_shutdown`.
+//! Several instances behind a load balancer share change notifications through Redis
+//! (`ServerBuilder::redis`, the `redis` feature) and the keys that seal `requestState`
+//! (`ServerBuilder::state_keys`); the README's "Several instances behind a load balancer" says
+//! how.
 //!
 //! ```no_run
 //! # #[cfg(feature = "http")]
@@ -315,6 +320,7 @@
 //! | (none) | the macros, the runtime, stdio, the in-process test client |
 //! | `http` | Streamable HTTP: `Server::serve_http`, `Server::http_router`, `HttpOptions`, `HostPolicy` |
 //! | `tracing` | `log_bridge::McpLogLayer`: `tracing` events in handlers become client log messages (install it with `tracing-subscriber` 0.3) |
+//! | `redis` | `ServerBuilder::redis`: change notifications shared by several instances through Redis (and `--redis URL` for `ServerBuilder::run`) |
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
