@@ -6,6 +6,9 @@
 //! ```text
 //! cargo run --release --example everything                        # stdio
 //! cargo run --release --example everything -- --http 127.0.0.1:3001   # Streamable HTTP at /mcp
+//! # one instance of several behind a load balancer (README, "Several instances"):
+//! cargo run --release --example everything -- --http 127.0.0.1:3001 \
+//!     --redis redis://127.0.0.1:6379 --state-keys state-keys --allow-host mcp.example.com:443
 //! ```
 //!
 //! Everything is written with the macros, as a user would; the one tool whose schema is
@@ -338,37 +341,14 @@ fn json_schema_2020_12_tool() -> DynamicTool {
     })
 }
 
-/// A tool whose `region` argument is mirrored into the `Mcp-Param-Region` HTTP header
-/// (2026-07-28, `x-mcp-header`), written by hand as the macros do not declare it yet.
-fn test_header_tool() -> DynamicTool {
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "region": {
-                "type": "string",
-                "description": "Where to run, mirrored into Mcp-Param-Region",
-                "x-mcp-header": "Region",
-            },
-        },
-        "required": ["region"],
-    });
-    let Value::Object(schema) = schema else {
-        unreachable!("a json! object literal is an object")
-    };
-    DynamicTool::new(
-        "test_header_tool",
-        "Tool whose region argument travels in an HTTP header too",
-    )
-    .input_schema(schema)
-    .handler(|_ctx, arguments| async move {
-        CallToolResult::text(format!(
-            "Region: {}",
-            arguments
-                .get("region")
-                .and_then(Value::as_str)
-                .unwrap_or("?")
-        ))
-    })
+/// Tool whose region argument travels in an HTTP header too (2026-07-28, `x-mcp-header`).
+#[mcp_tool]
+fn test_header_tool(
+    /// Where to run, mirrored into Mcp-Param-Region
+    #[header("Region")]
+    region: String,
+) -> String {
+    format!("Region: {region}")
 }
 
 // ===== Resources =====
@@ -692,7 +672,6 @@ pub(crate) fn builder() -> ServerBuilder {
     mcp_runtime::server!()
         .name("mcp-conformance-everything")
         .dynamic_tool(json_schema_2020_12_tool())
-        .dynamic_tool(test_header_tool())
 }
 
 /// The built server, for the tests.

@@ -911,6 +911,29 @@ async fn serve_http_answers_at_mcp_only() {
     assert_eq!(put.header("allow"), Some("GET,POST,DELETE"));
 }
 
+/// Beside `/mcp`: `/health` and `/ready` answer GET and HEAD with 200 whatever the Host (a
+/// balancer's probe names the instance), another method with 405; nothing else is served.
+#[tokio::test]
+async fn the_probes_answer_beside_mcp() {
+    let port = start(HttpOptions::new()).await;
+    for path in ["/health", "/ready"] {
+        for host in [format!("127.0.0.1:{port}"), "10.0.0.7:8000".to_owned()] {
+            let response = request_at(port, "GET", path, &[("host", &host)], "").await;
+            assert_eq!(response.status, 200, "{path} {host}");
+            assert_eq!(response.header("cache-control"), Some("no-store"));
+            let text = response.text().await;
+            assert!(text == "ok\n" || text == "ready\n", "{path}: {text:?}");
+        }
+        let post = request_at(port, "POST", path, &[], "").await;
+        assert_eq!(post.status, 405, "{path}");
+        assert_eq!(post.header("allow"), Some("GET, HEAD"));
+    }
+    for path in ["/healthz", "/health/", "/mcp/health"] {
+        let response = request_at(port, "GET", path, &[], "").await;
+        assert_eq!(response.status, 404, "{path}");
+    }
+}
+
 #[tokio::test]
 async fn the_router_mounted_in_an_app_serves_the_same_endpoint() {
     let app = axum::Router::new().nest("/mcp", server().http_router(HttpOptions::new()));

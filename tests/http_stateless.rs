@@ -557,3 +557,48 @@ async fn mirrored_arguments_must_agree_with_their_headers() {
         }
     }
 }
+
+/// A graceful shutdown (`serve_http_with_shutdown`) ends a listen stream with an SSE `retry`
+/// hint, so that its client reconnects (elsewhere, behind a balancer), and serving returns.
+#[tokio::test]
+async fn a_graceful_shutdown_ends_a_listen_stream_with_a_retry_hint() {
+    let server = server();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let options = HttpOptions::new().retry(Duration::from_millis(1500));
+    let serving = tokio::spawn(async move {
+        server
+            .serve_http_with_shutdown(listener, options, async {
+                let _ = stopped.await;
+            })
+            .await
+    });
+    let body = message(
+        3,
+        "subscriptions/listen",
+        json!({"notifications": {"toolsListChanged": true}}),
+    );
+    let mut response = post(port, "subscriptions/listen", None, &body).await;
+    assert_eq!(response.status, 200);
+    let (_, ack) = response.next_event().await.expect("the acknowledgement");
+    assert!(
+        ack.contains("notifications/subscriptions/acknowledged"),
+        "{ack}"
+    );
+    stop.send(()).unwrap();
+    let rest = tokio::time::timeout(Duration::from_secs(5), response.text())
+        .await
+        .expect("the stream ends");
+    assert!(rest.ends_with("retry: 1500\n\n"), "{rest:?}");
+    tokio::time::timeout(Duration::from_secs(5), serving)
+        .await
+        .expect("serving returns")
+        .unwrap()
+        .unwrap();
+    assert!(
+        tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+    );
+}

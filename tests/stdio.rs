@@ -1,28 +1,15 @@
 //! The stdio transport, end to end: the example servers run as child processes.
 
+#[path = "common/examples.rs"]
+mod examples;
+
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use examples::example;
 use serde_json::{Value, json};
-
-/// An example binary; cargo builds examples before it runs integration tests.
-fn example(name: &str) -> PathBuf {
-    let deps = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = deps
-        .parent()
-        .and_then(|d| d.parent())
-        .expect("target/<profile>");
-    let path = profile_dir.join("examples").join(name);
-    assert!(
-        path.exists(),
-        "{} is not built: `cargo test` builds the examples only when it runs every test target (`cargo build --examples` builds them alone)",
-        path.display()
-    );
-    path
-}
 
 struct Running {
     child: Child,

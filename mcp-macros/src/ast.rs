@@ -14,6 +14,16 @@ pub(crate) struct Param {
     pub(crate) description: Option<TokenStream>,
     /// `#[complete(function)]`: the function that suggests values.
     pub(crate) completer: Option<Complete>,
+    /// `#[header("Name")]`: the HTTP header the argument is mirrored into.
+    pub(crate) header: Option<Header>,
+}
+
+/// A parameter's `#[header("Name")]` (revision 2026-07-28's `x-mcp-header`).
+pub(crate) struct Header {
+    /// The attribute as written, where a misplaced one is reported.
+    pub(crate) attr: syn::Attribute,
+    /// The header's name, after `Mcp-Param-`.
+    pub(crate) name: syn::LitStr,
 }
 
 /// A parameter's `#[complete(path)]`.
@@ -52,6 +62,22 @@ fn completer(attrs: Vec<syn::Attribute>, errors: &mut Errors) -> Option<Complete
     found
 }
 
+/// The name in `#[header("Name")]`; more than one such attribute is an error.
+fn header(attrs: Vec<syn::Attribute>, errors: &mut Errors) -> Option<Header> {
+    let mut found = None;
+    for attr in attrs {
+        match attr.parse_args::<syn::LitStr>() {
+            Ok(name) if found.is_none() => found = Some(Header { attr, name }),
+            Ok(_) => errors.at(&attr, "a parameter takes one `#[header(...)]`; keep one"),
+            Err(_) => errors.at(
+                &attr,
+                "`#[header]` needs the header's name: `#[header(\"Region\")]` sends the argument as `Mcp-Param-Region` too",
+            ),
+        }
+    }
+    found
+}
+
 impl HandlerFn {
     /// Reads the function, taking the `///` comments off its parameters (Rust rejects them
     /// there once the macro has run). Receivers and pattern parameters are reported.
@@ -68,16 +94,20 @@ impl HandlerFn {
                     );
                 }
                 syn::FnArg::Typed(typed) => {
-                    let (ours, other): (Vec<_>, Vec<_>) = typed
-                        .attrs
-                        .drain(..)
-                        .partition(|a| docs::is_doc(a) || a.path().is_ident("complete"));
+                    let (ours, other): (Vec<_>, Vec<_>) = typed.attrs.drain(..).partition(|a| {
+                        docs::is_doc(a)
+                            || a.path().is_ident("complete")
+                            || a.path().is_ident("header")
+                    });
                     typed.attrs = other;
-                    let (complete_attrs, doc_attrs): (Vec<_>, Vec<_>) = ours
+                    let (complete_attrs, rest): (Vec<_>, Vec<_>) = ours
                         .into_iter()
                         .partition(|a| a.path().is_ident("complete"));
+                    let (header_attrs, doc_attrs): (Vec<_>, Vec<_>) =
+                        rest.into_iter().partition(|a| a.path().is_ident("header"));
                     let description = docs::description(&doc_attrs);
                     let completer = completer(complete_attrs, errors);
+                    let header = header(header_attrs, errors);
                     match &*typed.pat {
                         syn::Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
                             params.push(Param {
@@ -85,6 +115,7 @@ impl HandlerFn {
                                 ty: (*typed.ty).clone(),
                                 description,
                                 completer,
+                                header,
                             });
                         }
                         other => {

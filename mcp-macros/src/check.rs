@@ -175,6 +175,19 @@ fn scope_problem(scope: &str) -> Option<String> {
 }
 
 /// Reports an attribute macro on something other than a function, on its keyword and name.
+/// `#[header(...)]` on a prompt's or a resource's parameter: only a tool's arguments travel in
+/// HTTP headers (revision 2026-07-28's `x-mcp-header` is a tool schema keyword).
+pub(crate) fn no_headers(func: &HandlerFn, kind: &str, errors: &mut Errors) {
+    for header in func.params.iter().filter_map(|param| param.header.as_ref()) {
+        errors.at(
+            &header.attr,
+            format!(
+                "`#[header(...)]` mirrors a tool's argument into an HTTP header; a {kind}'s arguments have no such header: remove it"
+            ),
+        );
+    }
+}
+
 pub(crate) fn not_a_function(macro_name: &str, item: &TokenStream, errors: &mut Errors) {
     fn head(keyword: impl ToTokens, name: impl ToTokens) -> TokenStream {
         quote!(#keyword #name)

@@ -34,6 +34,8 @@ pub(crate) enum Runtime {
     OutputCache,
     /// A tool's return rules.
     ToolReturns,
+    /// What a parameter with `#[header(...)]` must be: a string, an integer or a boolean.
+    MirroredParam,
     // Prompts and resources: arguments that arrive as strings.
     ArgumentSpecs,
     StringArgs,
@@ -78,6 +80,7 @@ impl Runtime {
             Runtime::CallToolResult => "CallToolResult",
             Runtime::OutputCache => "OutputCache",
             Runtime::ToolReturns => "ToolReturns",
+            Runtime::MirroredParam => "MirroredParam",
             Runtime::ArgumentSpecs => "ArgumentSpecs",
             Runtime::StringArgs => "StringArgs",
             Runtime::SuppliedParam => "SuppliedParam",

@@ -104,6 +104,11 @@ pub enum BuildProblem {
     },
     /// A page size of zero was configured.
     ZeroPageSize,
+    /// The bus shared with other instances could not start (Redis unreachable).
+    ChangeBus {
+        /// What went wrong, naming the address.
+        problem: String,
+    },
 }
 
 impl fmt::Display for BuildProblem {
@@ -141,6 +146,7 @@ impl fmt::Display for BuildProblem {
             BuildProblem::ZeroPageSize => {
                 f.write_str("the page size must be at least 1 (`ServerBuilder::page_size`)")
             }
+            BuildProblem::ChangeBus { problem } => f.write_str(problem),
         }
     }
 }

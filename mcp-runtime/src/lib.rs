@@ -271,7 +271,12 @@
 //! listener, and `Server::http_router` is the endpoint as an axum 0.8 `Router` to mount at any
 //! path of an app of your own. Both take an `HttpOptions`: the `Host`/`Origin` values allowed
 //! (`HostPolicy`, local forms by default), stateless mode, and the limits on what a client can
-//! make the server hold, each with a default.
+//! make the server hold, each with a default. Served on its own, the endpoint has `/health` and
+//! `/ready` beside it and shuts down gracefully with `Server::serve_http_with_shutdown`.
+//! Several instances behind a load balancer share change notifications through Redis
+//! (`ServerBuilder::redis`, the `redis` feature) and the keys that seal `requestState`
+//! (`ServerBuilder::state_keys`); the README's "Several instances behind a load balancer" says
+//! how.
 //!
 //! ```no_run
 //! # #[cfg(feature = "http")]
@@ -316,6 +321,7 @@
 //! | (none) | the macros, the runtime, stdio, the in-process test client |
 //! | `http` | Streamable HTTP: `Server::serve_http`, `Server::http_router`, `HttpOptions`, `HostPolicy` |
 //! | `tracing` | `log_bridge::McpLogLayer`: `tracing` events in handlers become client log messages (install it with `tracing-subscriber` 0.3) |
+//! | `redis` | `ServerBuilder::redis`: change notifications shared by several instances through Redis (and `--redis URL` for `ServerBuilder::run`) |
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -407,6 +413,31 @@ pub use transport::http::{HostPolicy, HttpOptions};
 /// let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<add>().build()?;
 /// # drop(server);
 /// # Ok::<(), mcp_runtime::BuildError>(())
+/// ```
+///
+/// # Arguments in HTTP headers
+///
+/// `#[header("Name")]` on a parameter mirrors the argument into the `Mcp-Param-Name` HTTP
+/// header of revision 2026-07-28 (`"x-mcp-header": "Name"` in its schema), so that proxies and
+/// gateways can route on it without reading the body. Only strings, integers and booleans
+/// (and `Option`s of them) can be mirrored, each under a name that is an HTTP token, unique
+/// within the tool: mistakes are compile errors. The server checks each mirrored argument
+/// against its header on every such request (400 with -32020 when they disagree).
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Starts a job in a region.
+/// #[mcp_tool]
+/// fn start_job(
+///     /// Where to run.
+///     #[header("Region")]
+///     region: String,
+/// ) -> String {
+///     format!("started in {region}")
+/// }
+/// # let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).tool::<start_job>().build().unwrap();
+/// # drop(server);
 /// ```
 ///
 /// # What it generates
@@ -702,4 +733,27 @@ pub mod __private {
 
     #[diagnostic::do_not_recommend]
     impl<T: Param<StringArgs, FromArguments>> CompletedParam for T {}
+
+    /// A parameter that may take `#[header("Name")]`: an argument mirrored into the
+    /// `Mcp-Param-Name` HTTP header (revision 2026-07-28's `x-mcp-header`), which the
+    /// specification allows only for strings, integers and booleans.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be mirrored into an HTTP header",
+        label = "`#[header(...)]` needs a string, an integer or a boolean here",
+        note = "the specification allows `x-mcp-header` only on `string`, `integer` and `boolean` arguments (`Option`s of them too); remove `#[header(...)]` or change the type"
+    )]
+    pub trait MirroredParam {
+        /// Marks argument `name` of `specs` as mirrored into `Mcp-Param-<header>`.
+        fn mirror(specs: &mut InputSchema, name: &str, header: &str) {
+            specs.mirror(name, header);
+        }
+    }
+
+    macro_rules! mirrored {
+        ($($ty:ty),*) => { $(impl MirroredParam for $ty {})* };
+    }
+    mirrored!(
+        String, bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize
+    );
+    impl<T: MirroredParam> MirroredParam for Option<T> {}
 }

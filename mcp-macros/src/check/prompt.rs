@@ -8,6 +8,7 @@ use crate::errors::Errors;
 pub(crate) fn prompt(func: &HandlerFn, attr: &PromptAttr, name: &str, errors: &mut Errors) {
     super::signature(func, errors);
     super::scopes(attr.common.scopes.as_ref(), errors);
+    super::no_headers(func, "prompt", errors);
     if let Some(literal) = &attr.common.name
         && name.trim().is_empty()
     {

@@ -19,6 +19,7 @@ pub(crate) fn resource(
     errors: &mut Errors,
 ) -> Vec<String> {
     super::signature(func, errors);
+    super::no_headers(func, "resource", errors);
     let Some(attr) = attr else {
         return Vec::new();
     };

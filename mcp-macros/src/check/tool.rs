@@ -28,6 +28,22 @@ pub(crate) fn tool(func: &HandlerFn, attr: &ToolAttr, name: &str, errors: &mut E
             ),
         }
     }
+    let mut headers: Vec<String> = Vec::new();
+    for header in func.params.iter().filter_map(|param| param.header.as_ref()) {
+        let name = header.name.value();
+        if let Some(problem) = header_name_problem(&name) {
+            errors.at(&header.name, problem);
+        } else if headers.contains(&name.to_ascii_lowercase()) {
+            errors.at(
+                &header.name,
+                format!(
+                    "another parameter of this tool is mirrored into `Mcp-Param-{name}` already (header names ignore case): give each its own name"
+                ),
+            );
+        } else {
+            headers.push(name.to_ascii_lowercase());
+        }
+    }
     for param in &func.params {
         if let Some(complete) = &param.completer {
             errors.at(
@@ -42,6 +58,23 @@ pub(crate) fn tool(func: &HandlerFn, attr: &ToolAttr, name: &str, errors: &mut E
             "an MCP tool needs a description, which tells the model when to use it: add a `///` doc comment to the function or `description = \"...\"` to `#[mcp_tool]`",
         );
     }
+}
+
+/// Why `name` cannot name a header (`Mcp-Param-<name>`), if it cannot: it must be an RFC 9110
+/// token (server/tools "x-mcp-header").
+fn header_name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some(
+            "a header name cannot be empty: `#[header(\"Region\")]` sends the argument as `Mcp-Param-Region`"
+                .to_owned(),
+        );
+    }
+    let tchar = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    name.chars().find(|c| !tchar(*c)).map(|bad| {
+        format!(
+            "{bad:?} cannot be in an HTTP header name: use letters, digits and `!#$%&'*+-.^_`|~` (an RFC 9110 token)"
+        )
+    })
 }
 
 /// Why `name` breaks the specification's rule (1 to 128 of `A-Za-z0-9_.-`), if it does.

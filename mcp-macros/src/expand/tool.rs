@@ -96,6 +96,16 @@ fn body(handler: &HandlerFn, attr: &ToolAttr, name: &str, paths: &Paths) -> Body
             let arg_name = check::default_name(&param.ident);
             let description = option(param.description.as_ref());
             let bound = quote!(#param_trait<#arguments, _>);
+            let mirror = param.header.as_ref().map(|header| {
+                let name = &header.name;
+                let call = bound_call(
+                    param,
+                    paths.runtime(Runtime::MirroredParam),
+                    "mirror",
+                    quote!(__mcp_specs, #arg_name, #name),
+                );
+                quote!(#call;)
+            });
             (
                 {
                     let call = bound_call(
@@ -104,7 +114,7 @@ fn body(handler: &HandlerFn, attr: &ToolAttr, name: &str, paths: &Paths) -> Body
                         "describe",
                         quote!(__mcp_specs, #arg_name, #description, #none),
                     );
-                    quote!(#call;)
+                    quote!(#call; #mirror)
                 },
                 bound_call(
                     param,

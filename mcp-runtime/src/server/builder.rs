@@ -59,6 +59,8 @@ pub struct ServerBuilder {
     page_size: usize,
     cache_hints: CacheHints,
     state_keys: Option<StateKeys>,
+    #[cfg(feature = "redis")]
+    redis: Option<String>,
     state: StateMap,
     trace: bool,
     max_message_bytes: usize,
@@ -112,6 +114,8 @@ impl Server {
             page_size: DEFAULT_PAGE_SIZE,
             cache_hints: CacheHints::NONE,
             state_keys: None,
+            #[cfg(feature = "redis")]
+            redis: None,
             state: StateMap::default(),
             trace: std::env::var_os("MCP_TRACE").is_some_and(|v| !v.is_empty() && v != "0"),
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
@@ -253,6 +257,27 @@ impl ServerBuilder {
         self
     }
 
+    /// Shares the changes clients hear of (list changes, resource updates: what
+    /// [`ServerHandle`] announces) with every instance of this server that uses the Redis at
+    /// `url` (`redis://HOST:PORT`, `redis://:PASSWORD@HOST:PORT/DB`; TLS, `rediss://`, is not
+    /// built in), on the pub/sub channel `mcp:changes:NAME` (NAME is the server's
+    /// `serverInfo.name`): a tool added on one instance reaches the `subscriptions/listen`
+    /// streams and the sessions of every instance. Needs the `redis` feature.
+    ///
+    /// [`build`](Self::build) connects, waiting at most 5 s: a Redis it cannot reach fails
+    /// the build naming its address. A connection lost later is retried (250 ms, doubling up
+    /// to every 5 s), with a line on stderr when it is lost and when it is back; meanwhile
+    /// changes reach this instance's clients only, and those made elsewhere are missed (the
+    /// HTTP transport's `/ready` says so, and stays 200: every request is still served). Only
+    /// notifications travel: each instance keeps its own lists, so a change that every
+    /// instance must serve is made on every instance.
+    #[cfg(feature = "redis")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+    pub fn redis(mut self, url: impl Into<String>) -> ServerBuilder {
+        self.redis = Some(url.into());
+        self
+    }
+
     /// Sets how many items one page of a list holds (100 by default).
     pub fn page_size(mut self, page_size: usize) -> ServerBuilder {
         self.page_size = page_size;
@@ -296,7 +321,9 @@ impl ServerBuilder {
 
     /// Sets how long requests in flight may run on once stdin has ended (10 s by default):
     /// their replies are still written, and when the time is up the requests left are
-    /// cancelled and serving over stdio returns.
+    /// cancelled and serving over stdio returns. Over HTTP, the same time is given to the
+    /// connections still open once a graceful shutdown starts
+    /// (`Server::serve_http_with_shutdown`, SIGTERM with `run`).
     pub fn shutdown_grace(mut self, grace: Duration) -> ServerBuilder {
         self.shutdown_grace = grace;
         self
@@ -403,30 +430,40 @@ impl ServerBuilder {
             return Err(error);
         }
         let (tools, resources, prompts) = (tools?, resources?, prompts?);
+        #[cfg(feature = "redis")]
+        let changes: Box<dyn ChangeBus> = match &self.redis {
+            Some(url) => Box::new(
+                super::redis_bus::RedisBus::connect(url, format!("mcp:changes:{}", self.info.name))
+                    .map_err(|problem| BuildError::from(BuildProblem::ChangeBus { problem }))?,
+            ),
+            None => Box::new(InProcessBus::new()),
+        };
+        #[cfg(not(feature = "redis"))]
+        let changes: Box<dyn ChangeBus> = Box::new(InProcessBus::new());
         crate::stderr::set_backlog(self.max_log_backlog);
         let complete_members = CompleteMembers::new(&self.info, self.cache_hints);
-        Ok(Server {
-            core: Arc::new(ServerCore {
-                info: self.info,
-                instructions: self.instructions,
-                tools: Live::new(tools),
-                resources: Live::new(resources),
-                prompts: Live::new(prompts),
-                sessions: Sessions::default(),
-                page_size: self.page_size,
-                complete_members,
-                state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
-                changes: Box::new(InProcessBus::new()),
-                listeners: Listeners::default(),
-                state: self.state,
-                trace: self.trace,
-                max_message_bytes: self.max_message_bytes,
-                request_timeout: self.request_timeout,
-                shutdown_grace: self.shutdown_grace,
-                max_output_backlog: self.max_output_backlog,
-                subscriptions: self.subscriptions,
-            }),
-        })
+        let core = Arc::new(ServerCore {
+            info: self.info,
+            instructions: self.instructions,
+            tools: Live::new(tools),
+            resources: Live::new(resources),
+            prompts: Live::new(prompts),
+            sessions: Sessions::default(),
+            page_size: self.page_size,
+            complete_members,
+            state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
+            changes,
+            listeners: Listeners::default(),
+            state: self.state,
+            trace: self.trace,
+            max_message_bytes: self.max_message_bytes,
+            request_timeout: self.request_timeout,
+            shutdown_grace: self.shutdown_grace,
+            max_output_backlog: self.max_output_backlog,
+            subscriptions: self.subscriptions,
+        });
+        core.changes.attach(Arc::downgrade(&core));
+        Ok(Server { core })
     }
 
     /// Builds the server and serves it from a plain `fn main`, on a Tokio runtime of its own:
@@ -436,15 +473,25 @@ impl ServerBuilder {
     /// returns; any other option (an argument starting with `-`, before a `--`) is refused by
     /// name with [`Error::Usage`]. Arguments that are not options are left to the program.
     ///
+    /// Three options run it as one instance of several behind a load balancer:
+    /// `--redis URL` (`ServerBuilder::redis`, with the `redis` feature), `--state-keys FILE`
+    /// ([`state_keys`](Self::state_keys) with [`StateKeys::watch_file`], the grace being
+    /// [`StateKeys::DEFAULT_LIFETIME`]) and `--allow-host HOST:PORT` (repeatable, with
+    /// `--http`: `HostPolicy::allow` on the local policy; since every connection then comes
+    /// from the balancer's address, the cap per peer address is lifted to the cap of all
+    /// connections). Options given on the command line replace what the builder was told.
+    /// Serving HTTP, SIGTERM or Ctrl-C shuts down gracefully
+    /// (`Server::serve_http_with_shutdown`).
+    ///
     /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
     /// is served from one thread, fastest: a request is read, answered and written without
     /// waking another thread. Handlers that wait (I/O, timers, the client) still run
     /// concurrently. A handler that *computes* or *blocks* for long holds the others back:
     /// move such work to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime
     /// of your own with [`Server::serve_stdio`].
-    pub fn run(self) -> Result<(), Error> {
-        let http = match command_line::parse(std::env::args())? {
-            CommandLine::Serve(http) => http,
+    pub fn run(mut self) -> Result<(), Error> {
+        let launch = match command_line::parse(std::env::args())? {
+            CommandLine::Serve(launch) => launch,
             CommandLine::Help(usage) => {
                 // Help goes to stdout, where a person asked for it (`server --help | less`):
                 // stdout carries protocol messages only while serving, and this returns
@@ -453,11 +500,39 @@ impl ServerBuilder {
                 return Ok(std::io::stdout().write_all(usage.as_bytes())?);
             }
         };
+        if let Some(path) = &launch.state_keys {
+            let keys = StateKeys::watch_file(path, StateKeys::DEFAULT_LIFETIME)
+                .map_err(|e| Error::Usage(format!("`--state-keys {}`: {e}", path.display())))?;
+            self = self.state_keys(keys);
+        }
+        #[cfg(feature = "redis")]
+        if let Some(url) = launch.redis {
+            self = self.redis(url);
+        }
+        #[cfg(not(feature = "redis"))]
+        if launch.redis.is_some() {
+            return Err(Error::Usage(
+                "this program was built without Redis support: enable the `redis` feature of mcp-runtime to use `--redis`".to_owned(),
+            ));
+        }
         let server = self.build()?;
-        match http {
+        match launch.http {
             None => server.run_stdio(),
             #[cfg(feature = "http")]
-            Some(addr) => server.run_http(addr),
+            Some(addr) => {
+                let behind_balancer = !launch.allow_hosts.is_empty();
+                let hosts = launch
+                    .allow_hosts
+                    .into_iter()
+                    .fold(crate::HostPolicy::local(), crate::HostPolicy::allow);
+                let mut options = crate::HttpOptions::new().hosts(hosts);
+                if behind_balancer {
+                    // Every connection comes from the balancer's address.
+                    let all = options.max_connections;
+                    options = options.max_connections_per_peer(all);
+                }
+                server.run_http(addr, options)
+            }
             #[cfg(not(feature = "http"))]
             Some(_) => Err(Error::Usage(
                 "this program was built without HTTP support: enable the `http` feature of mcp-runtime".to_owned(),

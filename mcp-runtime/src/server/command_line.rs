@@ -2,58 +2,132 @@
 //!
 //! `--http ADDRESS` (or `--http=ADDRESS`) serves Streamable HTTP; the address is an IP or a
 //! host name and a port (`127.0.0.1:8000`, `localhost:8000`). `--help` (or `-h`) asks for the
-//! usage. Any other argument that starts with `-` is refused by name, so a mistyped `--htp`
+//! usage. Three options run the server as one of several instances behind a load balancer:
+//! `--redis URL` (the change bus shared through Redis, with the `redis` feature),
+//! `--state-keys FILE` (the keys that seal `requestState`, one base64 key per line, the
+//! first sealing, the file watched for rotation) and `--allow-host HOST:PORT` (repeatable,
+//! with `--http`: a public host the balancer is reached at, accepted besides the local
+//! forms). Any other argument that starts with `-` is refused by name, so a mistyped `--htp`
 //! stops the program instead of serving stdio unnoticed. Arguments that are not options (a
 //! folder to serve) and everything after `--` belong to the program and are left alone.
 
 use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
 
 use super::suggest::did_you_mean;
 use crate::error::Error;
 
-/// The options, for the usage and for "did you mean".
-const OPTIONS: [&str; 3] = ["--http", "--help", "-h"];
+/// The options that take a value.
+const VALUED: [&str; 4] = ["--http", "--redis", "--state-keys", "--allow-host"];
+
+/// Every option, for "did you mean".
+const OPTIONS: [&str; 6] = [VALUED[0], VALUED[1], VALUED[2], VALUED[3], "--help", "-h"];
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 pub(crate) enum CommandLine {
-    /// Serve stdio (`None`) or Streamable HTTP at this address.
-    Serve(Option<SocketAddr>),
+    /// Serve, as these options say.
+    Serve(Launch),
     /// Print this usage and exit.
     Help(String),
+}
+
+/// How to serve.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Launch {
+    /// Streamable HTTP at this address; stdio when `None`.
+    pub(crate) http: Option<SocketAddr>,
+    /// The Redis the change bus goes through.
+    pub(crate) redis: Option<String>,
+    /// The file of the keys that seal `requestState`.
+    pub(crate) state_keys: Option<PathBuf>,
+    /// Public `host:port` values accepted in `Host` and `Origin` besides the local forms.
+    pub(crate) allow_hosts: Vec<String>,
 }
 
 /// Reads the command line, program name first (as [`std::env::args`] gives it).
 pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<CommandLine, Error> {
     let mut args = args.into_iter();
     let program = args.next().unwrap_or_default();
-    let mut http = None;
+    let mut launch = Launch::default();
     while let Some(arg) = args.next() {
-        let value = match arg.as_str() {
-            "--" => break,
-            "--help" | "-h" => return Ok(CommandLine::Help(usage(&program))),
-            "--http" => args.next(),
-            _ if arg.starts_with("--http=") => Some(arg["--http=".len()..].to_owned()),
-            _ if arg.starts_with('-') && arg != "-" => {
-                let name = arg.split('=').next().unwrap_or(&arg);
-                return Err(Error::Usage(format!(
-                    "unknown option `{name}`{}; the options are `--http ADDRESS` and `--help`",
-                    did_you_mean(name, OPTIONS)
-                )));
-            }
-            _ => continue,
-        };
-        let Some(value) = value.filter(|v| !v.is_empty()) else {
-            return Err(Error::Usage(
-                "`--http` needs an address, such as `--http 127.0.0.1:8000`".to_owned(),
-            ));
-        };
-        if http.is_some() {
-            return Err(Error::Usage("`--http` is given twice".to_owned()));
+        if arg == "--" {
+            break;
         }
-        http = Some(resolve(&value)?);
+        if arg == "--help" || arg == "-h" {
+            return Ok(CommandLine::Help(usage(&program)));
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            continue;
+        }
+        let (name, inline) = match arg.split_once('=') {
+            Some((name, value)) => (name, Some(value.to_owned())),
+            None => (arg.as_str(), None),
+        };
+        let Some(option) = VALUED.iter().find(|option| **option == name) else {
+            return Err(Error::Usage(format!(
+                "unknown option `{name}`{}; the options are `--http ADDRESS`, `--redis URL`, `--state-keys FILE`, `--allow-host HOST:PORT` and `--help`",
+                did_you_mean(name, OPTIONS)
+            )));
+        };
+        let value = inline
+            .or_else(|| args.next())
+            .filter(|value| !value.is_empty())
+            .ok_or_else(|| Error::Usage(format!("`{option}` needs {}", example(option))))?;
+        let twice = || Error::Usage(format!("`{option}` is given twice"));
+        match *option {
+            "--http" if launch.http.is_some() => return Err(twice()),
+            "--http" => launch.http = Some(resolve(&value)?),
+            "--redis" if launch.redis.is_some() => return Err(twice()),
+            "--redis" => launch.redis = Some(value),
+            "--state-keys" if launch.state_keys.is_some() => return Err(twice()),
+            "--state-keys" => launch.state_keys = Some(PathBuf::from(value)),
+            _ => launch.allow_hosts.push(host_and_port(&value)?),
+        }
     }
-    Ok(CommandLine::Serve(http))
+    if launch.http.is_none() && !launch.allow_hosts.is_empty() {
+        return Err(Error::Usage(
+            "`--allow-host` names a host HTTP clients reach the server at: it goes with `--http ADDRESS`".to_owned(),
+        ));
+    }
+    Ok(CommandLine::Serve(launch))
+}
+
+/// What an option's value looks like, for the message when it is missing.
+fn example(option: &str) -> &'static str {
+    match option {
+        "--http" => "an address, such as `--http 127.0.0.1:8000`",
+        "--redis" => "a URL, such as `--redis redis://127.0.0.1:6379`",
+        "--state-keys" => "a file, such as `--state-keys /run/secrets/mcp-state-keys`",
+        _ => "a host and a port, such as `--allow-host mcp.example.com:443`",
+    }
+}
+
+/// An `--allow-host` value: a host name or IP (IPv6 in brackets) and a port, nothing else.
+fn host_and_port(value: &str) -> Result<String, Error> {
+    let problem = |why: &str| {
+        Error::Usage(format!(
+            "`--allow-host {value}`: {why}; give the host and port clients use, such as `mcp.example.com:443`"
+        ))
+    };
+    let Some((host, port)) = value.rsplit_once(':') else {
+        return Err(problem("no port"));
+    };
+    if port.parse::<u16>().is_err() {
+        return Err(problem(&format!("`{port}` is not a port (0 to 65535)")));
+    }
+    let bracketed = host.starts_with('[') && host.ends_with(']');
+    let host_ok = !host.is_empty()
+        && (bracketed || !host.contains(':'))
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._[]:".contains(&b));
+    if !host_ok {
+        return Err(problem(&format!(
+            "`{host}` is not a host name or IP address"
+        )));
+    }
+    Ok(value.to_ascii_lowercase())
 }
 
 /// The address `--http` names: an IP and a port, or a host name and a port. A name that
@@ -93,14 +167,21 @@ pub(crate) fn usage(program: &str) -> String {
     format!(
         "An MCP (Model Context Protocol) server.
 
-Usage: {program} [--http ADDRESS]
+Usage: {program} [--http ADDRESS] [--allow-host HOST:PORT]... [--redis URL] [--state-keys FILE]
 
 With no option it speaks MCP over stdin and stdout: an MCP client starts it as a command.
 
 Options:
-  --http ADDRESS  serve Streamable HTTP at http://ADDRESS/mcp instead; ADDRESS is an IP or a
-                  host name and a port: 127.0.0.1:8000, localhost:8000, [::1]:8000
-  -h, --help      print this help and exit
+  --http ADDRESS          serve Streamable HTTP at http://ADDRESS/mcp instead, with /health
+                          and /ready beside it; ADDRESS is an IP or a host name and a port:
+                          127.0.0.1:8000, localhost:8000, [::1]:8000
+  --allow-host HOST:PORT  accept this Host (and Origin) besides the local ones: the public
+                          address of a load balancer in front; repeatable
+  --redis URL             share change notifications with the other instances through the
+                          Redis at URL (redis://HOST:PORT)
+  --state-keys FILE       seal input-required state with the keys in FILE (one base64 key of
+                          32 bytes a line, the first one sealing), read again when it changes
+  -h, --help              print this help and exit
 "
     )
 }
@@ -117,17 +198,21 @@ mod tests {
     }
 
     fn serve(addr: &str) -> Result<CommandLine, String> {
-        Ok(CommandLine::Serve(Some(addr.parse().unwrap())))
+        Ok(CommandLine::Serve(Launch {
+            http: Some(addr.parse().unwrap()),
+            ..Launch::default()
+        }))
+    }
+
+    fn stdio() -> Result<CommandLine, String> {
+        Ok(CommandLine::Serve(Launch::default()))
     }
 
     #[test]
     fn no_option_is_stdio_and_other_arguments_are_the_programs() {
-        assert_eq!(parsed(&[]), Ok(CommandLine::Serve(None)));
-        assert_eq!(parsed(&["./folder", "-"]), Ok(CommandLine::Serve(None)));
-        assert_eq!(
-            parsed(&["--", "--verbose", "--http"]),
-            Ok(CommandLine::Serve(None))
-        );
+        assert_eq!(parsed(&[]), stdio());
+        assert_eq!(parsed(&["./folder", "-"]), stdio());
+        assert_eq!(parsed(&["--", "--verbose", "--http"]), stdio());
     }
 
     #[test]
@@ -141,7 +226,10 @@ mod tests {
 
     #[test]
     fn http_takes_a_host_name() {
-        let Ok(CommandLine::Serve(Some(addr))) = parsed(&["--http", "localhost:8000"]) else {
+        let Ok(CommandLine::Serve(Launch {
+            http: Some(addr), ..
+        })) = parsed(&["--http", "localhost:8000"])
+        else {
             panic!("localhost:8000 resolves");
         };
         assert!(addr.ip().is_loopback(), "{addr}");
@@ -184,5 +272,57 @@ mod tests {
         assert!(error.contains("did you mean `--http`?"), "{error}");
         let error = parsed(&["--verbose=2"]).unwrap_err();
         assert!(error.starts_with("unknown option `--verbose`"), "{error}");
+    }
+
+    #[test]
+    fn the_deployment_options_are_read_in_both_spellings() {
+        let Ok(CommandLine::Serve(launch)) = parsed(&[
+            "--http",
+            "127.0.0.1:8000",
+            "--redis=redis://127.0.0.1:6379",
+            "--state-keys",
+            "/run/keys",
+            "--allow-host",
+            "MCP.example.com:443",
+            "--allow-host=[2001:db8::1]:8443",
+        ]) else {
+            panic!("a valid command line");
+        };
+        assert_eq!(
+            launch,
+            Launch {
+                http: Some("127.0.0.1:8000".parse().unwrap()),
+                redis: Some("redis://127.0.0.1:6379".to_owned()),
+                state_keys: Some(PathBuf::from("/run/keys")),
+                allow_hosts: vec![
+                    "mcp.example.com:443".to_owned(),
+                    "[2001:db8::1]:8443".to_owned()
+                ],
+            }
+        );
+    }
+
+    #[test]
+    fn a_bad_deployment_option_says_what_is_wrong() {
+        let error = parsed(&["--redis"]).unwrap_err();
+        assert!(error.contains("`--redis` needs a URL"), "{error}");
+        let error = parsed(&["--state-keys="]).unwrap_err();
+        assert!(error.contains("`--state-keys` needs a file"), "{error}");
+        let error = parsed(&["--redis", "redis://a:1", "--redis", "redis://b:1"]).unwrap_err();
+        assert!(error.contains("`--redis` is given twice"), "{error}");
+        let error = parsed(&["--allow-host", "mcp.example.com:443"]).unwrap_err();
+        assert!(error.contains("goes with `--http ADDRESS`"), "{error}");
+        for (value, why) in [
+            ("mcp.example.com", "no port"),
+            ("mcp.example.com:https", "`https` is not a port"),
+            ("user@mcp.example.com:443", "is not a host name"),
+            ("mcp.example.com/mcp:443", "is not a host name"),
+            ("2001:db8::1:443", "is not a host name"),
+        ] {
+            let error = parsed(&["--http", "127.0.0.1:1", "--allow-host", value]).unwrap_err();
+            assert!(error.contains(why), "{value}: {error}");
+        }
+        let error = parsed(&["--alow-host", "a:1"]).unwrap_err();
+        assert!(error.contains("did you mean `--allow-host`?"), "{error}");
     }
 }

@@ -42,6 +42,23 @@ impl Sessions {
             f(&session);
         }
     }
+
+    /// Tells every session `change` concerns: a list change every initialized session, a
+    /// resource update the sessions subscribed to that resource.
+    pub(crate) fn tell(&self, change: &Change) {
+        match change {
+            Change::ResourceUpdated(uri) => self.each(|session| {
+                if session.is_subscribed(uri) {
+                    session.notify(change.method(), &json!({ "uri": uri }));
+                }
+            }),
+            _ => self.each(|session| {
+                if session.is_initialized() {
+                    session.notify(change.method(), &json!({}));
+                }
+            }),
+        }
+    }
 }
 
 /// A handle on a running server: add and remove tools, resources and prompts, and announce
@@ -169,14 +186,7 @@ impl ServerHandle {
     /// The resource at `uri` changed: clients subscribed to it get
     /// `notifications/resources/updated`.
     pub fn resource_updated(&self, uri: &str) {
-        self.core.sessions.each(|session| {
-            if session.is_subscribed(uri) {
-                session.notify("notifications/resources/updated", &json!({ "uri": uri }));
-            }
-        });
-        self.core
-            .changes
-            .publish(Change::ResourceUpdated(uri.to_owned()));
+        self.broadcast(Change::ResourceUpdated(uri.to_owned()));
     }
 
     /// The set of resources changed (say, files appeared behind a template): every client gets
@@ -185,14 +195,10 @@ impl ServerHandle {
         self.broadcast(Change::ResourcesListChanged);
     }
 
-    /// Tells every initialized session, and every listen stream through the bus.
+    /// Tells this instance's sessions, and every listen stream (and, with a shared bus, the
+    /// other instances) through the bus.
     fn broadcast(&self, change: Change) {
-        let method = change.method();
-        self.core.sessions.each(|session| {
-            if session.is_initialized() {
-                session.notify(method, &json!({}));
-            }
-        });
+        self.core.sessions.tell(&change);
         self.core.changes.publish(change);
     }
 }

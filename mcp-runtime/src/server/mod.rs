@@ -10,6 +10,8 @@ mod handle;
 mod methods;
 mod outbound;
 mod panic;
+#[cfg(feature = "redis")]
+mod redis_bus;
 mod session;
 mod suggest;
 

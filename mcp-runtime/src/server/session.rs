@@ -315,6 +315,16 @@ impl Session {
         }
     }
 
+    /// Whether the request `id` runs until the client ends it (a listen stream).
+    #[cfg(feature = "http")]
+    pub(crate) fn runs_until_closed(&self, id: &RequestId) -> bool {
+        self.inflight
+            .lock()
+            .expect("lock poisoned")
+            .get(id)
+            .is_some_and(|request| request.is_endless())
+    }
+
     /// The client is gone: the server's own requests fail instead of waiting forever, and
     /// requests that run until the client ends them (listen streams) end now.
     pub(crate) fn close(&self) {

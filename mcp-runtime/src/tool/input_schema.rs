@@ -47,6 +47,15 @@ impl InputSchema {
         self.properties.insert(name.to_owned(), schema);
     }
 
+    /// Marks the property `name` as mirrored into the `Mcp-Param-<header>` HTTP header
+    /// (`"x-mcp-header": header`, revision 2026-07-28), for `#[header(...)]`.
+    #[doc(hidden)]
+    pub fn mirror(&mut self, name: &str, header: &str) {
+        if let Some(Value::Object(property)) = self.properties.get_mut(name) {
+            property.insert("x-mcp-header".to_owned(), Value::from(header));
+        }
+    }
+
     /// The finished schema: `{"type": "object", "properties": ..., "required": ...}`, with
     /// every reference inlined (a recursive type written out a few levels deep).
     pub fn finish(&mut self) -> Map<String, Value> {

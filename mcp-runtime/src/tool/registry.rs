@@ -38,6 +38,7 @@ pub struct ToolEntry {
     /// The scopes a caller needs (`Tool::SCOPES`).
     pub(crate) scopes: crate::auth::Scopes,
     /// The arguments its schema mirrors into HTTP headers (`x-mcp-header`).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) mirrored: Vec<MirroredArgument>,
     call: CallFn,
     wire: WireCache,

@@ -19,6 +19,9 @@ pub struct HostPolicy {
     hosts: Option<Vec<String>>,
     /// The port the server listens on, when known: a host naming another port is refused.
     port: Option<u16>,
+    /// Hosts accepted besides, each with the port it names (a load balancer's public
+    /// address), whatever port the server listens on.
+    public: Vec<(String, Option<u16>)>,
 }
 
 /// Why a request was refused, and with which status.
@@ -43,6 +46,7 @@ impl HostPolicy {
         HostPolicy {
             hosts: Some(vec!["localhost".into(), "127.0.0.1".into(), "[::1]".into()]),
             port: None,
+            public: Vec::new(),
         }
     }
 
@@ -51,6 +55,7 @@ impl HostPolicy {
         HostPolicy {
             hosts: Some(hosts.into_iter().map(Into::into).collect()),
             port: None,
+            public: Vec::new(),
         }
     }
 
@@ -59,7 +64,30 @@ impl HostPolicy {
         HostPolicy {
             hosts: None,
             port: None,
+            public: Vec::new(),
         }
+    }
+
+    /// Accepts `host_and_port` too (`mcp.example.com:443`; a port-less `mcp.example.com`
+    /// for any port): the address clients reach the server at through a load balancer or
+    /// proxy, which forwards their `Host` unchanged. The other hosts stay refused, so DNS
+    /// rebinding stays blocked; prefer this to [`HostPolicy::any`], and to a balancer that
+    /// rewrites `Host` (that defeats the check). A value that is not a host and an optional
+    /// port matches nothing.
+    ///
+    /// ```
+    /// use mcp_runtime::{HostPolicy, HttpOptions};
+    ///
+    /// let options = HttpOptions::new().hosts(HostPolicy::local().allow("mcp.example.com:443"));
+    /// # drop(options);
+    /// ```
+    #[must_use]
+    pub fn allow(mut self, host_and_port: impl Into<String>) -> HostPolicy {
+        let value = host_and_port.into();
+        if let Some((host, port)) = split_authority(&value) {
+            self.public.push((host.to_owned(), port));
+        }
+        self
     }
 
     pub(crate) fn with_port(mut self, port: u16) -> HostPolicy {
@@ -74,11 +102,15 @@ impl HostPolicy {
         let Some((host, port)) = split_authority(host_and_port) else {
             return false;
         };
-        let port_ok = match (self.port, port) {
+        let port_is = |expected: Option<u16>| match (expected, port) {
             (Some(expected), Some(port)) => port == expected,
             _ => true,
         };
-        port_ok && hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
+        (port_is(self.port) && hosts.iter().any(|h| h.eq_ignore_ascii_case(host)))
+            || self
+                .public
+                .iter()
+                .any(|(public, expected)| public.eq_ignore_ascii_case(host) && port_is(*expected))
     }
 
     /// `Err` when the request's host or Origin is not allowed (403), or is written in a form
@@ -116,7 +148,7 @@ impl HostPolicy {
             return Err(Refused::new(
                 StatusCode::FORBIDDEN,
                 format!(
-                    "the Host `{host}` is not allowed: list it in `HttpOptions::hosts(HostPolicy::only([...]))` to accept it"
+                    "the Host `{host}` is not allowed: list it in `HttpOptions::hosts(HostPolicy::only([...]))` to accept it, or, for the public address of a load balancer in front, add it with `HostPolicy::local().allow(\"HOST:PORT\")` (`--allow-host HOST:PORT` with `ServerBuilder::run`)"
                 ),
             ));
         }
@@ -345,6 +377,42 @@ mod tests {
             .is_ok()
         );
         assert!(check(&HostPolicy::any(), &[("host", "evil.example")]).is_ok());
+    }
+
+    #[test]
+    fn an_allowed_public_host_passes_on_its_own_port_and_nothing_else_does() {
+        let policy = HostPolicy::local()
+            .allow("MCP.example.com:8443")
+            .allow("[2001:db8::1]:443")
+            .allow("not a host")
+            .with_port(3000);
+        for ok in [
+            "mcp.example.com:8443",
+            "mcp.example.com",
+            "[2001:db8::1]:443",
+            "localhost:3000",
+        ] {
+            assert_eq!(status(&policy, &[("host", ok)]), 200, "{ok}");
+        }
+        for refused in [
+            "mcp.example.com:3000",
+            "localhost:8443",
+            "evil.example:8443",
+            "not a host",
+            "[2001:db8::1]:3000",
+        ] {
+            assert_eq!(status(&policy, &[("host", refused)]), 403, "{refused}");
+        }
+        let origin = [
+            ("host", "mcp.example.com:8443"),
+            ("origin", "https://mcp.example.com:8443"),
+        ];
+        assert_eq!(status(&policy, &origin), 200);
+        let rebinding = [
+            ("host", "mcp.example.com:8443"),
+            ("origin", "http://evil.example:8443"),
+        ];
+        assert_eq!(status(&policy, &rebinding), 403);
     }
 
     #[test]

@@ -10,6 +10,7 @@ use serde_json::json;
 
 use super::HttpOptions;
 use super::authorize;
+use super::drain::Drain;
 use super::exchange::{Exchange, First};
 use super::guard::{Accepts, Refused, check_content_type};
 use super::sessions::{HttpSession, SessionTable};
@@ -26,8 +27,10 @@ const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 
 pub(super) struct HttpState {
-    server: Server,
+    pub(super) server: Server,
     options: HttpOptions,
+    /// Whether the server shuts down (`drain.rs`).
+    pub(super) drain: Arc<Drain>,
     sessions: Arc<SessionTable>,
     /// Where messages no one can receive go: a stateless session's own (nothing reaches its
     /// client outside its request), and whatever a POSTed notification or response causes.
@@ -40,6 +43,7 @@ impl HttpState {
             sessions: Arc::new(SessionTable::new(options.max_sessions)),
             server,
             options,
+            drain: Arc::default(),
             // Nothing over HTTP runs as the trusted local user, even by mistake.
             discard: Outbound::discard().with_authentication(Authentication::Anonymous),
         }
@@ -451,10 +455,16 @@ async fn respond(
             let hub = open_stream(state, session, http_session, requests);
             let subscription = hub.subscribe();
             exchange.attach(&hub);
-            // A request's own stream ends with its reply: no idle limit, no GET slot.
-            // The stateless revision has no resumption, so no event ids and no priming event.
+            // A request's own stream ends with its reply: no idle limit, no GET slot; one
+            // that runs until the client ends it (a listen stream) ends when the server
+            // drains. The stateless revision has no resumption, so no event ids and no
+            // priming event.
+            let endless = exchange
+                .request()
+                .is_some_and(|id| session.runs_until_closed(id));
             let limits = SseLimits {
                 anonymous: stateless_era,
+                drain: endless.then(|| (state.options.retry, Arc::clone(&state.drain))),
                 ..SseLimits::default()
             };
             let fresh = !stateless_era;
@@ -603,7 +613,8 @@ fn request_ids(message: &Incoming) -> Vec<RequestId> {
     }
 }
 
-/// `/mcp` and its three methods: what `serve_http` serves.
+/// `/mcp` and its three methods, and the probes beside it (`health.rs`): what `serve_http`
+/// serves.
 pub(super) async fn endpoint(state: Shared, request: Request) -> Response {
     if let Some(metadata) =
         authorize::metadata(&state.options, request.method(), request.uri().path())
@@ -611,7 +622,8 @@ pub(super) async fn endpoint(state: Shared, request: Request) -> Response {
         return metadata;
     }
     if request.uri().path() != "/mcp" {
-        return StatusCode::NOT_FOUND.into_response();
+        return super::health::probe(&state, request.method(), request.uri().path())
+            .unwrap_or_else(|| StatusCode::NOT_FOUND.into_response());
     }
     route(state, request).await
 }
@@ -685,6 +697,7 @@ pub(super) async fn get(
         idle: Some(state.options.stream_idle),
         slot: Some(slot),
         anonymous: false,
+        drain: Some((state.options.retry, Arc::clone(&state.drain))),
     };
     let resume = headers
         .get(LAST_EVENT_ID)

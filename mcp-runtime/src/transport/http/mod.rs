@@ -14,6 +14,11 @@
 //! checked against an allow-list (local addresses by default) against DNS rebinding, and request
 //! bodies are size-limited.
 //!
+//! Served on its own ([`Server::serve_http`]), the endpoint has `/health` and `/ready` beside
+//! it (`health.rs`), and shuts down gracefully when asked (`drain.rs`,
+//! [`Server::serve_http_with_shutdown`]). Behind a load balancer, [`HostPolicy::allow`]
+//! accepts its public host.
+//!
 //! Everything a client can make the server hold is bounded, each limit a setting of
 //! [`HttpOptions`] with its default and its answer when hit: sessions (a cap, idle expiry),
 //! GET streams per session, what waits for a stream's reader and what is kept to resume it,
@@ -21,9 +26,11 @@
 //! them all).
 
 mod authorize;
+mod drain;
 mod exchange;
 mod guard;
 mod handlers;
+mod health;
 mod serve;
 mod sessions;
 mod stateless;
@@ -320,6 +327,39 @@ impl Server {
         listener: tokio::net::TcpListener,
         options: HttpOptions,
     ) -> Result<(), Error> {
+        self.serve_http_with_shutdown(listener, options, std::future::pending())
+            .await
+    }
+
+    /// [`serve_http`](Self::serve_http) until `shutdown` completes, then shuts down
+    /// gracefully and returns: no new connection is accepted and `/ready` answers 503; the
+    /// streams that wait on their client (GET streams, `subscriptions/listen` streams) end
+    /// with an SSE `retry` hint ([`HttpOptions::retry`]), so that their clients reconnect,
+    /// to another instance behind a balancer; each connection closes once its request in
+    /// flight is answered; and it returns once all are closed, or after
+    /// [`ServerBuilder::shutdown_grace`](crate::ServerBuilder::shutdown_grace), leaving what
+    /// is still open to end with the runtime. `run` with `--http` does this on SIGTERM and
+    /// Ctrl-C, and exits.
+    ///
+    /// ```no_run
+    /// use mcp_runtime::HttpOptions;
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_runtime::Error> {
+    ///     let server = mcp_runtime::server!().build()?;
+    ///     let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
+    ///     let ctrl_c = async {
+    ///         let _ = tokio::signal::ctrl_c().await;
+    ///     };
+    ///     server.serve_http_with_shutdown(listener, HttpOptions::new(), ctrl_c).await
+    /// }
+    /// ```
+    pub async fn serve_http_with_shutdown(
+        &self,
+        listener: tokio::net::TcpListener,
+        options: HttpOptions,
+        shutdown: impl Future<Output = ()>,
+    ) -> Result<(), Error> {
         let local = listener.local_addr()?;
         let options = options.with_port(local.port());
         // One endpoint at one path needs no router, which would cost every request a route
@@ -330,21 +370,53 @@ impl Server {
             "{} {}: MCP over Streamable HTTP at http://{local}/mcp",
             self.core.info.name, self.core.info.version,
         ));
-        serve::serve(listener, state, &options).await;
+        serve::serve(
+            listener,
+            state,
+            &options,
+            shutdown,
+            self.core.shutdown_grace,
+        )
+        .await;
         Ok(())
     }
 
-    /// [`serve_http`](Self::serve_http) at `addr` with the default options, on a Tokio
-    /// runtime of its own, for [`ServerBuilder::run`](crate::ServerBuilder::run).
-    pub(crate) fn run_http(&self, addr: SocketAddr) -> Result<(), Error> {
+    /// [`serve_http`](Self::serve_http) at `addr`, on a Tokio runtime of its own, for
+    /// [`ServerBuilder::run`](crate::ServerBuilder::run).
+    pub(crate) fn run_http(&self, addr: SocketAddr, options: HttpOptions) -> Result<(), Error> {
         tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()?
             .block_on(async {
                 let listener = tokio::net::TcpListener::bind(addr).await?;
-                self.serve_http(listener, HttpOptions::default()).await
+                self.serve_http_with_shutdown(listener, options, terminated())
+                    .await
             })
     }
+}
+
+/// Completes on SIGTERM (what an orchestrator sends to stop a process) or Ctrl-C.
+async fn terminated() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = terminate.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+    crate::stderr::line(format_args!("mcp: asked to stop: shutting down gracefully"));
 }
 
 impl HttpOptions {

@@ -8,6 +8,9 @@
 //! instead of waiting in the listen backlog. Answering takes a
 //! moment of its own, so at most [`REFUSING`] connections are being answered at once; past
 //! that, a connection over the cap is closed without an answer.
+//!
+//! When the shutdown future completes, serving drains (`drain.rs`) and returns once every
+//! connection has closed, or the grace period has passed.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -27,11 +30,22 @@ use super::HttpOptions;
 use super::handlers::{HttpState, endpoint};
 use crate::limit_log::LimitLog;
 
-/// Serves `state`'s endpoint on `listener` until accepting fails for good.
-pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options: &HttpOptions) {
-    let open = Arc::new(Semaphore::new(
-        options.max_connections.min(Semaphore::MAX_PERMITS),
-    ));
+/// Serves `state`'s endpoint on `listener` until `shutdown` completes, then drains: accepts
+/// no more, ends the streams that wait on their client, closes each connection once its
+/// request in flight is answered, and returns when all are closed or `grace` has passed
+/// (those still open then end with the runtime: at once when `run` exits).
+pub(super) async fn serve(
+    listener: TcpListener,
+    state: Arc<HttpState>,
+    options: &HttpOptions,
+    shutdown: impl Future<Output = ()>,
+    grace: Duration,
+) {
+    let capacity = options
+        .max_connections
+        .min(Semaphore::MAX_PERMITS)
+        .min(u32::MAX as usize);
+    let open = Arc::new(Semaphore::new(capacity));
     let refusing = Arc::new(Semaphore::new(REFUSING));
     let peers = Arc::new(Peers::default());
     static ACCEPT_FAILED: LimitLog = LimitLog::new();
@@ -40,8 +54,13 @@ pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options:
     // A timeout too long to add to the clock is no timeout (hyper would overflow).
     let header_read_timeout = Some(options.header_read_timeout)
         .filter(|timeout| std::time::Instant::now().checked_add(*timeout).is_some());
+    tokio::pin!(shutdown);
     loop {
-        let (stream, peer) = match listener.accept().await {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut shutdown => break,
+        };
+        let (stream, peer) = match accepted {
             Ok((stream, peer)) => (stream, peer.ip()),
             Err(error) => {
                 // Out of file descriptors, most often: the connections in progress go on, and
@@ -82,6 +101,7 @@ pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options:
             }
             continue;
         };
+        let drain = Arc::clone(&state.drain);
         let state = Arc::clone(&state);
         tokio::spawn(async move {
             let _permit = permit;
@@ -97,11 +117,36 @@ pub(super) async fn serve(listener: TcpListener, state: Arc<HttpState>, options:
             builder
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_read_timeout);
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
+            tokio::pin!(connection);
             // A connection that fails (a timeout, a reset) concerns that client alone.
-            let _ = builder
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                () = drain.started() => {
+                    // The request in flight is answered, then the connection closes.
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
         });
+    }
+    drop(listener);
+    state.drain.start();
+    let in_flight = capacity - open.available_permits();
+    if in_flight > 0 {
+        crate::stderr::line(format_args!(
+            "mcp: shutting down: no new connections; waiting up to {} s for {in_flight} connection(s) to finish (ServerBuilder::shutdown_grace)",
+            grace.as_secs_f64()
+        ));
+    }
+    // Every connection holds a permit until it closes.
+    let all_closed = open.acquire_many(capacity as u32);
+    if tokio::time::timeout(grace, all_closed).await.is_err() {
+        crate::stderr::line(format_args!(
+            "mcp: shutting down: {} connection(s) still open after {} s are left to end with the runtime",
+            capacity - open.available_permits(),
+            grace.as_secs_f64()
+        ));
     }
 }
 

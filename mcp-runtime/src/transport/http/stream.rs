@@ -12,6 +12,9 @@
 //! nothing is held for it. A resume from before the oldest event kept is refused
 //! ([`Resume::Gone`]) rather than silently skipping what was dropped, and a resume of a
 //! finished stream that has nothing left to send ends at once.
+//!
+//! A stream that waits on the client (a GET stream, a listen stream) ends with a `retry` hint
+//! when the server drains (`drain.rs`).
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -25,6 +28,7 @@ use axum::body::Bytes;
 use futures_util::Stream;
 use tokio::sync::mpsc;
 
+use super::drain::Drain;
 use crate::limit_log::LimitLog;
 
 /// What one SSE stream holds.
@@ -356,8 +360,13 @@ pub(super) struct SseBody {
     _slot: Option<StreamSlot>,
     /// Events carry no ids: nothing can resume the stream (revision 2026-07-28).
     anonymous: bool,
+    /// Ends the stream with a `retry` hint when the server drains.
+    drain: Option<(Duration, DrainStarted)>,
     ended: bool,
 }
+
+/// Completes when the server starts draining.
+type DrainStarted = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// How an SSE response is limited: its idle limit and its place among a session's streams.
 #[derive(Default)]
@@ -367,6 +376,9 @@ pub(super) struct SseLimits {
     /// Whether events go without ids, for a stream no one can resume (revision 2026-07-28:
     /// "no resumability").
     pub(super) anonymous: bool,
+    /// For a stream that waits on the client rather than on a reply (a GET stream, a listen
+    /// stream): when the server drains, it ends with this `retry` delay as its last field.
+    pub(super) drain: Option<(Duration, Arc<Drain>)>,
 }
 
 impl SseBody {
@@ -396,6 +408,10 @@ impl SseBody {
             idle,
             _slot: limits.slot,
             anonymous: limits.anonymous,
+            drain: limits.drain.map(|(retry, drain)| {
+                let started: DrainStarted = Box::pin(async move { drain.started().await });
+                (retry, started)
+            }),
             ended: false,
         }
     }
@@ -441,6 +457,13 @@ impl Stream for SseBody {
             });
             self.ended = true;
             return Poll::Ready(None);
+        }
+        if let Some((retry, started)) = &mut self.drain
+            && started.as_mut().poll(cx).is_ready()
+        {
+            let hint = Bytes::from(format!("retry: {}\n\n", retry.as_millis()));
+            self.ended = true;
+            return Poll::Ready(Some(Ok(hint)));
         }
         if self.keepalive.poll_tick(cx).is_ready() {
             return Poll::Ready(Some(Ok(Bytes::from_static(b": keep-alive\n\n"))));

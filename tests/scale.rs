@@ -1,0 +1,866 @@
+//! Several instances behind a load balancer, with real parts: a `redis-server` and an
+//! `haproxy` running `deploy/haproxy.cfg` as it is, in front of two `everything` example
+//! servers started as a deployment starts them (`--http`, `--redis`, `--state-keys`,
+//! `--allow-host`), each on free ports, all killed when the test ends.
+//!
+//! Across instances: a listener (and a legacy session) on one instance hears a change made on
+//! the other; an input-required round trip whose retry lands on the other instance completes;
+//! a state sealed with other keys is refused. Through the balancer: stateless requests
+//! alternate, a legacy session sticks to its instance by `Mcp-Session-Id`, the public host
+//! passes and another is refused. Faults: Redis restarted (the bus says so and recovers, no
+//! instance fails); an instance killed (the survivor serves, opening the dead one's sealed
+//! state). Without Redis or HAProxy: an unreachable Redis stops an instance at start-up,
+//! SIGTERM shuts one down gracefully, a rotated key file takes effect without a restart.
+//!
+//! `redis-server` and `haproxy` come from `scripts/install-test-tools` (Debian packages).
+//! Without them the tests that need them pass with a line saying they were skipped, unless the
+//! environment variable `CI` is set: then they fail, saying what is missing.
+
+#[path = "common/examples.rs"]
+mod examples;
+#[path = "common/http.rs"]
+mod http;
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// Two keys (32 bytes of 1s, of 2s) for the instances' key files.
+const KEY_ONE: &str = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";
+const KEY_TWO: &str = "AgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgI=";
+
+/// The public host clients name, which the instances accept with `--allow-host`.
+const PUBLIC_HOST: &str = "mcp.example.test";
+
+const INSTALL_HINT: &str =
+    "run `scripts/install-test-tools` (it apt-get installs redis-server and haproxy)";
+
+/// Whether `redis-server` and `haproxy` run; when not, `false` and a line on stderr, or a
+/// failure under CI.
+fn tools_present() -> bool {
+    let missing: Vec<&str> = ["redis-server", "haproxy"]
+        .into_iter()
+        .filter(|tool| {
+            Command::new(tool)
+                .arg("-v")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_err()
+        })
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{} not installed, and CI is set: {INSTALL_HINT}",
+        missing.join(" and ")
+    );
+    eprintln!(
+        "skipped: {} not installed ({INSTALL_HINT}; with CI set this fails)",
+        missing.join(" and ")
+    );
+    false
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// A folder of this test's own, removed at the end.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Scratch {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "mcp-scale-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&path).expect("a scratch folder");
+        Scratch(path)
+    }
+
+    fn file(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("a scratch file");
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A child process whose stderr goes to a file, killed when dropped.
+struct Process {
+    name: String,
+    child: Child,
+    log: PathBuf,
+}
+
+impl Process {
+    fn start(name: &str, command: &mut Command, scratch: &Scratch) -> Process {
+        let log = scratch.0.join(format!("{name}.log"));
+        let stderr = std::fs::File::create(&log).expect("a log file");
+        let child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(stderr)
+            .spawn()
+            .unwrap_or_else(|e| panic!("{name} does not start: {e}"));
+        Process {
+            name: name.to_owned(),
+            child,
+            log,
+        }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Waits until the log holds `needle`.
+    fn wait_for_log(&self, needle: &str, within: Duration) {
+        let deadline = Instant::now() + within;
+        while !self.log().contains(needle) {
+            assert!(
+                Instant::now() < deadline,
+                "{} did not write {needle:?} within {within:?}; it wrote:\n{}",
+                self.name,
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Still running: it did not fail.
+    fn assert_alive(&mut self) {
+        let status = self.child.try_wait().expect("the child's status");
+        assert!(
+            status.is_none(),
+            "{} ended ({status:?}); it wrote:\n{}",
+            self.name,
+            self.log()
+        );
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Waits until something accepts connections on `port`.
+fn wait_for_port(port: u16, what: &Process) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "{} does not listen on {port} after 20 s; it wrote:\n{}",
+            what.name,
+            what.log()
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+fn start_redis(port: u16, scratch: &Scratch) -> Process {
+    let redis = Process::start(
+        "redis-server",
+        Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(&scratch.0),
+        scratch,
+    );
+    wait_for_port(port, &redis);
+    redis
+}
+
+/// An `everything` instance on `port`, as a deployment runs it; waits for `/health`.
+async fn start_instance(
+    name: &str,
+    port: u16,
+    redis: Option<u16>,
+    keys: &Path,
+    public_port: u16,
+    scratch: &Scratch,
+) -> Process {
+    let mut command = Command::new(examples::example("everything"));
+    command
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .arg("--state-keys")
+        .arg(keys)
+        .args(["--allow-host", &format!("{PUBLIC_HOST}:{public_port}")]);
+    if let Some(redis) = redis {
+        command.args(["--redis", &format!("redis://127.0.0.1:{redis}")]);
+    }
+    let instance = Process::start(name, &mut command, scratch);
+    wait_for_port(port, &instance);
+    let health = http::request_at(port, "GET", "/health", &[], "").await;
+    assert_eq!(health.status, 200, "{name}'s /health");
+    instance
+}
+
+/// Two instances sharing Redis and a key file, behind HAProxy.
+struct Cluster {
+    scratch: Scratch,
+    redis: Process,
+    redis_port: u16,
+    a: Process,
+    a_port: u16,
+    b: Process,
+    b_port: u16,
+    _balancer: Process,
+    public_port: u16,
+}
+
+impl Cluster {
+    async fn start() -> Cluster {
+        let scratch = Scratch::new();
+        let keys = scratch.file("state-keys", &format!("{KEY_ONE}\n"));
+        let (redis_port, a_port, b_port, public_port) =
+            (free_port(), free_port(), free_port(), free_port());
+        let redis = start_redis(redis_port, &scratch);
+        let a = start_instance("a", a_port, Some(redis_port), &keys, public_port, &scratch).await;
+        let b = start_instance("b", b_port, Some(redis_port), &keys, public_port, &scratch).await;
+        let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/haproxy.cfg");
+        let balancer = Process::start(
+            "haproxy",
+            Command::new("haproxy")
+                .arg("-db")
+                .arg("-f")
+                .arg(&config)
+                .env("MCP_PUBLIC_ADDR", format!("127.0.0.1:{public_port}"))
+                .env("MCP_INSTANCE_A", format!("127.0.0.1:{a_port}"))
+                .env("MCP_INSTANCE_B", format!("127.0.0.1:{b_port}")),
+            &scratch,
+        );
+        wait_for_port(public_port, &balancer);
+        Cluster {
+            scratch,
+            redis,
+            redis_port,
+            a,
+            a_port,
+            b,
+            b_port,
+            _balancer: balancer,
+            public_port,
+        }
+    }
+
+    fn public_host(&self) -> String {
+        format!("{PUBLIC_HOST}:{}", self.public_port)
+    }
+}
+
+const REVISION: &str = "2026-07-28";
+
+/// A request of revision 2026-07-28 for `method` (the tool or prompt `name`), with the
+/// headers the transport checks.
+fn stateless(id: u64, method: &str, mut params: Value) -> (String, Vec<(String, String)>) {
+    let mut meta = params["_meta"].take();
+    for (key, value) in [
+        ("io.modelcontextprotocol/protocolVersion", json!(REVISION)),
+        (
+            "io.modelcontextprotocol/clientCapabilities",
+            json!({"elicitation": {}}),
+        ),
+        (
+            "io.modelcontextprotocol/clientInfo",
+            json!({"name": "scale-test", "version": "0"}),
+        ),
+    ] {
+        meta[key] = value;
+    }
+    params["_meta"] = meta;
+    let mut headers = vec![
+        (
+            "accept".to_owned(),
+            "application/json, text/event-stream".to_owned(),
+        ),
+        ("mcp-protocol-version".to_owned(), REVISION.to_owned()),
+        ("mcp-method".to_owned(), method.to_owned()),
+    ];
+    if let Some(name) = params.get("name").and_then(Value::as_str) {
+        headers.push(("mcp-name".to_owned(), name.to_owned()));
+    }
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    (body.to_string(), headers)
+}
+
+/// Posts a stateless request to `port` with `Host: host`.
+async fn post(port: u16, host: &str, id: u64, method: &str, params: Value) -> http::Response {
+    let (body, mut headers) = stateless(id, method, params);
+    headers.push(("host".to_owned(), host.to_owned()));
+    let headers: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    http::request(port, "POST", &headers, &body).await
+}
+
+fn served_by(response: &http::Response) -> String {
+    response
+        .header("x-served-by")
+        .expect("HAProxy names the instance that answered")
+        .to_owned()
+}
+
+/// A listen stream for tool-list changes, its acknowledgement read.
+async fn listen(port: u16, host: &str) -> http::Response {
+    let mut stream = post(
+        port,
+        host,
+        1,
+        "subscriptions/listen",
+        json!({"notifications": {"toolsListChanged": true}}),
+    )
+    .await;
+    assert_eq!(stream.status, 200);
+    let (_, ack) = stream.next_event().await.expect("the acknowledgement");
+    assert!(
+        ack.contains("notifications/subscriptions/acknowledged"),
+        "{ack}"
+    );
+    stream
+}
+
+/// The next event of `stream` within 10 s: the tool-list change.
+async fn expect_tools_changed(stream: &mut http::Response) {
+    let (_, event) = tokio::time::timeout(Duration::from_secs(10), stream.next_event())
+        .await
+        .expect("the change within 10 s")
+        .expect("an event");
+    let event: Value = serde_json::from_str(&event).unwrap();
+    assert_eq!(event["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        event["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        1
+    );
+}
+
+async fn trigger_tool_change(port: u16, host: &str) -> http::Response {
+    post(
+        port,
+        host,
+        2,
+        "tools/call",
+        json!({"name": "test_trigger_tool_change", "arguments": {}}),
+    )
+    .await
+}
+
+const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
+
+/// A session of revision 2025-11-25 started at `port` with `Host: host` (initialized): its id,
+/// and the instance HAProxy says answered, if it was HAProxy.
+async fn start_session(port: u16, host: &str) -> (String, Option<String>) {
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "scale-test", "version": "0"}}});
+    let response = http::request(
+        port,
+        "POST",
+        &[("host", host), ACCEPT],
+        &initialize.to_string(),
+    )
+    .await;
+    assert_eq!(response.status, 200);
+    let session = response
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_owned();
+    let answered = response.header("x-served-by").map(str::to_owned);
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    let response =
+        http::request(port, "POST", &session_headers(host, &session), &initialized).await;
+    assert_eq!(response.status, 202);
+    assert_eq!(response.header("x-served-by").map(str::to_owned), answered);
+    (session, answered)
+}
+
+/// The headers of a request in session `session`.
+fn session_headers<'a>(host: &'a str, session: &'a str) -> [(&'static str, &'a str); 4] {
+    [
+        ("host", host),
+        ACCEPT,
+        ("mcp-session-id", session),
+        ("mcp-protocol-version", "2025-11-25"),
+    ]
+}
+
+/// A listener on one instance hears the tool-list change made on the other, both reached
+/// through the balancer.
+#[tokio::test]
+async fn a_change_on_one_instance_reaches_a_listener_on_the_other() {
+    if !tools_present() {
+        return;
+    }
+    let cluster = Cluster::start().await;
+    let host = cluster.public_host();
+    let mut stream = listen(cluster.public_port, &host).await;
+    let listener_on = served_by(&stream);
+    let trigger = trigger_tool_change(cluster.public_port, &host).await;
+    let changed_on = served_by(&trigger);
+    assert_ne!(listener_on, changed_on, "round-robin alternates");
+    assert_eq!(trigger.status, 200);
+    let reply = trigger.json().await;
+    assert_eq!(reply["result"]["resultType"], "complete", "{reply}");
+    expect_tools_changed(&mut stream).await;
+}
+
+/// The input-required round trip: the question comes from one instance, the retry with the
+/// answer and the sealed state completes on the other (they share the key file).
+#[tokio::test]
+async fn an_input_required_retry_completes_on_the_other_instance() {
+    if !tools_present() {
+        return;
+    }
+    let cluster = Cluster::start().await;
+    let host = cluster.public_host();
+    let call = json!({"name": "test_input_required_result_elicitation", "arguments": {}});
+    let first = post(cluster.public_port, &host, 1, "tools/call", call.clone()).await;
+    let asked_on = served_by(&first);
+    let first = first.json().await;
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    assert!(first["result"]["inputRequests"]["user_name"].is_object());
+    let state = first["result"]["requestState"].as_str().expect("a state");
+    let mut retry = call;
+    retry["requestState"] = json!(state);
+    retry["inputResponses"] =
+        json!({"user_name": {"action": "accept", "content": {"name": "Alice"}}});
+    let done = post(cluster.public_port, &host, 2, "tools/call", retry).await;
+    assert_ne!(
+        served_by(&done),
+        asked_on,
+        "the retry reached the other instance"
+    );
+    let done = done.json().await;
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "Hello, Alice!");
+}
+
+/// A state sealed by an instance is refused (-32602, the handler never runs) by one whose key
+/// file holds other keys.
+#[tokio::test]
+async fn a_state_sealed_with_other_keys_is_refused() {
+    if !tools_present() {
+        return;
+    }
+    let cluster = Cluster::start().await;
+    let other_keys = cluster
+        .scratch
+        .file("other-state-keys", &format!("{KEY_TWO}\n"));
+    let other_port = free_port();
+    let _other = start_instance(
+        "other",
+        other_port,
+        None,
+        &other_keys,
+        cluster.public_port,
+        &cluster.scratch,
+    )
+    .await;
+    let local = |port: u16| format!("127.0.0.1:{port}");
+    let call = json!({"name": "test_input_required_result_elicitation", "arguments": {}});
+    let first = post(
+        cluster.a_port,
+        &local(cluster.a_port),
+        1,
+        "tools/call",
+        call.clone(),
+    )
+    .await
+    .json()
+    .await;
+    let mut retry = call;
+    retry["requestState"] = first["result"]["requestState"].clone();
+    retry["inputResponses"] =
+        json!({"user_name": {"action": "accept", "content": {"name": "Eve"}}});
+    let refused = post(
+        other_port,
+        &local(other_port),
+        2,
+        "tools/call",
+        retry.clone(),
+    )
+    .await
+    .json()
+    .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("requestState")),
+        "{refused}"
+    );
+    // The instance sharing the keys takes it.
+    let done = post(
+        cluster.b_port,
+        &local(cluster.b_port),
+        3,
+        "tools/call",
+        retry,
+    )
+    .await
+    .json()
+    .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Hello, Eve!",
+        "{done}"
+    );
+}
+
+/// Through the balancer: stateless requests alternate between the instances; a legacy session
+/// stays on the instance that issued its `Mcp-Session-Id` (the stick table, no cookie).
+#[tokio::test]
+async fn stateless_requests_alternate_and_a_legacy_session_sticks() {
+    if !tools_present() {
+        return;
+    }
+    let cluster = Cluster::start().await;
+    let host = cluster.public_host();
+    let mut seen = Vec::new();
+    for id in 0..4 {
+        let response = post(cluster.public_port, &host, id, "tools/list", json!({})).await;
+        assert_eq!(response.status, 200);
+        seen.push(served_by(&response));
+    }
+    assert_ne!(seen[0], seen[1], "{seen:?}");
+    assert_eq!(seen[0], seen[2], "{seen:?}");
+    assert_eq!(seen[1], seen[3], "{seen:?}");
+
+    let (session, home) = start_session(cluster.public_port, &host).await;
+    let home = home.expect("HAProxy names the instance");
+    let headers = session_headers(&host, &session);
+    for id in 2..6 {
+        let list = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}).to_string();
+        let response = http::request(cluster.public_port, "POST", &headers, &list).await;
+        assert_eq!(
+            served_by(&response),
+            home,
+            "request {id} left the session's instance"
+        );
+        assert_eq!(response.status, 200);
+        let reply = response.json().await;
+        assert!(reply["result"]["tools"].is_array(), "{reply}");
+    }
+}
+
+/// Behind the balancer the instances accept the public host (`--allow-host`) and still refuse
+/// any other (DNS rebinding); the probes answer.
+#[tokio::test]
+async fn the_public_host_is_accepted_and_another_refused() {
+    if !tools_present() {
+        return;
+    }
+    let cluster = Cluster::start().await;
+    let public = cluster.public_host();
+    let evil = format!("evil.example:{}", cluster.public_port);
+    for _ in 0..2 {
+        // Twice: each instance once.
+        let ok = post(cluster.public_port, &public, 1, "tools/list", json!({})).await;
+        assert_eq!(ok.status, 200, "{public} is refused by {}", served_by(&ok));
+        let refused = post(cluster.public_port, &evil, 1, "tools/list", json!({})).await;
+        assert_eq!(
+            refused.status,
+            403,
+            "{evil} is accepted by {}",
+            served_by(&refused)
+        );
+    }
+    for path in ["/health", "/ready"] {
+        let probe = http::request_at(cluster.a_port, "GET", path, &[], "").await;
+        assert_eq!(probe.status, 200, "{path}");
+    }
+}
+
+/// Redis goes away and comes back: both instances say so, keep serving meanwhile, and a
+/// listener opened before hears a change made on the other instance afterwards (which
+/// publishes it on a new connection, its earlier one having died with Redis).
+#[tokio::test]
+async fn the_bus_recovers_when_redis_restarts() {
+    if !tools_present() {
+        return;
+    }
+    let mut cluster = Cluster::start().await;
+    let a_host = format!("127.0.0.1:{}", cluster.a_port);
+    let b_host = format!("127.0.0.1:{}", cluster.b_port);
+    let mut stream = listen(cluster.a_port, &a_host).await;
+    // B publishes once before: its connection for publishing is then one Redis drops.
+    let response = trigger_tool_change(cluster.b_port, &b_host).await;
+    assert_eq!(response.status, 200);
+    expect_tools_changed(&mut stream).await;
+
+    cluster.redis.kill();
+    for instance in [&cluster.a, &cluster.b] {
+        instance.wait_for_log("lost the connection to Redis", Duration::from_secs(10));
+    }
+    // Still serving: a change made now reaches this instance's own listeners.
+    let response = trigger_tool_change(cluster.a_port, &a_host).await;
+    assert_eq!(response.status, 200);
+    expect_tools_changed(&mut stream).await;
+    let ready = http::request_at(cluster.b_port, "GET", "/ready", &[], "").await;
+    assert_eq!(ready.status, 200);
+    assert!(ready.text().await.contains("reconnecting"));
+
+    cluster.redis = start_redis(cluster.redis_port, &cluster.scratch);
+    for instance in [&cluster.a, &cluster.b] {
+        instance.wait_for_log("reconnected to Redis", Duration::from_secs(20));
+    }
+    let response = trigger_tool_change(cluster.b_port, &b_host).await;
+    assert_eq!(response.status, 200);
+    expect_tools_changed(&mut stream).await;
+    cluster.a.assert_alive();
+    cluster.b.assert_alive();
+}
+
+/// A session of a 2025 revision on one instance hears, on its GET stream, the tool-list
+/// change made on the other.
+#[tokio::test]
+async fn a_legacy_session_hears_a_change_made_on_the_other_instance() {
+    if !tools_present() {
+        return;
+    }
+    let cluster = Cluster::start().await;
+    let a_host = format!("127.0.0.1:{}", cluster.a_port);
+    let (session, _) = start_session(cluster.a_port, &a_host).await;
+    let headers = session_headers(&a_host, &session);
+    let mut stream = http::request(cluster.a_port, "GET", &headers, "").await;
+    assert_eq!(stream.status, 200);
+    let b_host = format!("127.0.0.1:{}", cluster.b_port);
+    let response = trigger_tool_change(cluster.b_port, &b_host).await;
+    assert_eq!(response.status, 200);
+    let change = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let (_, data) = stream.next_event().await.expect("an event");
+            // The priming event has no data.
+            if !data.is_empty() {
+                return data;
+            }
+        }
+    })
+    .await
+    .expect("the change within 10 s");
+    let change: Value = serde_json::from_str(&change).unwrap();
+    assert_eq!(change["method"], "notifications/tools/list_changed");
+}
+
+/// An instance told to use a Redis that does not answer stops at start-up, naming it, within
+/// seconds (no hang, no server without its bus). Needs no Redis.
+#[test]
+fn an_unreachable_redis_stops_an_instance_at_start_up() {
+    let (http_port, redis_port) = (free_port(), free_port());
+    let started = Instant::now();
+    let output = Command::new(examples::example("everything"))
+        .args(["--http", &format!("127.0.0.1:{http_port}")])
+        .args(["--redis", &format!("redis://127.0.0.1:{redis_port}")])
+        .stdin(Stdio::null())
+        .output()
+        .expect("everything runs");
+    assert!(!output.status.success());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("cannot reach Redis at 127.0.0.1:{redis_port}")),
+        "{stderr}"
+    );
+    assert!(TcpStream::connect(("127.0.0.1", http_port)).is_err());
+}
+
+/// SIGTERM: the instance stops accepting, answers the request in flight, ends its listen
+/// stream (with a `retry` hint, so the client reconnects elsewhere) and exits, well within its
+/// shutdown grace. Needs neither Redis nor HAProxy.
+#[tokio::test]
+async fn sigterm_finishes_the_request_in_flight_and_ends_listen_streams() {
+    let scratch = Scratch::new();
+    let keys = scratch.file("state-keys", &format!("{KEY_ONE}\n"));
+    let port = free_port();
+    let mut instance = start_instance("instance", port, None, &keys, port, &scratch).await;
+    let host = format!("127.0.0.1:{port}");
+    let mut listening = listen(port, &host).await;
+    // Progress makes the answer a stream, open once the first notification is sent: the
+    // request is in flight when the signal comes.
+    let call = json!({"name": "test_tool_with_progress", "arguments": {},
+                      "_meta": {"progressToken": "p"}});
+    let mut in_flight = post(port, &host, 5, "tools/call", call).await;
+    assert_eq!(in_flight.header("content-type"), Some("text/event-stream"));
+    let started = Instant::now();
+    let signalled = Command::new("kill")
+        .args(["-TERM", &instance.child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(signalled.success());
+    let mut reply = None;
+    while let Some((_, data)) = in_flight.next_event().await {
+        let message: Value = serde_json::from_str(&data).unwrap();
+        if message.get("result").is_some() {
+            reply = Some(message);
+        }
+    }
+    let reply = reply.expect("the request in flight is answered");
+    assert_eq!(reply["id"], 5);
+    assert_eq!(reply["result"]["resultType"], "complete", "{reply}");
+    let ended = tokio::time::timeout(Duration::from_secs(5), listening.next_event()).await;
+    assert!(
+        matches!(ended, Ok(None)),
+        "the listen stream ends: {ended:?}"
+    );
+    let status = loop {
+        if let Some(status) = instance.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(8),
+            "still running {:?} after SIGTERM; it wrote:\n{}",
+            started.elapsed(),
+            instance.log()
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    assert!(
+        status.success(),
+        "{status:?}; it wrote:\n{}",
+        instance.log()
+    );
+    assert!(
+        instance.log().contains("shutting down gracefully"),
+        "{}",
+        instance.log()
+    );
+    assert!(TcpStream::connect(("127.0.0.1", port)).is_err());
+}
+
+/// An instance killed mid-run: the next requests through the balancer succeed on the
+/// survivor, and a state sealed by the dead instance is accepted there (shared keys).
+#[tokio::test]
+async fn a_killed_instance_leaves_the_survivor_serving_its_sealed_state() {
+    if !tools_present() {
+        return;
+    }
+    let mut cluster = Cluster::start().await;
+    let host = cluster.public_host();
+    let call = json!({"name": "test_input_required_result_elicitation", "arguments": {}});
+    let first = post(cluster.public_port, &host, 1, "tools/call", call.clone()).await;
+    let asked_on = served_by(&first);
+    let first = first.json().await;
+    let mut retry = call;
+    retry["requestState"] = first["result"]["requestState"].clone();
+    retry["inputResponses"] =
+        json!({"user_name": {"action": "accept", "content": {"name": "Ada"}}});
+    let (dead, survivor) = if asked_on == "a" {
+        (&mut cluster.a, "b")
+    } else {
+        (&mut cluster.b, "a")
+    };
+    dead.kill();
+    // Each request is answered, by the survivor: HAProxy retries a refused connection on
+    // another server, before its health check has marked the dead one down.
+    for id in 2..6 {
+        let response = post(cluster.public_port, &host, id, "tools/call", retry.clone()).await;
+        assert_eq!(response.status, 200, "request {id}");
+        assert_eq!(served_by(&response), survivor, "request {id}");
+        let done = response.json().await;
+        assert_eq!(
+            done["result"]["content"][0]["text"], "Hello, Ada!",
+            "{done}"
+        );
+    }
+}
+
+/// `--state-keys` rotation without a restart: a new first line seals from then on (an
+/// instance holding only the new key opens it), and a state sealed before with the old key,
+/// now second, still opens. Needs neither Redis nor HAProxy.
+#[tokio::test]
+async fn a_rotated_key_file_takes_effect_without_a_restart() {
+    let scratch = Scratch::new();
+    let keys = scratch.file("state-keys", &format!("{KEY_ONE}\n"));
+    let new_only = scratch.file("new-state-keys", &format!("{KEY_TWO}\n"));
+    let (port, new_port) = (free_port(), free_port());
+    let _instance = start_instance("instance", port, None, &keys, port, &scratch).await;
+    let _new = start_instance("new", new_port, None, &new_only, new_port, &scratch).await;
+    let local = |port: u16| format!("127.0.0.1:{port}");
+    let call = json!({"name": "test_input_required_result_elicitation", "arguments": {}});
+    let answered = |state: &Value| {
+        let mut retry = call.clone();
+        retry["requestState"] = state.clone();
+        retry["inputResponses"] =
+            json!({"user_name": {"action": "accept", "content": {"name": "Rot"}}});
+        retry
+    };
+    let sealed = |port: u16| {
+        let call = call.clone();
+        async move {
+            let first = post(port, &local(port), 1, "tools/call", call)
+                .await
+                .json()
+                .await;
+            first["result"]["requestState"].clone()
+        }
+    };
+    let before = sealed(port).await;
+    let refused = post(
+        new_port,
+        &local(new_port),
+        2,
+        "tools/call",
+        answered(&before),
+    )
+    .await
+    .json()
+    .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+
+    // The new key first, the old one second: a file written in place, as an operator would.
+    std::fs::write(&keys, format!("{KEY_TWO}\n{KEY_ONE}\n")).unwrap();
+    // The file is looked at once a second, and read once it has settled (2 s).
+    tokio::time::sleep(Duration::from_millis(3200)).await;
+    let after = sealed(port).await;
+    let done = post(
+        new_port,
+        &local(new_port),
+        3,
+        "tools/call",
+        answered(&after),
+    )
+    .await
+    .json()
+    .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Hello, Rot!",
+        "{done}"
+    );
+    let done = post(port, &local(port), 4, "tools/call", answered(&before))
+        .await
+        .json()
+        .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Hello, Rot!",
+        "{done}"
+    );
+}
