@@ -1,5 +1,7 @@
 //! The benchmark server written with mcp-runtime (bench-ours' `tools.rs`), served over
 //! Streamable HTTP at `http://ADDR/mcp`, stateless: `bench-ours-http --http 127.0.0.1:PORT`.
+//! With `--issuer URL --resource URL` it is an OAuth resource server that checks each
+//! request's JWT access token against that issuer's keys (`bench/run-http --protected`).
 
 #[path = "../../ours/src/tools.rs"]
 mod tools;
@@ -7,9 +9,12 @@ mod tools;
 use std::net::SocketAddr;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let addr = http_addr()?;
+    let (addr, protection) = arguments()?;
     let server = mcp_runtime::server!().build()?;
-    let options = mcp_runtime::HttpOptions::new().stateless(true);
+    let mut options = mcp_runtime::HttpOptions::new().stateless(true);
+    if let Some((issuer, resource)) = protection {
+        options = options.resource_server(mcp_runtime::auth::ResourceServer::jwt(&issuer, &resource)?);
+    }
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?
@@ -20,10 +25,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-fn http_addr() -> Result<SocketAddr, Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    match (args.next().as_deref(), args.next()) {
-        (Some("--http"), Some(addr)) => Ok(addr.parse()?),
-        _ => Err("usage: bench-ours-http --http ADDR".into()),
+type Arguments = (SocketAddr, Option<(String, String)>);
+
+fn arguments() -> Result<Arguments, Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: bench-ours-http --http ADDR [--issuer URL --resource URL]";
+    match args.as_slice() {
+        [http, addr] if http == "--http" => Ok((addr.parse()?, None)),
+        [http, addr, issuer_flag, issuer, resource_flag, resource]
+            if http == "--http" && issuer_flag == "--issuer" && resource_flag == "--resource" =>
+        {
+            Ok((addr.parse()?, Some((issuer.clone(), resource.clone()))))
+        }
+        _ => Err(usage.into()),
     }
 }
