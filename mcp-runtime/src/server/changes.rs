@@ -63,26 +63,33 @@ pub(crate) trait ChangeBus: Send + Sync {
 }
 
 /// The bus of one process.
+///
+/// Its channel (room for [`BACKLOG`] changes) is made when the first listener subscribes: a
+/// server no stateless client listens to never pays for it, in memory or at start-up.
 pub(crate) struct InProcessBus {
-    sender: broadcast::Sender<Change>,
+    sender: std::sync::OnceLock<broadcast::Sender<Change>>,
 }
 
 impl InProcessBus {
     pub(crate) fn new() -> InProcessBus {
         InProcessBus {
-            sender: broadcast::Sender::new(BACKLOG),
+            sender: std::sync::OnceLock::new(),
         }
     }
 }
 
 impl ChangeBus for InProcessBus {
     fn publish(&self, change: Change) {
-        // No listener is not an error.
-        let _ = self.sender.send(change);
+        // Before the first listener there is no one to tell; no listener is not an error.
+        if let Some(sender) = self.sender.get() {
+            let _ = sender.send(change);
+        }
     }
 
     fn subscribe(&self) -> broadcast::Receiver<Change> {
-        self.sender.subscribe()
+        self.sender
+            .get_or_init(|| broadcast::Sender::new(BACKLOG))
+            .subscribe()
     }
 }
 
