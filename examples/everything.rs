@@ -558,11 +558,7 @@ async fn test_input_required_result_multi_round(ctx: Context) -> Result<String, 
 /// Like `test_input_required_result_request_state`: the suite tampers with its state.
 #[mcp_tool]
 async fn test_input_required_result_tampered_state(ctx: Context) -> Result<String, ClientError> {
-    let answer = ctx
-        .question("confirm")
-        .elicit::<Confirmation>("Continue?")
-        .await?;
-    Ok(format!("state-ok: {}", describe(&answer)))
+    test_input_required_result_request_state(ctx).await
 }
 
 /// Asks only what the client declared it can answer.

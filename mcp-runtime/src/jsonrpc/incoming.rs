@@ -61,8 +61,9 @@ struct Envelope<'a> {
     error: Option<RpcError>,
 }
 
-/// Keeps a present field even when its value is `null`, so `"id": null` is told from no id.
-fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+/// Keeps a present field even when its value is `null`, so `"id": null` is told from no id
+/// (and, in a stateless request's `_meta`, a `null` revision still claims the era).
+pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
     <&RawValue>::deserialize(d).map(Some)
 }
 

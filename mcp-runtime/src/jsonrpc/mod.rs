@@ -17,5 +17,5 @@ pub(crate) use encode::{
 };
 pub use error::{ErrorCode, RpcError};
 pub use id::RequestId;
-pub(crate) use incoming::{Incoming, IncomingRequest, IncomingResponse, parse_message};
+pub(crate) use incoming::{Incoming, IncomingRequest, IncomingResponse, parse_message, present};
 pub(crate) use prefix::request_id_in_prefix;

@@ -55,46 +55,41 @@ pub(crate) struct Claim<'a> {
         rename = "io.modelcontextprotocol/protocolVersion",
         borrow,
         default,
-        deserialize_with = "present"
+        deserialize_with = "crate::jsonrpc::present"
     )]
     protocol_version: Option<&'a RawValue>,
     #[serde(
         rename = "io.modelcontextprotocol/clientCapabilities",
         borrow,
         default,
-        deserialize_with = "present"
+        deserialize_with = "crate::jsonrpc::present"
     )]
     client_capabilities: Option<&'a RawValue>,
     #[serde(
         rename = "io.modelcontextprotocol/clientInfo",
         borrow,
         default,
-        deserialize_with = "present"
+        deserialize_with = "crate::jsonrpc::present"
     )]
     client_info: Option<&'a RawValue>,
     #[serde(
         rename = "io.modelcontextprotocol/logLevel",
         borrow,
         default,
-        deserialize_with = "present"
+        deserialize_with = "crate::jsonrpc::present"
     )]
     log_level: Option<&'a RawValue>,
     #[serde(
         rename = "progressToken",
         borrow,
         default,
-        deserialize_with = "present"
+        deserialize_with = "crate::jsonrpc::present"
     )]
     progress_token: Option<&'a RawValue>,
     /// The params' `name` and `uri`, when they are strings, read in the same pass: what the
     /// HTTP `Mcp-Name` header must equal.
     #[serde(skip)]
     named: Named<'a>,
-}
-
-/// Keeps a present field even when it is `null`: a `null` revision still claims the era.
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&RawValue as serde::Deserialize>::deserialize(d).map(Some)
 }
 
 /// The claim `params` make, if any: `None` for a request of the session-based era.
