@@ -362,6 +362,7 @@ mod schema;
 mod sealed_state;
 mod server;
 mod sharded;
+mod sort_order;
 mod stderr;
 pub mod testing;
 mod tool;

@@ -69,30 +69,46 @@ pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de Raw
 
 /// Classifies the bytes of one message (one line of stdio, one HTTP body).
 pub(crate) fn parse_message(bytes: &[u8]) -> Incoming {
-    let first = bytes.iter().copied().find(|b| !b.is_ascii_whitespace());
+    // Read as text once: serde_json then checks no string or raw value for UTF-8 again,
+    // which reading bytes does for each (several hundred instructions a request), and the
+    // binary holds one reader of serde_json's, not two. JSON is UTF-8 (RFC 8259, section 8.1):
+    // other bytes are a parse error.
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => return not_utf8(&error),
+    };
+    parse_text(text)
+}
+
+/// [`parse_message`] of bytes known to be text.
+fn parse_text(text: &str) -> Incoming {
+    let first = text.bytes().find(|b| !b.is_ascii_whitespace());
     match first {
-        // Read as text once: serde_json then checks no string or raw value for UTF-8 again,
-        // which reading bytes does for each (several hundred instructions a request). Bytes
-        // that are not UTF-8 go the byte way, for serde_json's own parse error.
-        Some(b'{') => match std::str::from_utf8(bytes) {
-            Ok(text) => match serde_json::from_str::<Envelope<'_>>(text) {
-                Ok(envelope) => classify(envelope),
-                Err(error) => not_an_envelope(bytes, &error),
-            },
-            Err(_) => match serde_json::from_slice::<Envelope<'_>>(bytes) {
-                Ok(envelope) => classify(envelope),
-                Err(error) => not_an_envelope(bytes, &error),
-            },
+        Some(b'{') => match serde_json::from_str::<Envelope<'_>>(text) {
+            Ok(envelope) => classify(envelope),
+            Err(error) => not_an_envelope(text, &error),
         },
-        Some(b'[') => match serde_json::from_slice::<Vec<&RawValue>>(bytes) {
+        Some(b'[') => match serde_json::from_str::<Vec<&RawValue>>(text) {
             Ok(items) if items.is_empty() => invalid(None, "an empty JSON array is not a batch"),
             Ok(items) => Incoming::Batch(items.into_iter().map(batch_item).collect()),
             Err(error) => parse_error(&error),
         },
-        _ => match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+        _ => match serde_json::from_str::<serde::de::IgnoredAny>(text) {
             Ok(_) => invalid(None, "a JSON-RPC message must be a JSON object"),
             Err(error) => parse_error(&error),
         },
+    }
+}
+
+/// The parse error for bytes that are not UTF-8.
+fn not_utf8(error: &std::str::Utf8Error) -> Incoming {
+    let at = error.valid_up_to();
+    Incoming::Invalid {
+        id: None,
+        error: RpcError::new(
+            ErrorCode::ParseError,
+            format!("invalid JSON: not UTF-8 (the byte at offset {at})"),
+        ),
     }
 }
 
@@ -101,16 +117,16 @@ pub(crate) fn parse_message(bytes: &[u8]) -> Incoming {
 fn batch_item(item: &RawValue) -> Incoming {
     match item.get().as_bytes().first() {
         Some(b'[') => invalid(None, "batches cannot be nested"),
-        _ => parse_message(item.get().as_bytes()),
+        _ => parse_text(item.get()),
     }
 }
 
-fn not_an_envelope(bytes: &[u8], error: &serde_json::Error) -> Incoming {
+fn not_an_envelope(text: &str, error: &serde_json::Error) -> Incoming {
     if error.is_syntax() || error.is_eof() {
         return parse_error(error);
     }
     // Valid JSON with a field of the wrong type (say `"method": 5`): salvage the id if we can.
-    let id = serde_json::from_slice::<serde_json::Value>(bytes)
+    let id = serde_json::from_str::<serde_json::Value>(text)
         .ok()
         .and_then(|value| {
             let raw = serde_json::value::to_raw_value(value.get("id")?).ok()?;
@@ -274,6 +290,24 @@ mod tests {
             code(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":3}"#),
             -32600
         );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_a_parse_error_wherever_they_are() {
+        for bytes in [
+            &b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffng\"}"[..],
+            b"\xff",
+            b"\"\xc3\"",
+            b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":\"\xfe\"}}]",
+        ] {
+            match parse_message(bytes) {
+                Incoming::Invalid { id: None, error } => {
+                    assert_eq!(error.code, -32700);
+                    assert!(error.message.contains("not UTF-8"), "{}", error.message);
+                }
+                other => panic!("{bytes:?} was accepted as {other:?}"),
+            }
+        }
     }
 
     #[test]

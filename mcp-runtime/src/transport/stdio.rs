@@ -18,6 +18,7 @@
 //! answered; then it cancels the rest, writes what is pending, and returns.
 
 use std::io::{self, IsTerminal, Read};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -65,10 +66,14 @@ impl Server {
     /// [`serve_stdio`](Self::serve_stdio) on a single-threaded runtime of its own, for
     /// [`ServerBuilder::run`](crate::ServerBuilder::run), which says why one thread.
     pub(crate) fn run_stdio(&self) -> Result<(), Error> {
+        // Boxed as a `dyn Future`: Tokio's `block_on` inlines the future it is given into each
+        // of its two loops, and serving is the largest future of the crate.
+        let serving: Pin<Box<dyn Future<Output = Result<(), Error>> + '_>> =
+            Box::pin(self.serve_stdio());
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?
-            .block_on(self.serve_stdio())
+            .block_on(serving)
     }
 
     fn introduce_on_terminal(&self) {

@@ -142,12 +142,16 @@ fn open(
     let payload = keys
         .open(binding, sealed, SystemTime::now())
         .map_err(|refusal| refused(refusal.reason(), refusal.to_string()))?;
-    serde_json::from_slice(&payload).map_err(|_| {
-        refused(
-            "malformed",
-            "requestState opened, but its contents are not this server's".to_owned(),
-        )
-    })
+    // Read as text, as every other message: one reader of serde_json's in the binary.
+    let carried = std::str::from_utf8(&payload).ok();
+    carried
+        .and_then(|text| serde_json::from_str(text).ok())
+        .ok_or_else(|| {
+            refused(
+                "malformed",
+                "requestState opened, but its contents are not this server's".to_owned(),
+            )
+        })
 }
 
 impl Input {
