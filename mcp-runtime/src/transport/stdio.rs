@@ -28,6 +28,7 @@ use super::lines::{Frame, Framer, ReadBuffer};
 use super::stdout_guard::{release_stdout, take_stdout_for_protocol};
 use super::writer::SharedWriter;
 use crate::error::Error;
+use crate::handler::BoxFuture;
 use crate::jsonrpc::{RpcError, request_id_in_prefix};
 use crate::server::{Outbound, Server, Session};
 
@@ -224,13 +225,15 @@ async fn serve(
     // waits on stdout's readiness would wake the loop, and with it the I/O driver, once more
     // for every message.
     let closed = Arc::new(tokio::sync::Notify::new());
-    let _watcher = AbortOnDrop(tokio::spawn({
+    let watching: BoxFuture<()> = Box::pin({
         let (writer, closed) = (Arc::clone(writer), Arc::clone(&closed));
         async move {
             writer.closed().await;
             closed.notify_one();
         }
-    }));
+    });
+    // Boxed as the crate's other tasks are (see `Session`'s `start_here`).
+    let _watcher = AbortOnDrop(tokio::spawn(watching));
     let output_closed = closed.notified();
     tokio::pin!(output_closed);
     loop {
