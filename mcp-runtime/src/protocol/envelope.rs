@@ -266,7 +266,7 @@ impl Claim<'_> {
             Some(_) => {
                 return Err(malformed(
                     PROTOCOL_VERSION,
-                    format!("is longer than {MAX_VERSION_LEN} bytes: no revision is"),
+                    &format!("is longer than {MAX_VERSION_LEN} bytes: no revision is"),
                 ));
             }
             None => {
@@ -293,7 +293,7 @@ impl Claim<'_> {
             if !value.is_object() && KNOWN_CAPABILITIES.contains(&name.as_str()) {
                 return Err(malformed(
                     CLIENT_CAPABILITIES,
-                    format!("member `{name}` must be an object (such as {{}})"),
+                    &format!("member `{name}` must be an object (such as {{}})"),
                 ));
             }
         }
@@ -411,7 +411,7 @@ pub(crate) fn supported_versions() -> Vec<&'static str> {
     Revision::ALL.iter().rev().map(|r| r.as_str()).collect()
 }
 
-fn malformed(field: &str, problem: impl std::fmt::Display) -> RpcError {
+fn malformed(field: &str, problem: &str) -> RpcError {
     RpcError::invalid_params(format!("invalid `_meta`: `{field}` {problem}"))
         .with_data(json!({ "field": format!("_meta.{field}") }))
 }
