@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
+use super::lifecycle::WireClientInfo;
 use super::{ClientInfo, LoggingLevel, Revision};
 use crate::jsonrpc::{ErrorCode, RpcError};
 
@@ -157,15 +158,6 @@ impl<'de> Deserialize<'de> for ClaimIn<'de> {
     }
 }
 
-/// A client's name and version, borrowed.
-#[derive(Deserialize)]
-struct NameAndVersion<'a> {
-    #[serde(borrow)]
-    name: Cow<'a, str>,
-    #[serde(borrow)]
-    version: Cow<'a, str>,
-}
-
 /// A string, or `None` for any other JSON value (skipped).
 struct TextOrNot<'a>(Option<Cow<'a, str>>);
 
@@ -299,10 +291,9 @@ impl Claim<'_> {
         }
         let client = match self.client_info {
             None => None,
-            Some(info) => match serde_json::from_str::<NameAndVersion<'_>>(info.get()) {
-                Ok(NameAndVersion { name, version }) => {
-                    Some((name.into_owned(), version.into_owned()))
-                }
+            // The same shape as `initialize`'s `clientInfo`, read by the same code.
+            Some(info) => match serde_json::from_str::<WireClientInfo>(info.get()) {
+                Ok(WireClientInfo { name, version }) => Some((name, version)),
                 Err(_) => {
                     return Err(malformed(
                         CLIENT_INFO,
