@@ -381,9 +381,9 @@ pub use jsonrpc::{ErrorCode, RequestId, RpcError};
 pub use prompt::{IntoPromptResult, Prompt};
 pub use protocol::{
     Annotations, AudioContent, CacheHints, CacheScope, CallToolResult, ClientInfo, Content,
-    EmbeddedResource, GetPromptResult, ImageContent, Implementation, PromptDefinition,
-    PromptMessage, ReadResourceResult, ResourceContents, ResourceDefinition, ResourceLink,
-    Revision, Role, TextContent, ToolAnnotations, ToolDefinition,
+    EmbeddedResource, GetPromptResult, ImageContent, Implementation, OutputSchema,
+    PromptDefinition, PromptMessage, ReadResourceResult, ResourceContents, ResourceDefinition,
+    ResourceLink, Revision, Role, TextContent, ToolAnnotations, ToolDefinition,
 };
 pub use resource::{IntoResourceContents, Resource, list_files, read_file, safe_join};
 pub use sealed_state::{StateKeys, StateKeysError};
