@@ -191,6 +191,20 @@ impl Client {
         outcome
     }
 
+    /// `tools/call` of `name`, which must answer with a result.
+    async fn call(&self, name: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": name, "arguments": arguments}))
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// `resources/read` of `uri`, which must answer with a result.
+    async fn read(&self, uri: &str) -> Value {
+        self.request("resources/read", json!({"uri": uri}))
+            .await
+            .unwrap_or_else(|e| panic!("{uri}: {e}"))
+    }
+
     fn assert_valid(&self) {
         let failures = self.failures.lock().unwrap();
         assert!(
@@ -978,15 +992,7 @@ fn structured_of(list: &Value, name: &str, result: &Value) -> Value {
 async fn structured_results_are_sent_unwrapped_to_2026_clients() {
     let client = Client::new(&structured_server());
     let list = client.request("tools/list", json!({})).await.unwrap();
-    let call = |name: &'static str, arguments: Value| {
-        let client = &client;
-        async move {
-            client
-                .request("tools/call", json!({"name": name, "arguments": arguments}))
-                .await
-                .unwrap()
-        }
-    };
+    let call = |name, arguments| client.call(name, arguments);
     assert_eq!(tool_named(&list, "gifts")["outputSchema"]["type"], "array");
     let result = call("gifts", json!({})).await;
     assert_eq!(
@@ -1087,5 +1093,74 @@ async fn structured_results_keep_the_wrapper_for_2025_clients() {
         structured_of(&list, "colours", &result),
         json!({"result": ["red", "blue"]})
     );
+    client.assert_valid();
+}
+
+/// Today's prices: per user, reusable for five seconds.
+#[mcp_resource(
+    uri = "shop://info/prices",
+    cache_ttl_ms = 5_000,
+    cache_scope = "private"
+)]
+fn prices() -> &'static str {
+    "Kites 12, atlases 30."
+}
+
+/// One shelf of the shop: reusable for a second, shared as the server says.
+#[mcp_resource(uri = "shop://shelves/{number}", cache_ttl_ms = 1_000)]
+fn shelf(number: u32) -> String {
+    format!("Shelf {number}: books")
+}
+
+/// server/utilities/caching: a resource's or template's own `ttlMs`/`cacheScope` on its
+/// `resources/read`, a part it leaves out the server's; the lists and the other reads keep the
+/// server's hints, and a session's read has none.
+#[tokio::test]
+async fn a_resource_s_own_cache_hints_go_with_its_reads() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .resource::<hours>()
+        .resource::<prices>()
+        .resource::<shelf>()
+        .cache_hints(CacheHints::new(Duration::from_secs(60), CacheScope::Public))
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    let own = client.read("shop://info/prices").await;
+    assert_eq!(own["contents"][0]["text"], "Kites 12, atlases 30.");
+    assert_eq!(
+        (&own["ttlMs"], &own["cacheScope"]),
+        (&json!(5_000), &json!("private"))
+    );
+    let template = client.read("shop://shelves/2").await;
+    assert_eq!(template["contents"][0]["text"], "Shelf 2: books");
+    assert_eq!(
+        (&template["ttlMs"], &template["cacheScope"]),
+        (&json!(1_000), &json!("public"))
+    );
+    let plain = client.read("shop://info/hours").await;
+    assert_eq!(
+        (&plain["ttlMs"], &plain["cacheScope"]),
+        (&json!(60_000), &json!("public"))
+    );
+    assert!(server_info_of(&own).is_object());
+    for method in ["resources/list", "resources/templates/list"] {
+        let list = client.request(method, json!({})).await.unwrap();
+        assert_eq!(
+            (&list["ttlMs"], &list["cacheScope"]),
+            (&json!(60_000), &json!("public")),
+            "{method}"
+        );
+    }
+    client
+        .client
+        .initialize_with("2025-11-25", json!({}))
+        .await
+        .unwrap();
+    let legacy = client
+        .client
+        .request("resources/read", json!({"uri": "shop://info/prices"}))
+        .await
+        .unwrap();
+    assert!(legacy.get("ttlMs").is_none() && legacy.get("cacheScope").is_none());
     client.assert_valid();
 }

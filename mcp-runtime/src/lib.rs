@@ -712,8 +712,8 @@ pub mod __private {
     pub use crate::handler_error::HandlerError;
     pub use crate::prompt::{IntoPromptResult, Prompt};
     pub use crate::protocol::{
-        Annotations, CallToolResult, GetPromptResult, PromptDefinition, ResourceContents,
-        ResourceDefinition, Role, ToolAnnotations, ToolDefinition,
+        Annotations, CacheScope, CallToolResult, GetPromptResult, PromptDefinition,
+        ResourceContents, ResourceDefinition, Role, ToolAnnotations, ToolDefinition,
     };
     pub use crate::resource::{Resource, ResourceReturns, SuppliedParam};
     pub use crate::tool::{ArgErrors, Arguments, InputSchema, OutputCache, Tool, ToolReturns};
