@@ -279,3 +279,67 @@ impl CallToolResult {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn object(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().expect("an object")
+    }
+
+    #[test]
+    fn a_wrapped_schema_keeps_its_dialect_and_definitions_at_the_root() {
+        let schema = OutputSchema::new(object(json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "array",
+            "items": {"$ref": "#/$defs/Gift"},
+            "$defs": {"Gift": {"type": "object"}},
+        })));
+        assert_eq!(
+            Value::Object(schema.for_revision(Revision::V2025_06_18).clone()),
+            json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object",
+                "properties": {"result": {"type": "array", "items": {"$ref": "#/$defs/Gift"}}},
+                "required": ["result"],
+                "$defs": {"Gift": {"type": "object"}},
+            })
+        );
+        assert_eq!(schema.for_revision(Revision::V2026_07_28)["type"], "array");
+    }
+
+    #[test]
+    fn a_choice_among_objects_is_an_object_schema() {
+        let schema = OutputSchema::new(object(json!({
+            "oneOf": [{"type": "object"}, {"type": "object"}],
+        })));
+        assert!(!schema.wraps_values(Revision::V2025_11_25));
+        assert_eq!(schema.schema()["type"], "object");
+    }
+
+    #[test]
+    fn wrapping_a_result_wraps_the_text_only_where_it_mirrors_the_value() {
+        let mut mirrored = CallToolResult {
+            content: vec![Content::text("[1,2]")],
+            structured_content: Some(json!([1, 2])),
+            is_error: false,
+        };
+        mirrored.wrap_structured_content();
+        assert_eq!(mirrored.structured_content, Some(json!({"result": [1, 2]})));
+        assert_eq!(mirrored.content[0].as_text(), Some(r#"{"result":[1,2]}"#));
+        let mut summarized = CallToolResult {
+            content: vec![Content::text("two numbers")],
+            structured_content: Some(json!([1, 2])),
+            is_error: false,
+        };
+        summarized.wrap_structured_content();
+        assert_eq!(
+            summarized.structured_content,
+            Some(json!({"result": [1, 2]}))
+        );
+        assert_eq!(summarized.content[0].as_text(), Some("two numbers"));
+    }
+}

@@ -58,7 +58,8 @@ impl DynamicTool {
     }
 
     /// Sets the `outputSchema`: the schema of the `structuredContent` the handler returns,
-    /// any JSON Schema. A schema that describes objects is served as given. Any other (a
+    /// any JSON Schema. A schema that describes objects is served as given (a choice among
+    /// object schemas with `"type": "object"` added at its root). Any other (a
     /// list, a number) is served as given to clients of revision 2026-07-28, which allows
     /// values of any JSON type; clients of the 2025 revisions, which allow only objects, get
     /// it wrapped as `{"type": "object", "properties": {"result": schema}}` and each
