@@ -91,6 +91,14 @@ pub(crate) struct ServerCore {
     pub(crate) state_keys: StateKeys,
     /// Where list changes and resource updates go to reach every listen stream.
     pub(crate) changes: Box<dyn ChangeBus>,
+    /// The Redis the instances share ([`ServerBuilder::redis`]): the HTTP transport keeps the
+    /// events of its legacy sessions there too.
+    #[cfg(feature = "redis")]
+    #[cfg_attr(
+        not(feature = "http"),
+        expect(dead_code, reason = "read by the HTTP transport")
+    )]
+    pub(crate) redis: Option<String>,
     pub(crate) listeners: Listeners,
     pub(crate) state: StateMap,
     pub(crate) trace: bool,
@@ -453,6 +461,8 @@ impl ServerBuilder {
             complete_members,
             state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
             changes,
+            #[cfg(feature = "redis")]
+            redis: self.redis,
             listeners: Listeners::default(),
             state: self.state,
             trace: self.trace,
