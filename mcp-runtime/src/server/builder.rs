@@ -279,6 +279,11 @@ impl ServerBuilder {
     /// HTTP transport's `/ready` says so, and stays 200: every request is still served). Only
     /// notifications travel: each instance keeps its own lists, so a change that every
     /// instance must serve is made on every instance.
+    ///
+    /// With the `http` feature, the HTTP transport also keeps the events of its sessions of the
+    /// 2025 revisions in that Redis, so that a stream resumed with `Last-Event-ID` on another
+    /// instance replays what the client missed
+    /// (`HttpOptions::shared_events_ttl` says what is kept, and for how long).
     #[cfg(feature = "redis")]
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub fn redis(mut self, url: impl Into<String>) -> ServerBuilder {
