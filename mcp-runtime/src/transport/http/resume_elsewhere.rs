@@ -5,7 +5,9 @@
 //! The session must be genuine: its record, written by the instance that issued the id, must
 //! exist (else 404, the spec's answer for an unknown session), name the same caller on a
 //! protected server (else 404 as well: a session id alone lets no one in), and carry the tag
-//! the event id starts with (else 400: the id is another session's, or made up). Then exactly
+//! the event id starts with (else 400: the id is another session's, or made up; the spec gives
+//! no status for it, only that messages of another stream are never replayed, and 404 would
+//! make the client drop a session that is fine). Then exactly
 //! the events after the client's last one are replayed, in order, when the store still holds
 //! all of them (else 410, as on the instance itself).
 //!
