@@ -296,7 +296,8 @@ pub(super) async fn post(
                 let owner = received.authentication.owner();
                 let limits = state.options.stream_limits();
                 let id = new_session_id();
-                let mirror = state.shared.as_ref().map(|store| Mirror::new(store, &id));
+                let mirror =
+                    (state.shared.as_ref()).map(|store| Mirror::new(store, &id, owner.clone()));
                 let session = HttpSession::new(&state.server, limits, owner, mirror);
                 if !state.sessions.insert(id.clone(), Arc::clone(&session)) {
                     session.end();

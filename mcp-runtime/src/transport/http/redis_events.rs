@@ -3,9 +3,11 @@
 //! (NAME is the server's `serverInfo.name`), whose entry ids are the events' sequence numbers
 //! (`SEQ-0`); each event is one `XADD` that also trims what the instance no longer keeps
 //! (`MINID`), so the Redis stream holds what the hub holds. The session's record (owner, event
-//! id tag) is a JSON string at `mcp:session:NAME:SESSION`. Every write sets the key's TTL and
-//! the record's again ([`HttpOptions::shared_events_ttl`](super::HttpOptions::shared_events_ttl)):
-//! what a dead instance left disappears on its own.
+//! id tag) is a JSON string at `mcp:session:NAME:SESSION`. Each event sets its stream's TTL
+//! again and writes the record again, with the same TTL
+//! ([`HttpOptions::shared_events_ttl`](super::HttpOptions::shared_events_ttl)): what a dead
+//! instance left disappears on its own, and the record of a session that was quiet for longer
+//! comes back with its next event.
 //!
 //! Like the change bus, the store works on a thread of its own with a one-thread Tokio runtime,
 //! fed by a bounded queue ([`QUEUE`]): writing never waits on Redis. Queued writes go out as one
@@ -53,6 +55,7 @@ enum Write {
     },
     Append {
         session: String,
+        record: Arc<SessionRecord>,
         stream: u64,
         event: StoredEvent,
         oldest_kept: u64,
@@ -125,9 +128,17 @@ impl SharedEvents for RedisEvents {
         });
     }
 
-    fn append(&self, session: &str, stream: u64, event: StoredEvent, oldest_kept: u64) {
+    fn append(
+        &self,
+        session: &str,
+        record: &Arc<SessionRecord>,
+        stream: u64,
+        event: StoredEvent,
+        oldest_kept: u64,
+    ) {
         self.write(Write::Append {
             session: session.to_owned(),
+            record: Arc::clone(record),
             stream,
             event,
             oldest_kept,
@@ -236,15 +247,11 @@ impl Link {
         for write in writes {
             match write {
                 Write::Open { session, record } => {
-                    pipe.cmd("SET")
-                        .arg(session_key(&self.name, session))
-                        .arg(record)
-                        .arg("PX")
-                        .arg(self.ttl_ms)
-                        .ignore();
+                    self.set_record(&mut pipe, session, record);
                 }
                 Write::Append {
                     session,
+                    record,
                     stream,
                     event,
                     oldest_kept,
@@ -262,10 +269,10 @@ impl Link {
                         .arg(u8::from(event.last))
                         .ignore();
                     pipe.cmd("PEXPIRE").arg(&key).arg(self.ttl_ms).ignore();
-                    pipe.cmd("PEXPIRE")
-                        .arg(session_key(&self.name, session))
-                        .arg(self.ttl_ms)
-                        .ignore();
+                    // Written again rather than given more time: a record that expired while
+                    // the session was quiet comes back with its next event.
+                    let record = serde_json::to_string(&**record).expect("a record serializes");
+                    self.set_record(&mut pipe, session, &record);
                 }
                 Write::Delete {
                     session,
@@ -284,6 +291,15 @@ impl Link {
             }
         }
         pipe
+    }
+
+    fn set_record(&self, pipe: &mut redis::Pipeline, session: &str, record: &str) {
+        pipe.cmd("SET")
+            .arg(session_key(&self.name, session))
+            .arg(record)
+            .arg("PX")
+            .arg(self.ttl_ms)
+            .ignore();
     }
 
     /// Sends `writes` as one pipeline, on a new connection if the first fails (Redis
@@ -449,13 +465,15 @@ mod tests {
             owner: None,
             tag: "ab".to_owned(),
         };
-        store.open_session("s", &record);
+        // Not written at first (say Redis was away): the first event writes it.
+        let shared = Arc::new(record.clone());
         // The hub keeps the last three: it says so with each event.
-        for seq in 1..=5 {
-            store.append("s", 1, event(seq, seq == 5), seq.saturating_sub(2).max(1));
+        for seq in 1..=5u64 {
+            let oldest_kept = seq.saturating_sub(2).max(1);
+            store.append("s", &shared, 1, event(seq, seq == 5), oldest_kept);
         }
         let stored = store.load("s", 1).await.unwrap();
-        assert_eq!(stored.record, Some(record));
+        assert_eq!(stored.record.as_ref(), Some(&record));
         assert_eq!(
             stored.events,
             [event(3, false), event(4, false), event(5, true)]
@@ -477,7 +495,8 @@ mod tests {
 
         store.forget_streams("s", &[1]);
         assert!(store.load("s", 1).await.unwrap().events.is_empty());
-        store.append("s", 2, event(1, false), 1);
+        store.open_session("s", &record);
+        store.append("s", &shared, 2, event(1, false), 1);
         store.end_session("s", &[2]);
         let stored = store.load("s", 2).await.unwrap();
         assert_eq!((stored.record, stored.events.len()), (None, 0));

@@ -140,7 +140,7 @@ mod tests {
                 data: Arc::from(format!("{seq}").as_bytes()),
                 last: finished && seq == 5,
             };
-            store.append("s1", 2, event, 3);
+            store.append("s1", &Arc::new(record.clone()), 2, event, 3);
         }
         store
     }

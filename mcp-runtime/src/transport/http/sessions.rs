@@ -63,7 +63,7 @@ impl HttpSession {
     /// instance can resume its streams.
     pub(super) fn share(&self) {
         if let Some(mirror) = &self.mirror {
-            mirror.open(self.owner.clone());
+            mirror.open();
         }
     }
 

@@ -61,8 +61,16 @@ pub(super) type Pending<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 pub(super) trait SharedEvents: Send + Sync {
     /// A new session and its record.
     fn open_session(&self, session: &str, record: &SessionRecord);
-    /// One event of `stream`; the events before `oldest_kept` are no longer kept.
-    fn append(&self, session: &str, stream: u64, event: StoredEvent, oldest_kept: u64);
+    /// One event of `stream`; the events before `oldest_kept` are no longer kept. The
+    /// session's record is written again with it: both live on for the TTL from now.
+    fn append(
+        &self,
+        session: &str,
+        record: &Arc<SessionRecord>,
+        stream: u64,
+        event: StoredEvent,
+        oldest_kept: u64,
+    );
     /// The instance no longer keeps these streams (finished, then forgotten).
     fn forget_streams(&self, session: &str, streams: &[u64]);
     /// The session ended: its record and these streams go.
@@ -76,32 +84,36 @@ pub(super) trait SharedEvents: Send + Sync {
 pub(super) struct Mirror {
     store: Arc<dyn SharedEvents>,
     session: Arc<str>,
-    tag: Arc<str>,
+    record: Arc<SessionRecord>,
 }
 
 impl Mirror {
-    /// A new session `session`, with a random tag for its event ids.
-    pub(super) fn new(store: &Arc<dyn SharedEvents>, session: &str) -> Mirror {
+    /// A new session `session` of `owner`, with a random tag for its event ids.
+    pub(super) fn new(
+        store: &Arc<dyn SharedEvents>,
+        session: &str,
+        owner: Option<String>,
+    ) -> Mirror {
         let mut bytes = [0u8; 8];
         getrandom::fill(&mut bytes).expect("the operating system provides random bytes");
+        let record = SessionRecord {
+            owner,
+            tag: format!("{:016x}", u64::from_le_bytes(bytes)),
+        };
         Mirror {
             store: Arc::clone(store),
             session: session.into(),
-            tag: format!("{:016x}", u64::from_le_bytes(bytes)).into(),
+            record: Arc::new(record),
         }
     }
 
     /// Writes the session's record.
-    pub(super) fn open(&self, owner: Option<String>) {
-        let record = SessionRecord {
-            owner,
-            tag: self.tag.to_string(),
-        };
-        self.store.open_session(&self.session, &record);
+    pub(super) fn open(&self) {
+        self.store.open_session(&self.session, &self.record);
     }
 
     pub(super) fn append(&self, stream: u64, event: StoredEvent, oldest_kept: u64) {
-        self.store.append(&self.session, stream, event, oldest_kept);
+        (self.store).append(&self.session, &self.record, stream, event, oldest_kept);
     }
 
     pub(super) fn forget_streams(&self, streams: &[u64]) {
@@ -115,14 +127,14 @@ impl Mirror {
     }
 
     pub(super) fn event_id(&self, stream: u64, seq: u64) -> String {
-        tagged_event_id(&self.tag, stream, seq)
+        tagged_event_id(&self.record.tag, stream, seq)
     }
 
     /// The stream and sequence number a `Last-Event-ID` of this session names; `None` for an
     /// id of another session, or not an event id.
     pub(super) fn parse_event_id(&self, id: &str) -> Option<(u64, u64)> {
         let (tag, position) = split_event_id(id)?;
-        (tag == &*self.tag).then_some(position)
+        (tag == self.record.tag).then_some(position)
     }
 }
 
@@ -157,7 +169,15 @@ pub(super) mod in_memory {
             records.insert(session.to_owned(), record.clone());
         }
 
-        fn append(&self, session: &str, stream: u64, event: StoredEvent, oldest_kept: u64) {
+        fn append(
+            &self,
+            session: &str,
+            record: &Arc<SessionRecord>,
+            stream: u64,
+            event: StoredEvent,
+            oldest_kept: u64,
+        ) {
+            self.open_session(session, record);
             let mut streams = self.streams.lock().unwrap();
             let events = streams.entry((session.to_owned(), stream)).or_default();
             events.push(event);

@@ -614,7 +614,7 @@ mod tests {
 
         let store = Arc::new(InMemory::default());
         let shared: Arc<dyn SharedEvents> = store.clone();
-        let mirror = Mirror::new(&shared, "s1");
+        let mirror = Mirror::new(&shared, "s1", None);
         let hub = Hub::for_request(5, limits(3, 1 << 20), Some(mirror.clone()));
         for n in 0..5u8 {
             hub.push(vec![n], n == 4);
