@@ -1,5 +1,7 @@
 //! The sessions of the HTTP endpoint, by `Mcp-Session-Id`: how many may live at once, how
-//! long an unused one is kept, and how many GET streams each may hold open.
+//! long an unused one is kept, and how many GET streams each may hold open; with a store
+//! shared by several instances (`shared_events.rs`), each session's record there and what it
+//! tells the store when its streams are forgotten and when it ends.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

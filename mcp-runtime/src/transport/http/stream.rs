@@ -15,6 +15,10 @@
 //!
 //! A stream that waits on the client (a GET stream, a listen stream) ends with a `retry` hint
 //! when the server drains (`drain.rs`).
+//!
+//! With a store shared by several instances (`shared_events.rs`), a hub copies each event it
+//! keeps there, with the oldest it still keeps, and its event ids carry the session's tag
+//! (`TAG.STREAM-SEQ`); without one, ids are `STREAM-SEQ` and nothing is copied.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
