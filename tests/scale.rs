@@ -721,13 +721,14 @@ async fn all_events(stream: &mut http::Response) -> Vec<(String, Value)> {
 
 /// A legacy stream opened on instance A loses its connection; the events it missed are
 /// replayed, exactly and in order, by a resume on instance B (the shared event store in
-/// Redis), as they are by a resume on A itself.
+/// Redis), as they are by a resume on A itself, and still once A is killed. A lost GET stream
+/// is replayed on B too, ending with a `retry` hint.
 #[tokio::test]
 async fn a_legacy_stream_resumed_on_the_other_instance_replays_what_was_missed() {
     if !tools_present() {
         return;
     }
-    let cluster = Cluster::start().await;
+    let mut cluster = Cluster::start().await;
     let a_host = format!("127.0.0.1:{}", cluster.a_port);
     let (session, _) = start_session(cluster.a_port, &a_host).await;
     let (lost, seen) = call_with_progress(cluster.a_port, &session, 7).await;
@@ -771,6 +772,41 @@ async fn a_legacy_stream_resumed_on_the_other_instance_replays_what_was_missed()
     let everything = all_events(&mut from_start).await;
     assert_eq!(everything.len(), 4, "{everything:?}");
     assert_eq!(everything[1..], replayed[..]);
+
+    // The session's GET stream, opened on A and lost; a change made meanwhile reaches the
+    // session on A, and a resume on B replays it, then ends with a `retry` hint: the live
+    // events are A's to send.
+    let headers = session_headers(&a_host, &session);
+    let mut get = http::request(cluster.a_port, "GET", &headers, "").await;
+    assert_eq!(get.status, 200);
+    let (primed, _) = get.next_event().await.expect("the priming event");
+    let primed = primed.expect("its id");
+    drop(get);
+    let b_host = format!("127.0.0.1:{}", cluster.b_port);
+    assert_eq!(
+        trigger_tool_change(cluster.b_port, &b_host).await.status,
+        200
+    );
+    let mut text = String::new();
+    for _ in 0..40 {
+        // Until the change has come through the bus to A, and from A to Redis.
+        text = resume(cluster.b_port, &session, &primed).await.text().await;
+        if text.contains("list_changed") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        text.contains("notifications/tools/list_changed"),
+        "{text:?}"
+    );
+    assert!(text.ends_with("retry: 1000\n\n"), "{text:?}");
+
+    // A dies: B still replays what was missed.
+    cluster.a.kill();
+    let mut after_death = resume(cluster.b_port, &session, &seen[1]).await;
+    assert_eq!(after_death.status, 200);
+    assert_eq!(all_events(&mut after_death).await, replayed);
 }
 
 /// The JSON-RPC error of a refused resume: not a stream, nothing replayed.
