@@ -817,6 +817,10 @@ async fn resume_elsewhere(
         ),
         Err(ElsewhereRefusal::NotThisSession) => not_this_session(),
         Err(ElsewhereRefusal::Gone(reason)) => {
+            static LOG: LimitLog = LimitLog::new();
+            LOG.hit(|| {
+                format!("a resume of another instance's stream is refused with 410: {reason}")
+            });
             refuse(StatusCode::GONE, crate::ErrorCode::InvalidRequest, reason)
         }
         Err(ElsewhereRefusal::Unavailable) => {
