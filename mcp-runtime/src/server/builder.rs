@@ -91,6 +91,14 @@ pub(crate) struct ServerCore {
     pub(crate) state_keys: StateKeys,
     /// Where list changes and resource updates go to reach every listen stream.
     pub(crate) changes: Box<dyn ChangeBus>,
+    /// The Redis the instances share ([`ServerBuilder::redis`]): the HTTP transport keeps the
+    /// events of its legacy sessions there too.
+    #[cfg(feature = "redis")]
+    #[cfg_attr(
+        not(feature = "http"),
+        expect(dead_code, reason = "read by the HTTP transport")
+    )]
+    pub(crate) redis: Option<String>,
     pub(crate) listeners: Listeners,
     pub(crate) state: StateMap,
     pub(crate) trace: bool,
@@ -273,6 +281,11 @@ impl ServerBuilder {
     /// HTTP transport's `/ready` says so, and stays 200: every request is still served). Only
     /// notifications travel: each instance keeps its own lists, so a change that every
     /// instance must serve is made on every instance.
+    ///
+    /// With the `http` feature, the HTTP transport also keeps the events of its sessions of the
+    /// 2025 revisions in that Redis, so that a stream resumed with `Last-Event-ID` on another
+    /// instance replays what the client missed
+    /// (`HttpOptions::shared_events_ttl` says what is kept, and for how long).
     #[cfg(feature = "redis")]
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub fn redis(mut self, url: impl Into<String>) -> ServerBuilder {
@@ -455,6 +468,8 @@ impl ServerBuilder {
             complete_members,
             state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
             changes,
+            #[cfg(feature = "redis")]
+            redis: self.redis,
             listeners: Listeners::default(),
             state: self.state,
             trace: self.trace,
