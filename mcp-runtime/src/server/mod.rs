@@ -12,6 +12,8 @@ mod outbound;
 mod panic;
 #[cfg(feature = "redis")]
 mod redis_bus;
+#[cfg(feature = "redis")]
+pub(crate) mod redis_link;
 mod session;
 mod suggest;
 
