@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 
 use serde::{Deserialize, Deserializer};
+use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::{ErrorCode, RequestId, RpcError};
@@ -57,8 +58,9 @@ struct Envelope<'a> {
     params: Option<&'a RawValue>,
     #[serde(borrow, default, deserialize_with = "present")]
     result: Option<&'a RawValue>,
-    #[serde(default)]
-    error: Option<RpcError>,
+    /// Read by [`error_object`] when the message is a response.
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
 }
 
 /// Keeps a present field even when its value is `null`, so `"id": null` is told from no id
@@ -199,10 +201,16 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
                 id,
                 outcome: Ok(serde_json::from_str(result.get()).unwrap_or_default()),
             }),
-            (None, Some(error)) => Incoming::Response(IncomingResponse {
-                id,
-                outcome: Err(error),
-            }),
+            (None, Some(error)) => match error_object(error) {
+                Some(error) => Incoming::Response(IncomingResponse {
+                    id,
+                    outcome: Err(error),
+                }),
+                None => invalid(
+                    Some(id),
+                    "not a valid JSON-RPC message: `error` must be an object with an integer `code` and a string `message`",
+                ),
+            },
             _ => invalid(
                 Some(id),
                 "a message with an `id` needs a `method` (a request) or exactly one of `result` and `error` (a response)",
@@ -210,6 +218,24 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
         },
         (None, None) => invalid(None, "a JSON-RPC message needs a `method`"),
     }
+}
+
+/// A response's `error` object (`{code, message, data?}`), read through a `Value`: responses
+/// carrying errors are rare, and the binary then holds no reader of its own for them.
+fn error_object(raw: &RawValue) -> Option<RpcError> {
+    let Ok(Value::Object(mut object)) = serde_json::from_str(raw.get()) else {
+        return None;
+    };
+    let code = object.get("code")?.as_i64()?;
+    let Some(Value::String(message)) = object.remove("message") else {
+        return None;
+    };
+    let data = object.remove("data").filter(|data| !data.is_null());
+    Some(RpcError {
+        code,
+        message,
+        data,
+    })
 }
 
 /// The methods clients send, kept as `'static` names: a message naming one costs no copy.
@@ -290,6 +316,53 @@ mod tests {
             code(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":3}"#),
             -32600
         );
+    }
+
+    #[test]
+    fn an_error_response_is_read_and_a_broken_one_refused_with_its_id() {
+        let response =
+            |error: &str| classify_text(&format!(r#"{{"jsonrpc":"2.0","id":4,"error":{error}}}"#));
+        match response(r#"{"code":-32601,"message":"no","data":{"a":1},"extra":true}"#) {
+            Incoming::Response(IncomingResponse {
+                outcome: Err(error),
+                ..
+            }) => {
+                assert_eq!(error.code, -32601);
+                assert_eq!(error.message, "no");
+                assert_eq!(error.data, Some(serde_json::json!({"a": 1})));
+            }
+            other => panic!("read as {other:?}"),
+        }
+        match response(r#"{"code":1,"message":"m","data":null}"#) {
+            Incoming::Response(IncomingResponse {
+                outcome: Err(error),
+                ..
+            }) => {
+                assert_eq!(error.data, None);
+            }
+            other => panic!("read as {other:?}"),
+        }
+        for broken in [
+            r#"{"code":"1","message":"m"}"#,
+            r#"{"code":1.5,"message":"m"}"#,
+            r#"{"message":"m"}"#,
+            r#"{"code":1}"#,
+            r#"{"code":1,"message":2}"#,
+            "[1]",
+        ] {
+            match response(broken) {
+                Incoming::Invalid {
+                    id: Some(id),
+                    error,
+                } => {
+                    assert_eq!(id.as_json(), "4");
+                    assert_eq!(error.code, -32600, "{broken}");
+                }
+                other => panic!("{broken} was read as {other:?}"),
+            }
+        }
+        // `"error": null` is no error: with no `result` either, not a response.
+        assert!(matches!(response("null"), Incoming::Invalid { .. }));
     }
 
     #[test]
