@@ -382,9 +382,9 @@ pub use jsonrpc::{ErrorCode, RequestId, RpcError};
 pub use prompt::{IntoPromptResult, Prompt};
 pub use protocol::{
     Annotations, AudioContent, CacheHints, CacheScope, CallToolResult, ClientInfo, Content,
-    EmbeddedResource, GetPromptResult, ImageContent, Implementation, PromptDefinition,
-    PromptMessage, ReadResourceResult, ResourceContents, ResourceDefinition, ResourceLink,
-    Revision, Role, TextContent, ToolAnnotations, ToolDefinition,
+    EmbeddedResource, GetPromptResult, ImageContent, Implementation, OutputSchema,
+    PromptDefinition, PromptMessage, ReadResourceResult, ResourceContents, ResourceDefinition,
+    ResourceLink, Revision, Role, TextContent, ToolAnnotations, ToolDefinition,
 };
 pub use resource::{IntoResourceContents, Resource, list_files, read_file, safe_join};
 pub use sealed_state::{StateKeys, StateKeysError};
@@ -713,8 +713,8 @@ pub mod __private {
     pub use crate::handler_error::HandlerError;
     pub use crate::prompt::{IntoPromptResult, Prompt};
     pub use crate::protocol::{
-        Annotations, CallToolResult, GetPromptResult, PromptDefinition, ResourceContents,
-        ResourceDefinition, Role, ToolAnnotations, ToolDefinition,
+        Annotations, CacheScope, CallToolResult, GetPromptResult, PromptDefinition,
+        ResourceContents, ResourceDefinition, Role, ToolAnnotations, ToolDefinition,
     };
     pub use crate::resource::{Resource, ResourceReturns, SuppliedParam};
     pub use crate::tool::{ArgErrors, Arguments, InputSchema, OutputCache, Tool, ToolReturns};

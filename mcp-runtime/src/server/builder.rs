@@ -248,7 +248,9 @@ impl ServerBuilder {
     /// How long, and by whom, clients of revision 2026-07-28 may cache `server/discover`, the
     /// lists and `resources/read` results (`ttlMs`, `cacheScope`). Default:
     /// [`CacheHints::NONE`] (not reused, private). Session-based revisions have no such
-    /// hints: their clients hear of changes through list-changed notifications.
+    /// hints: their clients hear of changes through list-changed notifications. A resource
+    /// may set its own for its reads (`#[mcp_resource(cache_ttl_ms = .., cache_scope = ..)]`,
+    /// [`Resource::CACHE_TTL`](crate::Resource::CACHE_TTL)).
     pub fn cache_hints(mut self, hints: CacheHints) -> ServerBuilder {
         self.cache_hints = hints;
         self
