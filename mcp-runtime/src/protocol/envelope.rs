@@ -18,7 +18,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{ClientInfo, LoggingLevel, Revision};
-use crate::jsonrpc::{ErrorCode, RpcError};
+use crate::jsonrpc::{ErrorCode, RpcError, Text};
 
 /// `_meta` key: the revision the request is served under.
 pub(crate) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -137,7 +137,7 @@ impl<'de> Deserialize<'de> for ClaimIn<'de> {
             ) -> Result<ClaimIn<'de>, A::Error> {
                 let mut claim = None;
                 let mut named = Named::default();
-                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
                     match &*key {
                         "_meta" if claim.is_none() => {
                             claim = Some(map.next_value::<Claim<'de>>()?);

@@ -4,11 +4,11 @@
 //! `isError: true` naming each faulty argument and what was expected
 //! (`budget: expected a number, got "cem dólares"`), so the model can correct its call.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use schemars::JsonSchema;
 
-use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 use super::InputSchema;
 use crate::completion::Completer;
 use crate::handler::{ArgumentSource, Missing, Requirements, describe_error};
+use crate::jsonrpc::Text;
 use crate::protocol::CallToolResult;
 
 /// The `arguments` object of a `tools/call`, consumed parameter by parameter.
@@ -266,50 +267,18 @@ impl<'de> Visitor<'de> for Members<'de> {
 
     fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Vec<Field>, A::Error> {
         let mut fields = Vec::with_capacity(map.size_hint().unwrap_or(4));
-        while let Some(key) = map.next_key::<Key<'de>>()? {
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
             let value: &'de RawValue = map.next_value()?;
             fields.push(Field {
                 name: match key {
-                    Key::Borrowed(name) => Name::InText(self.range(name)),
-                    Key::Decoded(name) => Name::Decoded(name),
+                    Cow::Borrowed(name) => Name::InText(self.range(name)),
+                    Cow::Owned(name) => Name::Decoded(name),
                 },
                 value: self.range(value.get()),
                 taken: false,
             });
         }
         Ok(fields)
-    }
-}
-
-/// A member's name: borrowed from the text when written without escapes.
-enum Key<'de> {
-    Borrowed(&'de str),
-    Decoded(String),
-}
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key<'de>;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a member name")
-            }
-
-            fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key::Borrowed(name))
-            }
-
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<Key<'de>, E> {
-                Ok(Key::Decoded(name.to_owned()))
-            }
-
-            fn visit_string<E: de::Error>(self, name: String) -> Result<Key<'de>, E> {
-                Ok(Key::Decoded(name))
-            }
-        }
-        deserializer.deserialize_str(KeyVisitor)
     }
 }
 

@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{Request, input_required, parse_params};
-use crate::jsonrpc::{RpcError, encode_error};
+use crate::jsonrpc::{RpcError, Text, encode_error};
 use crate::protocol::CallToolResult;
 use crate::server::panic::CatchUnwind;
 use crate::server::suggest::did_you_mean;
@@ -120,9 +120,9 @@ impl<'de> Visitor<'de> for CallIn<'de> {
             fields: None,
             meta: None,
         };
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
             match &*key {
-                "name" => call.name = Some(map.next_value()?),
+                "name" => call.name = Some(map.next_value::<Text<'de>>()?.0),
                 "arguments" => call.fields = map.next_value_seed(RawFields::seed(self.text))?,
                 "_meta" => call.meta = Some(map.next_value()?),
                 _ => {
