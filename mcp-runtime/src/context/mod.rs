@@ -17,7 +17,6 @@ mod state;
 use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 pub use client::{ClientError, Root, SamplingRequest, SamplingResponse};
@@ -135,17 +134,14 @@ pub struct Context {
 /// most never do, and reading it costs more than the rest of a small request.
 #[derive(Clone)]
 struct LazyMeta {
-    raw: Option<Box<RawValue>>,
+    raw: Option<Box<str>>,
     parsed: OnceLock<Option<Map<String, Value>>>,
 }
 
 impl LazyMeta {
     fn get(&self) -> Option<&Map<String, Value>> {
         self.parsed
-            .get_or_init(|| {
-                let raw = self.raw.as_deref()?;
-                serde_json::from_str(raw.get()).ok()
-            })
+            .get_or_init(|| serde_json::from_str(self.raw.as_deref()?).ok())
             .as_ref()
     }
 }
@@ -170,7 +166,7 @@ impl Context {
         id: RequestId,
         revision: Revision,
         client: Arc<ClientInfo>,
-        meta: Option<Box<RawValue>>,
+        meta: Option<Box<str>>,
         state: Arc<RequestState>,
     ) -> Context {
         Context {

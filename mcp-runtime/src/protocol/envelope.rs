@@ -4,7 +4,8 @@
 //! fields"; basic/versioning "Backward Compatibility").
 //!
 //! A request *claims* the stateless era when its `params._meta` holds the key
-//! `io.modelcontextprotocol/protocolVersion`, whatever its value. A claim is then checked in
+//! `io.modelcontextprotocol/protocolVersion`, whatever its value (`_meta` is read in the one
+//! pass over a request's params, `server/params.rs`). A claim is then checked in
 //! two steps, so that the HTTP transport can compare its headers in between, as the
 //! specification orders the checks: [`Claim::check_shape`] (-32602 for a missing or mistyped
 //! field, never a fall-back to the session-based era), then [`Claim::into_envelope`] (-32022
@@ -18,7 +19,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{ClientInfo, LoggingLevel, Revision};
-use crate::jsonrpc::{ErrorCode, RpcError, Text};
+use crate::jsonrpc::{ErrorCode, RpcError};
 
 /// `_meta` key: the revision the request is served under.
 pub(crate) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -86,75 +87,6 @@ pub(crate) struct Claim<'a> {
         deserialize_with = "crate::jsonrpc::present"
     )]
     progress_token: Option<&'a RawValue>,
-    /// The params' `name` and `uri`, when they are strings, read in the same pass: what the
-    /// HTTP `Mcp-Name` header must equal.
-    #[serde(skip)]
-    named: Named<'a>,
-}
-
-/// The claim `params` make, if any: `None` for a request of the session-based era.
-///
-/// Most requests of the session-based era carry no `_meta` at all; a search for the key's last
-/// part in the raw text rules them out without parsing anything. The fields are read as JSON
-/// text, each checked and decoded only by [`Claim::check_shape`] and
-/// [`Claim::into_envelope`].
-pub(crate) fn claim(params: Option<&RawValue>) -> Option<Claim<'_>> {
-    let text = params?.get();
-    if !text.contains("protocolVersion") {
-        return None;
-    }
-    let ClaimIn(claim, named) = serde_json::from_str(text).ok()?;
-    let mut claim = claim.filter(|claim| claim.protocol_version.is_some())?;
-    claim.named = named;
-    Some(claim)
-}
-
-/// A params object's `name` and `uri`, where they are strings, and its `arguments` as text.
-#[derive(Debug, Default)]
-struct Named<'a> {
-    name: Option<Cow<'a, str>>,
-    uri: Option<Cow<'a, str>>,
-    arguments: Option<&'a RawValue>,
-}
-
-/// The claim inside a params object, read in the one pass over it: `_meta`'s fields as text,
-/// `name` and `uri` when they are strings, every other member skipped.
-struct ClaimIn<'a>(Option<Claim<'a>>, Named<'a>);
-
-impl<'de> Deserialize<'de> for ClaimIn<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Members;
-        impl<'de> serde::de::Visitor<'de> for Members {
-            type Value = ClaimIn<'de>;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClaimIn<'de>, A::Error> {
-                let mut claim = None;
-                let mut named = Named::default();
-                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-                    match &*key {
-                        "_meta" if claim.is_none() => {
-                            claim = Some(map.next_value::<Claim<'de>>()?);
-                        }
-                        "name" => named.name = map.next_value::<TextOrNot<'de>>()?.0,
-                        "uri" => named.uri = map.next_value::<TextOrNot<'de>>()?.0,
-                        "arguments" => named.arguments = Some(map.next_value::<&'de RawValue>()?),
-                        _ => {
-                            map.next_value::<serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(ClaimIn(claim, named))
-            }
-        }
-        deserializer.deserialize_map(Members)
-    }
 }
 
 /// A client's name and version, borrowed.
@@ -166,84 +98,10 @@ struct NameAndVersion<'a> {
     version: Cow<'a, str>,
 }
 
-/// A string, or `None` for any other JSON value (skipped).
-struct TextOrNot<'a>(Option<Cow<'a, str>>);
-
-impl<'de> Deserialize<'de> for TextOrNot<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Text;
-        impl<'de> serde::de::Visitor<'de> for Text {
-            type Value = TextOrNot<'de>;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("any JSON value")
-            }
-
-            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(Some(Cow::Borrowed(text))))
-            }
-
-            fn visit_str<E>(self, text: &str) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(Some(Cow::Owned(text.to_owned()))))
-            }
-
-            fn visit_bool<E>(self, _: bool) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_i64<E>(self, _: i64) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_u64<E>(self, _: u64) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_f64<E>(self, _: f64) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_unit<E>(self) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<TextOrNot<'de>, A::Error> {
-                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<TextOrNot<'de>, A::Error> {
-                while map
-                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
-                    .is_some()
-                {}
-                Ok(TextOrNot(None))
-            }
-        }
-        deserializer.deserialize_any(Text)
-    }
-}
-
 impl Claim<'_> {
-    /// The params' `name` (`field` "name") or `uri` (`field` "uri"), if a string.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn named(&self, field: &str) -> Option<&str> {
-        match field {
-            "uri" => self.named.uri.as_deref(),
-            _ => self.named.name.as_deref(),
-        }
-    }
-
-    /// The params' `arguments`, as JSON text.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn arguments(&self) -> Option<&RawValue> {
-        self.named.arguments
+    /// Whether this `_meta` claims the stateless era: it names a revision, whatever its value.
+    pub(crate) fn claims_era(&self) -> bool {
+        self.protocol_version.is_some()
     }
 
     /// The claimed revision string, if it is a string.
@@ -425,16 +283,12 @@ fn unsupported(requested: &str, message: String) -> RpcError {
 mod tests {
     use super::*;
 
-    /// Whether `params` claim the stateless era.
-    fn claims(params: Value) -> bool {
-        let raw = serde_json::value::to_raw_value(&params).unwrap();
-        claim(Some(&raw)).is_some()
-    }
-
     /// The envelope `params` claim; panics if they claim nothing.
     fn envelope_of(params: Value) -> Result<Envelope, RpcError> {
-        let raw = serde_json::value::to_raw_value(&params).unwrap();
-        claim(Some(&raw)).expect("a claim").into_envelope()
+        let meta = params["_meta"].to_string();
+        let claim: Claim<'_> = serde_json::from_str(&meta).unwrap();
+        assert!(claim.claims_era(), "{meta} claims nothing");
+        claim.into_envelope()
     }
 
     fn meta(extra: Value) -> Value {
@@ -446,16 +300,6 @@ mod tests {
             meta[key] = value.clone();
         }
         json!({ "_meta": meta })
-    }
-
-    #[test]
-    fn only_the_protocol_version_key_claims() {
-        assert!(!claims(json!({"name": "protocolVersion"})));
-        assert!(!claims(json!({"_meta": {"progressToken": 1}})));
-        assert!(!claims(json!({"protocolVersion": "2026-07-28"})));
-        assert!(claims(json!({"_meta": {PROTOCOL_VERSION: 5}})));
-        assert!(claims(json!({"_meta": {PROTOCOL_VERSION: null}})));
-        assert!(claim(None).is_none());
     }
 
     #[test]

@@ -24,6 +24,7 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 use serde_json::value::RawValue;
 
+use super::params::ParamsLayout;
 use super::suggest::did_you_mean;
 use super::{ServerCore, Session};
 use crate::context::{Context, LoggingLevel, RequestState};
@@ -116,8 +117,9 @@ impl Request<'_> {
             .map_or_else(|| self.session.revision(), |envelope| envelope.revision)
     }
 
-    /// The `Context` a handler serving this request is given.
-    fn context(&self, meta: Option<Box<RawValue>>) -> Context {
+    /// The `Context` a handler serving this request is given; `meta` is the text of the
+    /// params' `_meta`.
+    fn context(&self, meta: Option<Box<str>>) -> Context {
         self.session
             .request_context(self.id.clone(), meta, Arc::clone(&self.state))
     }
@@ -150,9 +152,13 @@ impl Request<'_> {
 
 /// Answers one request of `session`, whose state is `state`; the returned bytes are the
 /// complete reply.
+///
+/// `layout` is where the members of the params lie, when the era's pass over them has found
+/// them already (a stateless request's).
 pub(crate) async fn route(
     session: &Arc<Session>,
     request: IncomingRequest,
+    layout: Option<ParamsLayout>,
     state: Arc<RequestState>,
 ) -> Vec<u8> {
     let IncomingRequest { id, method, params } = request;
@@ -164,7 +170,7 @@ pub(crate) async fn route(
         return encode_error(Some(id), &error);
     }
     if method == "tools/call" {
-        return tools_call::call_tool(&request, params).await;
+        return tools_call::call_tool(&request, params, layout).await;
     }
     let params = params.as_deref();
     let server = request.server();

@@ -43,7 +43,7 @@ pub(super) async fn get_prompt(
     })?;
     drop(prompts);
     let ctx = request
-        .context(meta)
+        .context(meta.map(Into::into))
         .with_input(input.as_ref().map(input_required::Input::round));
     let rendering = CatchUnwind(prompt.get(ctx, StringArgs::new(arguments.unwrap_or_default())));
     let outcome = match &input {

@@ -45,7 +45,7 @@ pub(super) async fn read_resource(
         .ok_or_else(|| not_found(&uri, revision))?;
     let input = input_required::begin(request, "resources/read", &uri, params)?;
     let ctx = request
-        .context(meta)
+        .context(meta.map(Into::into))
         .with_input(input.as_ref().map(input_required::Input::round));
     let read = CatchUnwind(entry.read(ctx, uri.clone(), variables));
     let outcome = match &input {

@@ -9,11 +9,13 @@
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 
 use crate::jsonrpc::{ErrorCode, IncomingRequest, RpcError};
-use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use std::sync::Arc;
 
-use crate::protocol::envelope::{Claim, Envelope};
+use serde_json::Value;
+
 use crate::protocol::{MirroredArgument, base64_decode};
+use crate::server::Stateless;
+use crate::server::params::Params;
 use crate::server::{ServerCore, stateless_method};
 
 pub(super) const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
@@ -23,14 +25,16 @@ const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
 /// A refusal: the HTTP status and the JSON-RPC error.
 pub(super) type Refusal = (StatusCode, RpcError);
 
-/// Admits a request that claims the stateless era: its checked envelope, or why not.
+/// Admits a request that claims the stateless era, read in `params`: its checked envelope and
+/// the layout of its params, or why not.
 pub(super) fn admit(
     server: &ServerCore,
     headers: &HeaderMap,
     request: &IncomingRequest,
-    claim: Claim,
-) -> Result<Envelope, Refusal> {
+    mut params: Params<'_>,
+) -> Result<Stateless, Refusal> {
     let bad_request = |error| (StatusCode::BAD_REQUEST, error);
+    let claim = params.claim.take().expect("a claim was made");
     let checked = claim.check_shape().map_err(bad_request)?;
     let claimed = claim.version().unwrap_or_default();
     match header(headers, VERSION_HEADER.as_str())? {
@@ -62,7 +66,7 @@ pub(super) fn admit(
         }
     }
     if let Some(field) = named_by(&request.method) {
-        let named = claim.named(field);
+        let named = params.named(field);
         match (header(headers, NAME_HEADER.as_str())?, named) {
             (Some(name), Some(named)) if name == named => {}
             (Some(name), named) => {
@@ -80,15 +84,18 @@ pub(super) fn admit(
         }
     }
     if request.method == "tools/call"
-        && let Some(name) = claim.named("name")
+        && let Some(name) = params.named("name")
         && let Some(tool) = server.tools.load().get(name)
         && !tool.mirrored.is_empty()
     {
-        check_mirrored(headers, &tool.mirrored, claim.arguments())?;
+        check_mirrored(headers, &tool.mirrored, &params)?;
     }
     let envelope = checked.into_envelope().map_err(bad_request)?;
     stateless_method(server, &request.method).map_err(|error| (StatusCode::NOT_FOUND, error))?;
-    Ok(envelope)
+    Ok(Stateless {
+        envelope: Arc::new(envelope),
+        layout: params.into_layout(),
+    })
 }
 
 /// Checks the `Mcp-Param-*` headers of the arguments a tool mirrors (server/tools
@@ -99,19 +106,19 @@ pub(super) fn admit(
 fn check_mirrored(
     headers: &HeaderMap,
     mirrored: &[MirroredArgument],
-    arguments: Option<&RawValue>,
+    params: &Params<'_>,
 ) -> Result<(), Refusal> {
-    let arguments: Map<String, Value> = arguments
-        .and_then(|raw| serde_json::from_str(raw.get()).ok())
-        .unwrap_or_default();
     for MirroredArgument {
         argument,
         header: name,
     } in mirrored
     {
-        let body = arguments.get(argument).filter(|value| !value.is_null());
+        let body = params
+            .argument(argument)
+            .and_then(|text| serde_json::from_str::<Value>(text).ok())
+            .filter(|value| !value.is_null());
         let sent = header(headers, name)?;
-        let agrees = match (body, sent.as_deref()) {
+        let agrees = match (body.as_ref(), sent.as_deref()) {
             (None, None) => true,
             (Some(Value::String(body)), Some(sent)) => body == sent,
             (Some(Value::Number(body)), Some(sent)) => sent
