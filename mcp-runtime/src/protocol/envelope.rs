@@ -112,15 +112,20 @@ impl Claim<'_> {
     /// Checks every field's presence and type: -32602 naming the field. What it read goes on
     /// to [`Checked::into_envelope`].
     pub(crate) fn check_shape(&self) -> Result<Checked, RpcError> {
-        let read = self.read()?;
-        let version = self.version().unwrap_or_default().into_owned();
+        let (version, read) = self.read()?;
+        // The revision is told now, but refused only by `Checked::into_envelope`; a served
+        // one keeps no copy of its name.
+        let version = match Revision::parse(&version) {
+            Some(revision) if revision.is_stateless() => Ok(revision),
+            _ => Err(version.into_owned()),
+        };
         Ok(Checked { read, version })
     }
 
-    /// The fields, checked and decoded.
-    fn read(&self) -> Result<Read, RpcError> {
-        match self.version() {
-            Some(version) if version.len() <= MAX_VERSION_LEN => {}
+    /// The fields, checked and decoded, with the revision's name.
+    fn read(&self) -> Result<(Cow<'_, str>, Read), RpcError> {
+        let version = match self.version() {
+            Some(version) if version.len() <= MAX_VERSION_LEN => version,
             Some(_) => {
                 return Err(malformed(
                     PROTOCOL_VERSION,
@@ -133,7 +138,7 @@ impl Claim<'_> {
                     "must be a string such as \"2026-07-28\"",
                 ));
             }
-        }
+        };
         let Some(capabilities) = self.client_capabilities else {
             return Err(malformed(
                 CLIENT_CAPABILITIES,
@@ -188,11 +193,12 @@ impl Claim<'_> {
         {
             return Err(malformed("progressToken", "must be a string or an integer"));
         }
-        Ok(Read {
+        let read = Read {
             capabilities,
             client,
             log_level,
-        })
+        };
+        Ok((version, read))
     }
 
     /// The checked envelope: [`check_shape`](Self::check_shape), then the revision.
@@ -205,7 +211,8 @@ impl Claim<'_> {
 /// specification orders it (after the HTTP headers).
 pub(crate) struct Checked {
     read: Read,
-    version: String,
+    /// The revision, or the name of one not served statelessly.
+    version: Result<Revision, String>,
 }
 
 impl Checked {
@@ -213,37 +220,42 @@ impl Checked {
     /// listing the supported ones).
     pub(crate) fn into_envelope(self) -> Result<Envelope, RpcError> {
         let Checked { read, version } = self;
-        let revision = match Revision::parse(&version) {
-            Some(revision) if revision.is_stateless() => revision,
-            Some(revision) => {
-                return Err(unsupported(
-                    &version,
-                    format!(
-                        "protocol revision {revision} is session-based: it is negotiated by `initialize`, not named in `_meta`; name {} in `_meta`, or send `initialize`",
-                        Revision::LATEST
-                    ),
-                ));
-            }
-            None => {
-                return Err(unsupported(
-                    &version,
-                    format!(
-                        "unsupported protocol revision `{version}`: this server speaks {}",
-                        supported_versions().join(", ")
-                    ),
-                ));
-            }
+        let version = match version {
+            Ok(revision) => return Ok(read.into_envelope(revision)),
+            Err(version) => version,
         };
-        let (name, version) = read.client.unwrap_or_default();
-        Ok(Envelope {
+        // Not a revision served statelessly: a session-based one, or none at all.
+        match Revision::parse(&version) {
+            Some(revision) => Err(unsupported(
+                &version,
+                format!(
+                    "protocol revision {revision} is session-based: it is negotiated by `initialize`, not named in `_meta`; name {} in `_meta`, or send `initialize`",
+                    Revision::LATEST
+                ),
+            )),
+            None => Err(unsupported(
+                &version,
+                format!(
+                    "unsupported protocol revision `{version}`: this server speaks {}",
+                    supported_versions().join(", ")
+                ),
+            )),
+        }
+    }
+}
+
+impl Read {
+    fn into_envelope(self, revision: Revision) -> Envelope {
+        let (name, version) = self.client.unwrap_or_default();
+        Envelope {
             revision,
             client: Arc::new(ClientInfo {
                 name,
                 version,
-                capabilities: read.capabilities,
+                capabilities: self.capabilities,
             }),
-            log_level: read.log_level,
-        })
+            log_level: self.log_level,
+        }
     }
 }
 
