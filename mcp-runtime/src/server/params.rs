@@ -2,10 +2,11 @@
 //! (`_meta`, `name`, `uri`, `arguments`), so that none of them is read twice.
 //!
 //! A stateless request's `_meta` (about 230 bytes of long key names) is read into its
-//! [`Claim`] in this pass, and `tools/call` takes its name, its arguments' members and its
-//! `_meta` from the same pass, through the [`ParamsLayout`] it leaves: positions in the params
-//! text, which travel with the request to the method. A session-based request makes no claim
-//! (ruled out by a search of the raw text), and `tools/call` then runs the pass itself.
+//! [`Claim`] in this pass, once, and `tools/call` takes its name and its arguments' members
+//! from the same pass, through the [`ParamsLayout`] it leaves: positions in the params text,
+//! which travel with the request to the method. A session-based request makes no claim (ruled
+//! out by a search of the raw text), and `tools/call` then runs the pass itself. A handler that
+//! asks for `_meta` has it read from the params text then (`Context::meta`), not here.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -22,13 +23,13 @@ pub(crate) struct Params<'a> {
     text: &'a str,
     /// The first `_meta`, read as a claim of the stateless era (checked only if it claims).
     pub(crate) claim: Option<Claim<'a>>,
+    /// Whether there is a `_meta` member.
+    has_meta: bool,
     /// `name`, when a string.
     name: Option<Cow<'a, str>>,
     /// `uri`, when a string.
     uri: Option<Cow<'a, str>>,
     arguments: ArgumentsAt,
-    /// The last `_meta`, as text (what a handler's `Context::meta` reads).
-    meta: Option<&'a RawValue>,
 }
 
 /// The claim of the stateless era `params` make, with the rest of the params read in the same
@@ -51,13 +52,15 @@ impl<'a> Params<'a> {
         let text = params.get();
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let read = Members { text }.deserialize(&mut deserializer);
+        // A member of the wrong type inside `_meta` (a duplicate key, a `_meta` that is not an
+        // object): no claim, and `tools/call` explains what it can through a decoded object.
         read.unwrap_or(Params {
             text,
             claim: None,
+            has_meta: false,
             name: None,
             uri: None,
             arguments: ArgumentsAt::NotAnObject,
-            meta: None,
         })
     }
 
@@ -92,18 +95,18 @@ impl<'a> Params<'a> {
                 Cow::Borrowed(name) => Span::At(at(name)),
                 Cow::Owned(name) => Span::Decoded(name),
             }),
-            meta: self.meta.map(|meta| at(meta.get())),
+            has_meta: self.has_meta,
             arguments: self.arguments,
         }
     }
 }
 
-/// Where a request's `name`, `arguments` and `_meta` lie in its params text, as the one pass
-/// over them found them.
+/// Where a request's `name` and `arguments` lie in its params text, and whether it has a
+/// `_meta`, as the one pass over them found them.
 pub(crate) struct ParamsLayout {
     name: Option<Span>,
     pub(crate) arguments: ArgumentsAt,
-    meta: Option<Range<usize>>,
+    pub(crate) has_meta: bool,
 }
 
 /// A string member's value: where it lies in the text, or (written with escapes) decoded.
@@ -124,11 +127,6 @@ impl ParamsLayout {
             Span::At(range) => Some(&text[range.clone()]),
             Span::Decoded(name) => Some(name),
         }
-    }
-
-    /// The text of `_meta`, if any, out of `text`, the params text the layout was made of.
-    pub(crate) fn meta<'t>(&self, text: &'t str) -> Option<&'t str> {
-        Some(&text[self.meta.clone()?])
     }
 }
 
@@ -153,26 +151,20 @@ impl<'de> Visitor<'de> for Members<'de> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params<'de>, A::Error> {
-        let mut first_meta = true;
         let mut params = Params {
             text: self.text,
             claim: None,
+            has_meta: false,
             name: None,
             uri: None,
             arguments: ArgumentsAt::Absent,
-            meta: None,
         };
         while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
             match &*key {
-                "_meta" => {
-                    // Kept as text for the handler, and read as a claim only if it may be one
-                    // (the first `_meta` claims, as a decoded object would not tell).
-                    let meta: &'de RawValue = map.next_value()?;
-                    if first_meta && meta.get().contains("protocolVersion") {
-                        params.claim = serde_json::from_str(meta.get()).ok();
-                    }
-                    first_meta = false;
-                    params.meta = Some(meta);
+                // The first `_meta` is the one that claims.
+                "_meta" if !params.has_meta => {
+                    params.claim = Some(map.next_value()?);
+                    params.has_meta = true;
                 }
                 "name" => params.name = map.next_value::<TextOrNot<'de>>()?.0,
                 "uri" => params.uri = map.next_value::<TextOrNot<'de>>()?.0,
@@ -279,13 +271,14 @@ mod tests {
         assert_eq!(params.argument("b"), Some(r#""x""#));
         let layout = params.into_layout();
         assert_eq!(layout.name(text), Some("add"));
-        assert_eq!(layout.meta(text), Some(r#"{"k":1}"#));
         assert!(matches!(layout.arguments, ArgumentsAt::Object(_)));
+        assert!(layout.has_meta);
         for (arguments, object) in [("null", true), ("[1]", false), ("\"a\"", false)] {
             let text = format!(r#"{{"name":"add","arguments":{arguments}}}"#);
             let raw: Box<RawValue> = serde_json::from_str(&text).unwrap();
             let layout = ParamsLayout::of(&raw);
             assert_eq!(layout.name(&text), Some("add"));
+            assert!(!layout.has_meta);
             assert_eq!(
                 matches!(layout.arguments, ArgumentsAt::Object(_)),
                 object,

@@ -120,11 +120,12 @@ impl Session {
             .map_or(Revision::LATEST_SESSION_BASED, |n| n.revision)
     }
 
-    /// The context of one request, whose state is `state`.
+    /// The context of one request, whose state is `state` and whose params (for their `_meta`)
+    /// are `params`.
     pub(crate) fn request_context(
         self: &Arc<Self>,
         id: RequestId,
-        meta: Option<Box<str>>,
+        params: Option<Box<str>>,
         state: Arc<RequestState>,
     ) -> Context {
         let (revision, client) = match (&state.envelope, self.negotiated()) {
@@ -132,7 +133,7 @@ impl Session {
             (None, Some(negotiated)) => (negotiated.revision, Arc::clone(&negotiated.client)),
             (None, None) => (Revision::LATEST_SESSION_BASED, Arc::default()),
         };
-        Context::new(Arc::clone(self), id, revision, client, meta, state)
+        Context::new(Arc::clone(self), id, revision, client, params, state)
     }
 
     /// The state of a request that is answered outside the in-flight map (no cancel can reach

@@ -117,11 +117,11 @@ impl Request<'_> {
             .map_or_else(|| self.session.revision(), |envelope| envelope.revision)
     }
 
-    /// The `Context` a handler serving this request is given; `meta` is the text of the
-    /// params' `_meta`.
-    fn context(&self, meta: Option<Box<str>>) -> Context {
+    /// The `Context` a handler serving this request is given; `params` is the text of the
+    /// params, for the handler to read their `_meta` from (`None` if they have none).
+    fn context(&self, params: Option<Box<str>>) -> Context {
         self.session
-            .request_context(self.id.clone(), meta, Arc::clone(&self.state))
+            .request_context(self.id.clone(), params, Arc::clone(&self.state))
     }
 
     /// The reply carrying `result`; a stateless revision's also says it is complete and who

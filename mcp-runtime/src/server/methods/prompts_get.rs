@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::json;
 use serde_json::value::RawValue;
 
@@ -19,7 +20,7 @@ struct GetParams {
     #[serde(default)]
     arguments: Option<HashMap<String, String>>,
     #[serde(default, rename = "_meta")]
-    meta: Option<Box<RawValue>>,
+    meta: Option<IgnoredAny>,
 }
 
 /// `prompts/get`: renders the prompt with its arguments.
@@ -43,7 +44,7 @@ pub(super) async fn get_prompt(
     })?;
     drop(prompts);
     let ctx = request
-        .context(meta.map(Into::into))
+        .context(meta.and(params).map(|params| params.get().into()))
         .with_input(input.as_ref().map(input_required::Input::round));
     let rendering = CatchUnwind(prompt.get(ctx, StringArgs::new(arguments.unwrap_or_default())));
     let outcome = match &input {

@@ -3,6 +3,7 @@
 //! (`resources/list` and `resources/templates/list` are list methods, in `list`.)
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::json;
 use serde_json::value::RawValue;
 
@@ -16,7 +17,7 @@ use crate::server::{ServerCore, Session};
 struct UriParams {
     uri: String,
     #[serde(default, rename = "_meta")]
-    meta: Option<Box<RawValue>>,
+    meta: Option<IgnoredAny>,
 }
 
 /// The error for a URI the server has no resource for: -32002 in the session-based
@@ -45,7 +46,7 @@ pub(super) async fn read_resource(
         .ok_or_else(|| not_found(&uri, revision))?;
     let input = input_required::begin(request, "resources/read", &uri, params)?;
     let ctx = request
-        .context(meta.map(Into::into))
+        .context(meta.and(params).map(|params| params.get().into()))
         .with_input(input.as_ref().map(input_required::Input::round));
     let read = CatchUnwind(entry.read(ctx, uri.clone(), variables));
     let outcome = match &input {

@@ -81,7 +81,6 @@ enum CallParams {
         params: Option<Box<RawValue>>,
         name: String,
         arguments: Map<String, Value>,
-        meta: Option<Box<str>>,
     },
 }
 
@@ -99,21 +98,19 @@ impl CallParams {
             if fits {
                 return Ok(CallParams::Laid { params, layout });
             }
-            let (name, arguments, meta) = call_params_explained(Some(&params))?;
+            let (name, arguments) = call_params_explained(Some(&params))?;
             let params = Some(params);
             return Ok(CallParams::Decoded {
                 params,
                 name,
                 arguments,
-                meta,
             });
         }
-        let (name, arguments, meta) = call_params_explained(None)?;
+        let (name, arguments) = call_params_explained(None)?;
         Ok(CallParams::Decoded {
             params: None,
             name,
             arguments,
-            meta,
         })
     }
 
@@ -132,11 +129,12 @@ impl CallParams {
         }
     }
 
-    /// The text of `_meta`, for the handler's `Context`.
+    /// The params text for the handler's `Context`, which reads `_meta` out of it if the
+    /// handler asks; `None` when there is no `_meta` to read.
     fn meta(&self) -> Option<Box<str>> {
         match self {
-            CallParams::Laid { params, layout } => layout.meta(params.get()).map(Box::from),
-            CallParams::Decoded { meta, .. } => meta.clone(),
+            CallParams::Laid { params, layout } => layout.has_meta.then(|| params.get().into()),
+            CallParams::Decoded { params, .. } => params.as_deref().map(|p| p.get().into()),
         }
     }
 
@@ -154,7 +152,7 @@ impl CallParams {
 /// [`call_params`] through a decoded object, for the messages that say what is wrong.
 fn call_params_explained(
     params: Option<&RawValue>,
-) -> Result<(String, Map<String, Value>, Option<Box<str>>), RpcError> {
+) -> Result<(String, Map<String, Value>), RpcError> {
     let mut params: Map<String, Value> = parse_params("tools/call", params)?;
     let name = match params.remove("name") {
         Some(Value::String(name)) => name,
@@ -184,9 +182,5 @@ fn call_params_explained(
             )));
         }
     };
-    let meta = match params.remove("_meta") {
-        Some(meta @ Value::Object(_)) => Some(meta.to_string().into()),
-        _ => None,
-    };
-    Ok((name, arguments, meta))
+    Ok((name, arguments))
 }
