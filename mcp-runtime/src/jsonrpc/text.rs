@@ -12,29 +12,29 @@ use serde::de::{self, Deserialize, Deserializer, Visitor};
 /// instead, or every name of every request costs an allocation.
 pub(crate) struct Text<'de>(pub(crate) Cow<'de, str>);
 
-impl<'de> Deserialize<'de> for Text<'de> {
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct TextVisitor;
-        impl<'de> Visitor<'de> for TextVisitor {
-            type Value = Text<'de>;
+        struct TextVisitor<'a>(std::marker::PhantomData<&'a str>);
+        impl<'de: 'a, 'a> Visitor<'de> for TextVisitor<'a> {
+            type Value = Text<'a>;
 
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("a string")
             }
 
-            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Text<'de>, E> {
+            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Text<'a>, E> {
                 Ok(Text(Cow::Borrowed(text)))
             }
 
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Text<'de>, E> {
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Text<'a>, E> {
                 Ok(Text(Cow::Owned(text.to_owned())))
             }
 
-            fn visit_string<E: de::Error>(self, text: String) -> Result<Text<'de>, E> {
+            fn visit_string<E: de::Error>(self, text: String) -> Result<Text<'a>, E> {
                 Ok(Text(Cow::Owned(text)))
             }
         }
-        deserializer.deserialize_str(TextVisitor)
+        deserializer.deserialize_str(TextVisitor(std::marker::PhantomData))
     }
 }
 

@@ -19,7 +19,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{ClientInfo, LoggingLevel, Revision};
-use crate::jsonrpc::{ErrorCode, RpcError};
+use crate::jsonrpc::{ErrorCode, RpcError, Text};
 
 /// `_meta` key: the revision the request is served under.
 pub(crate) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -106,7 +106,8 @@ impl Claim<'_> {
 
     /// The claimed revision string, if it is a string.
     pub(crate) fn version(&self) -> Option<Cow<'_, str>> {
-        serde_json::from_str(self.protocol_version?.get()).ok()
+        let Text(version) = serde_json::from_str(self.protocol_version?.get()).ok()?;
+        Some(version)
     }
 
     /// Checks every field's presence and type: -32602 naming the field. What it read goes on
