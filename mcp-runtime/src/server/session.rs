@@ -33,7 +33,7 @@ use crate::protocol::{ClientInfo, Revision};
 /// the members of its params lie (read in the same pass as the claim, so that its method reads
 /// none of them again).
 pub(crate) struct Stateless {
-    pub(crate) envelope: Arc<Envelope>,
+    pub(crate) envelope: Envelope,
     pub(crate) layout: ParamsLayout,
 }
 
@@ -271,10 +271,7 @@ impl Session {
                 match claimed {
                     None => self.start_request(request, ReplyTo::Sink(sink.clone()), None),
                     Some((Ok(envelope), layout)) => {
-                        let stateless = Stateless {
-                            envelope: Arc::new(envelope),
-                            layout,
-                        };
+                        let stateless = Stateless { envelope, layout };
                         self.start_request(request, ReplyTo::Sink(sink.clone()), Some(stateless));
                     }
                     Some((Err(error), _)) => sink.send(

@@ -107,7 +107,7 @@ impl Request<'_> {
 
     /// What a request of a stateless revision declared; `None` in a session.
     fn envelope(&self) -> Option<&Envelope> {
-        self.state.envelope.as_deref()
+        self.state.envelope.as_ref()
     }
 
     /// The revision the request is served under: its own for a stateless revision, else the

@@ -9,8 +9,6 @@
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 
 use crate::jsonrpc::{ErrorCode, IncomingRequest, RpcError};
-use std::sync::Arc;
-
 use serde_json::Value;
 
 use crate::protocol::{MirroredArgument, base64_decode};
@@ -93,7 +91,7 @@ pub(super) fn admit(
     let envelope = checked.into_envelope().map_err(bad_request)?;
     stateless_method(server, &request.method).map_err(|error| (StatusCode::NOT_FOUND, error))?;
     Ok(Stateless {
-        envelope: Arc::new(envelope),
+        envelope,
         layout: params.into_layout(),
     })
 }
