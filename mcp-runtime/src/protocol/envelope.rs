@@ -12,7 +12,7 @@
 //! for a revision the server does not serve statelessly).
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -111,9 +111,9 @@ impl Claim<'_> {
     }
 
     /// Checks every field's presence and type: -32602 naming the field. What it read goes on
-    /// to [`Checked::into_envelope`].
-    pub(crate) fn check_shape(&self) -> Result<Checked, RpcError> {
-        let (version, read) = self.read()?;
+    /// to [`Checked::into_envelope`]; `last` is the server's memory of the last client decoded.
+    pub(crate) fn check_shape(&self, last: &LastClient) -> Result<Checked, RpcError> {
+        let (version, read) = self.read(last)?;
         // The revision is told now, but refused only by `Checked::into_envelope`; a served
         // one keeps no copy of its name.
         let version = match Revision::parse(&version) {
@@ -123,8 +123,10 @@ impl Claim<'_> {
         Ok(Checked { read, version })
     }
 
-    /// The fields, checked and decoded, with the revision's name.
-    fn read(&self) -> Result<(Cow<'_, str>, Read), RpcError> {
+    /// The fields, checked (in the order of their names in the error messages' tests:
+    /// revision, capabilities, client info, log level, progress token) and decoded, with the
+    /// revision's name.
+    fn read(&self, last: &LastClient) -> Result<(Cow<'_, str>, Read), RpcError> {
         let version = match self.version() {
             Some(version) if version.len() <= MAX_VERSION_LEN => version,
             Some(_) => {
@@ -146,34 +148,13 @@ impl Claim<'_> {
                 "is missing: every request of revision 2026-07-28 declares the client's capabilities (`{}` for none)",
             ));
         };
-        let Ok(capabilities) = serde_json::from_str::<Map<String, Value>>(capabilities.get())
-        else {
-            return Err(malformed(
-                CLIENT_CAPABILITIES,
-                "must be an object (`{}` declares no optional capability)",
-            ));
-        };
-        for (name, value) in &capabilities {
-            if !value.is_object() && KNOWN_CAPABILITIES.contains(&name.as_str()) {
-                return Err(malformed(
-                    CLIENT_CAPABILITIES,
-                    format!("member `{name}` must be an object (such as {{}})"),
-                ));
+        let client = match last.recall(capabilities, self.client_info) {
+            Some(client) => client,
+            None => {
+                let client = Arc::new(self.decode_client(capabilities)?);
+                last.remember(capabilities, self.client_info, &client);
+                client
             }
-        }
-        let client = match self.client_info {
-            None => None,
-            Some(info) => match serde_json::from_str::<NameAndVersion<'_>>(info.get()) {
-                Ok(NameAndVersion { name, version }) => {
-                    Some((name.into_owned(), version.into_owned()))
-                }
-                Err(_) => {
-                    return Err(malformed(
-                        CLIENT_INFO,
-                        "must be an object with string `name` and `version`",
-                    ));
-                }
-            },
         };
         let log_level = match self.log_level {
             None => None,
@@ -194,17 +175,48 @@ impl Claim<'_> {
         {
             return Err(malformed("progressToken", "must be a string or an integer"));
         }
-        let read = Read {
-            capabilities,
-            client,
-            log_level,
+        Ok((version, Read { client, log_level }))
+    }
+
+    /// The client the capabilities and the client info declare, checked in that order.
+    fn decode_client(&self, capabilities: &RawValue) -> Result<ClientInfo, RpcError> {
+        let Ok(capabilities) = serde_json::from_str::<Map<String, Value>>(capabilities.get())
+        else {
+            return Err(malformed(
+                CLIENT_CAPABILITIES,
+                "must be an object (`{}` declares no optional capability)",
+            ));
         };
-        Ok((version, read))
+        for (name, value) in &capabilities {
+            if !value.is_object() && KNOWN_CAPABILITIES.contains(&name.as_str()) {
+                return Err(malformed(
+                    CLIENT_CAPABILITIES,
+                    format!("member `{name}` must be an object (such as {{}})"),
+                ));
+            }
+        }
+        let (name, version) = match self.client_info {
+            None => Default::default(),
+            Some(info) => match serde_json::from_str::<NameAndVersion<'_>>(info.get()) {
+                Ok(NameAndVersion { name, version }) => (name.into_owned(), version.into_owned()),
+                Err(_) => {
+                    return Err(malformed(
+                        CLIENT_INFO,
+                        "must be an object with string `name` and `version`",
+                    ));
+                }
+            },
+        };
+        Ok(ClientInfo {
+            name,
+            version,
+            capabilities,
+        })
     }
 
     /// The checked envelope: [`check_shape`](Self::check_shape), then the revision.
-    pub(crate) fn into_envelope(self) -> Result<Envelope, RpcError> {
-        self.check_shape()?.into_envelope()
+    pub(crate) fn into_envelope(self, last: &LastClient) -> Result<Envelope, RpcError> {
+        self.check_shape(last)?.into_envelope()
     }
 }
 
@@ -247,14 +259,9 @@ impl Checked {
 
 impl Read {
     fn into_envelope(self, revision: Revision) -> Envelope {
-        let (name, version) = self.client.unwrap_or_default();
         Envelope {
             revision,
-            client: Arc::new(ClientInfo {
-                name,
-                version,
-                capabilities: self.capabilities,
-            }),
+            client: self.client,
             log_level: self.log_level,
         }
     }
@@ -262,9 +269,45 @@ impl Read {
 
 /// A claim's fields, decoded.
 struct Read {
-    capabilities: Map<String, Value>,
-    client: Option<(String, String)>,
+    client: Arc<ClientInfo>,
     log_level: Option<LoggingLevel>,
+}
+
+/// The client the last stateless request declared, decoded, kept for the next request.
+///
+/// A client sends the same `clientCapabilities` and `clientInfo` with every request, and
+/// decoding them (a map, two strings, a shared [`ClientInfo`]) is a good part of a small
+/// request's cost. A request whose two fields are, byte for byte, the ones last decoded shares
+/// that `ClientInfo`: the same text passes the same checks and decodes to the same client. Any
+/// other request is decoded as usual and becomes the one remembered (one entry: at most one
+/// message's worth of text is held).
+#[derive(Default)]
+pub(crate) struct LastClient(Mutex<Option<Remembered>>);
+
+struct Remembered {
+    capabilities: Box<str>,
+    info: Option<Box<str>>,
+    client: Arc<ClientInfo>,
+}
+
+impl LastClient {
+    /// The client remembered, if it was declared with exactly these fields.
+    fn recall(&self, capabilities: &RawValue, info: Option<&RawValue>) -> Option<Arc<ClientInfo>> {
+        let last = self.0.lock().expect("lock poisoned");
+        let last = last.as_ref()?;
+        let same = *last.capabilities == *capabilities.get()
+            && last.info.as_deref() == info.map(RawValue::get);
+        same.then(|| Arc::clone(&last.client))
+    }
+
+    fn remember(&self, capabilities: &RawValue, info: Option<&RawValue>, client: &Arc<ClientInfo>) {
+        let remembered = Remembered {
+            capabilities: capabilities.get().into(),
+            info: info.map(|info| info.get().into()),
+            client: Arc::clone(client),
+        };
+        *self.0.lock().expect("lock poisoned") = Some(remembered);
+    }
 }
 
 /// The client capabilities whose value must be an object when present.
@@ -301,7 +344,7 @@ mod tests {
         let meta = params["_meta"].to_string();
         let claim: Claim<'_> = serde_json::from_str(&meta).unwrap();
         assert!(claim.claims_era(), "{meta} claims nothing");
-        claim.into_envelope()
+        claim.into_envelope(&LastClient::default())
     }
 
     fn meta(extra: Value) -> Value {
@@ -354,6 +397,31 @@ mod tests {
             assert_eq!(error.code, -32602, "{error}");
             assert!(error.message.contains(field), "{error}");
         }
+    }
+
+    #[test]
+    fn a_client_declared_again_in_the_same_words_is_shared() {
+        let last = LastClient::default();
+        let envelope = |meta: Value| {
+            let meta = meta.to_string();
+            let claim: Claim<'_> = serde_json::from_str(&meta).unwrap();
+            claim.into_envelope(&last)
+        };
+        let info = json!({"name": "c", "version": "1"});
+        let first = envelope(
+            json!({PROTOCOL_VERSION: "2026-07-28", CLIENT_CAPABILITIES: {}, CLIENT_INFO: info}),
+        );
+        let again = envelope(
+            json!({PROTOCOL_VERSION: "2026-07-28", CLIENT_CAPABILITIES: {}, CLIENT_INFO: info}),
+        );
+        assert!(Arc::ptr_eq(&first.unwrap().client, &again.unwrap().client));
+        let other = envelope(json!({PROTOCOL_VERSION: "2026-07-28", CLIENT_CAPABILITIES: {"sampling": {}}, CLIENT_INFO: info}))
+            .unwrap();
+        assert!(other.client.has_capability("sampling"));
+        // Remembered fields are still checked around: a bad log level is refused.
+        let error = envelope(json!({PROTOCOL_VERSION: "2026-07-28", CLIENT_CAPABILITIES: {"sampling": {}}, CLIENT_INFO: info, LOG_LEVEL: "loud"}))
+            .unwrap_err();
+        assert!(error.message.contains(LOG_LEVEL), "{error}");
     }
 
     #[test]

@@ -266,7 +266,10 @@ impl Session {
             Incoming::Request(request) => {
                 let claimed = params::claim(request.params.as_deref()).map(|mut params| {
                     let claim = params.claim.take().expect("a claim was made");
-                    (claim.into_envelope(), params.into_layout())
+                    (
+                        claim.into_envelope(&self.server.last_client),
+                        params.into_layout(),
+                    )
                 });
                 match claimed {
                     None => self.start_request(request, ReplyTo::Sink(sink.clone()), None),

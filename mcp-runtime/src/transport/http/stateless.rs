@@ -33,7 +33,9 @@ pub(super) fn admit(
 ) -> Result<Stateless, Refusal> {
     let bad_request = |error| (StatusCode::BAD_REQUEST, error);
     let claim = params.claim.take().expect("a claim was made");
-    let checked = claim.check_shape().map_err(bad_request)?;
+    let checked = claim
+        .check_shape(&server.last_client)
+        .map_err(bad_request)?;
     let claimed = claim.version().unwrap_or_default();
     match header(headers, VERSION_HEADER.as_str())? {
         Some(version) if version == claimed => {}
