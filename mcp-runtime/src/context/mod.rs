@@ -135,7 +135,7 @@ pub struct Context {
 #[derive(Clone)]
 struct LazyMeta {
     /// The request's params, as received (`None` when they have no `_meta`).
-    params: Option<Box<str>>,
+    params: Option<Arc<str>>,
     parsed: OnceLock<Option<Map<String, Value>>>,
 }
 
@@ -175,7 +175,7 @@ impl Context {
         id: RequestId,
         revision: Revision,
         client: Arc<ClientInfo>,
-        params: Option<Box<str>>,
+        params: Option<Arc<str>>,
         state: Arc<RequestState>,
     ) -> Context {
         Context {

@@ -25,6 +25,8 @@ pub(crate) struct Params<'a> {
     pub(crate) claim: Option<Claim<'a>>,
     /// Whether there is a `_meta` member.
     has_meta: bool,
+    /// Whether there is an `inputResponses` or a `requestState` member.
+    carries_answers: bool,
     /// `name`, when a string.
     name: Option<Cow<'a, str>>,
     /// `uri`, when a string.
@@ -58,6 +60,7 @@ impl<'a> Params<'a> {
             text,
             claim: None,
             has_meta: false,
+            carries_answers: false,
             name: None,
             uri: None,
             arguments: ArgumentsAt::NotAnObject,
@@ -96,17 +99,20 @@ impl<'a> Params<'a> {
                 Cow::Owned(name) => Span::Decoded(name),
             }),
             has_meta: self.has_meta,
+            carries_answers: self.carries_answers,
             arguments: self.arguments,
         }
     }
 }
 
 /// Where a request's `name` and `arguments` lie in its params text, and whether it has a
-/// `_meta`, as the one pass over them found them.
+/// `_meta` and answers to earlier questions, as the one pass over them found them.
 pub(crate) struct ParamsLayout {
     name: Option<Span>,
     pub(crate) arguments: ArgumentsAt,
     pub(crate) has_meta: bool,
+    /// An `inputResponses` or a `requestState` member (read by the input-required flow).
+    pub(crate) carries_answers: bool,
 }
 
 /// A string member's value: where it lies in the text, or (written with escapes) decoded.
@@ -155,6 +161,7 @@ impl<'de> Visitor<'de> for Members<'de> {
             text: self.text,
             claim: None,
             has_meta: false,
+            carries_answers: false,
             name: None,
             uri: None,
             arguments: ArgumentsAt::Absent,
@@ -168,6 +175,10 @@ impl<'de> Visitor<'de> for Members<'de> {
                 }
                 "name" => params.name = map.next_value::<TextOrNot<'de>>()?.0,
                 "uri" => params.uri = map.next_value::<TextOrNot<'de>>()?.0,
+                "inputResponses" | "requestState" => {
+                    params.carries_answers = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
                 "arguments" => {
                     params.arguments = map.next_value_seed(RawFields::seed(self.text))?;
                 }
@@ -273,6 +284,10 @@ mod tests {
         assert_eq!(layout.name(text), Some("add"));
         assert!(matches!(layout.arguments, ArgumentsAt::Object(_)));
         assert!(layout.has_meta);
+        assert!(!layout.carries_answers);
+        let text = r#"{"name":"add","requestState":"x"}"#;
+        let raw: Box<RawValue> = serde_json::from_str(text).unwrap();
+        assert!(ParamsLayout::of(&raw).carries_answers);
         for (arguments, object) in [("null", true), ("[1]", false), ("\"a\"", false)] {
             let text = format!(r#"{{"name":"add","arguments":{arguments}}}"#);
             let raw: Box<RawValue> = serde_json::from_str(&text).unwrap();

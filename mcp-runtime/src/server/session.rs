@@ -125,7 +125,7 @@ impl Session {
     pub(crate) fn request_context(
         self: &Arc<Self>,
         id: RequestId,
-        params: Option<Box<str>>,
+        params: Option<Arc<str>>,
         state: Arc<RequestState>,
     ) -> Context {
         let (revision, client) = match (&state.envelope, self.negotiated()) {

@@ -119,9 +119,17 @@ impl Request<'_> {
 
     /// The `Context` a handler serving this request is given; `params` is the text of the
     /// params, for the handler to read their `_meta` from (`None` if they have none).
-    fn context(&self, params: Option<Box<str>>) -> Context {
+    fn context(&self, params: Option<Arc<str>>) -> Context {
         self.session
             .request_context(self.id.clone(), params, Arc::clone(&self.state))
+    }
+
+    /// The params text that a handler's `Context` (for `_meta`) and a stateless run (for the
+    /// arguments a new `requestState` is bound to) read: copied once and shared, and only when
+    /// one of them needs it.
+    fn shared_params(&self, params: Option<&str>, has_meta: bool) -> Option<Arc<str>> {
+        let needed = has_meta || self.envelope().is_some();
+        needed.then_some(params?).map(Arc::from)
     }
 
     /// The reply carrying `result`; a stateless revision's also says it is complete and who
@@ -264,7 +272,15 @@ fn parse_params<T: DeserializeOwned>(
     method: &str,
     params: Option<&RawValue>,
 ) -> Result<T, RpcError> {
-    let text = params.map_or("{}", RawValue::get);
+    parse_params_text(method, params.map(RawValue::get))
+}
+
+/// [`parse_params`] for params as text.
+fn parse_params_text<T: DeserializeOwned>(
+    method: &str,
+    params: Option<&str>,
+) -> Result<T, RpcError> {
+    let text = params.unwrap_or("{}");
     serde_json::from_str(text).map_err(|error| {
         RpcError::invalid_params(format!("invalid params for `{method}`: {error}"))
     })

@@ -44,9 +44,11 @@ pub(super) async fn read_resource(
         .load()
         .resolve(&uri)
         .ok_or_else(|| not_found(&uri, revision))?;
-    let input = input_required::begin(request, "resources/read", &uri, params)?;
+    let shared = request.shared_params(params.map(RawValue::get), meta.is_some());
+    let answers = input_required::may_carry_answers(params);
+    let input = input_required::begin(request, "resources/read", &uri, shared.as_ref(), answers)?;
     let ctx = request
-        .context(meta.and(params).map(|params| params.get().into()))
+        .context(shared)
         .with_input(input.as_ref().map(input_required::Input::round));
     let read = CatchUnwind(entry.read(ctx, uri.clone(), variables));
     let outcome = match &input {

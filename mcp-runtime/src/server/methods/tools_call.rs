@@ -37,11 +37,13 @@ pub(super) async fn call_tool(
     };
     drop(tools);
     // A stateless request's answers and state are read from the same params.
-    let input = match input_required::begin(request, "tools/call", name, call.params()) {
+    let shared = request.shared_params(call.params().map(RawValue::get), call.has_meta());
+    let answers = call.carries_answers();
+    let input = match input_required::begin(request, "tools/call", name, shared.as_ref(), answers) {
         Ok(input) => input,
         Err(error) => return encode_error(Some(id), &error),
     };
-    let ctx = request.context(call.meta());
+    let ctx = request.context(shared);
     let revision = ctx.revision();
     let call = CatchUnwind(tool.call(
         ctx.with_input(input.as_ref().map(input_required::Input::round)),
@@ -129,12 +131,22 @@ impl CallParams {
         }
     }
 
-    /// The params text for the handler's `Context`, which reads `_meta` out of it if the
-    /// handler asks; `None` when there is no `_meta` to read.
-    fn meta(&self) -> Option<Box<str>> {
+    /// Whether the params have a `_meta` (for the handler's `Context`).
+    fn has_meta(&self) -> bool {
         match self {
-            CallParams::Laid { params, layout } => layout.has_meta.then(|| params.get().into()),
-            CallParams::Decoded { params, .. } => params.as_deref().map(|p| p.get().into()),
+            CallParams::Laid { layout, .. } => layout.has_meta,
+            CallParams::Decoded { params, .. } => params.is_some(),
+        }
+    }
+
+    /// Whether the params carry answers to earlier questions (`inputResponses`,
+    /// `requestState`).
+    fn carries_answers(&self) -> bool {
+        match self {
+            CallParams::Laid { layout, .. } => layout.carries_answers,
+            CallParams::Decoded { params, .. } => {
+                input_required::may_carry_answers(params.as_deref())
+            }
         }
     }
 
