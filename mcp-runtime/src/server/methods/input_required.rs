@@ -38,12 +38,13 @@ struct Carried {
     round: u32,
 }
 
-/// A stateless request's run: its answers, and what its state is bound to.
-pub(super) struct Input {
+/// A stateless request's run: its answers, and what its state is bound to (the handler's
+/// name borrowed from the method, which holds the run for as long as it lasts).
+pub(super) struct Input<'a> {
     round: Arc<InputRound>,
     carried: Carried,
     method: &'static str,
-    name: String,
+    name: &'a str,
     /// The request's params, for the arguments a new state is bound to: read only if the
     /// handler asks something.
     params: Option<Arc<str>>,
@@ -77,13 +78,13 @@ pub(super) fn may_carry_answers(params: Option<&RawValue>) -> bool {
 /// session (which asks the client directly); -32602 for a refused state or malformed answers,
 /// before any handler runs. `params` is the params text ([`Request::shared_params`]);
 /// `carries_answers` whether they have `inputResponses` or `requestState`.
-pub(super) fn begin(
+pub(super) fn begin<'a>(
     request: &Request<'_>,
     method: &'static str,
-    name: &str,
+    name: &'a str,
     params: Option<&Arc<str>>,
     carries_answers: bool,
-) -> Result<Option<Input>, RpcError> {
+) -> Result<Option<Input<'a>>, RpcError> {
     if request.envelope().is_none() {
         return Ok(None);
     }
@@ -93,7 +94,7 @@ pub(super) fn begin(
             round: Arc::new(InputRound::new(Map::new())),
             carried: Carried::default(),
             method,
-            name: name.to_owned(),
+            name,
             params: params.cloned(),
         }));
     }
@@ -127,7 +128,7 @@ pub(super) fn begin(
         round: Arc::new(InputRound::new(answers)),
         carried,
         method,
-        name: name.to_owned(),
+        name,
         params: params.cloned(),
     }))
 }
@@ -160,7 +161,7 @@ fn open(
     })
 }
 
-impl Input {
+impl Input<'_> {
     /// The answers and questions of this run, for the handler's `Context`.
     pub(super) fn round(&self) -> Arc<InputRound> {
         Arc::clone(&self.round)
@@ -216,7 +217,7 @@ impl Input {
             .filter(|arguments| !arguments.is_null());
         let binding = Binding {
             method: self.method,
-            name: &self.name,
+            name: self.name,
             arguments: arguments.as_ref(),
             audience: &request.server().info.name,
         };

@@ -39,6 +39,7 @@ pub(super) async fn call_tool(
     // A stateless request's answers and state are read from the same params.
     let shared = request.shared_params(call.params().map(RawValue::get), call.has_meta());
     let answers = call.carries_answers();
+    let name = tool.name();
     let input = match input_required::begin(request, "tools/call", name, shared.as_ref(), answers) {
         Ok(input) => input,
         Err(error) => return encode_error(Some(id), &error),
