@@ -6,6 +6,9 @@
 //! 404 with -32601. What passes is served like any request, on a session of its own that
 //! nothing outside the request reaches.
 
+use std::borrow::Cow;
+
+use axum::http::header::AsHeaderName;
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 
 use crate::jsonrpc::{ErrorCode, IncomingRequest, RpcError};
@@ -37,7 +40,7 @@ pub(super) fn admit(
         .check_shape(&server.last_client)
         .map_err(bad_request)?;
     let claimed = claim.version().unwrap_or_default();
-    match header(headers, VERSION_HEADER.as_str())? {
+    match header(headers, &VERSION_HEADER)? {
         Some(version) if version == claimed => {}
         Some(version) => {
             return Err(mismatch(format!(
@@ -50,7 +53,7 @@ pub(super) fn admit(
             )));
         }
     }
-    match header(headers, METHOD_HEADER.as_str())? {
+    match header(headers, &METHOD_HEADER)? {
         Some(method) if method == request.method => {}
         Some(method) => {
             return Err(mismatch(format!(
@@ -67,7 +70,7 @@ pub(super) fn admit(
     }
     if let Some(field) = named_by(&request.method) {
         let named = params.named(field);
-        match (header(headers, NAME_HEADER.as_str())?, named) {
+        match (header(headers, &NAME_HEADER)?, named) {
             (Some(name), Some(named)) if name == named => {}
             (Some(name), named) => {
                 return Err(mismatch(format!(
@@ -145,7 +148,7 @@ fn check_mirrored(
 /// revision: `initialize` with -32020 (the header contradicts the handshake), any other
 /// request with -32602 (its `_meta` lacks what the revision requires). Both 400.
 pub(super) fn refuse_unclaimed(headers: &HeaderMap, method: &str) -> Result<(), Refusal> {
-    let Ok(Some(version)) = header(headers, VERSION_HEADER.as_str()) else {
+    let Ok(Some(version)) = header(headers, &VERSION_HEADER) else {
         return Ok(());
     };
     if !crate::Revision::parse(&version).is_some_and(crate::Revision::is_stateless) {
@@ -175,7 +178,12 @@ fn named_by(method: &str) -> Option<&'static str> {
 
 /// A header's value with surrounding whitespace removed and the `=?base64?...?=` form
 /// decoded; -32020 for a value that is not text or not valid base64.
-fn header(headers: &HeaderMap, name: &str) -> Result<Option<String>, Refusal> {
+/// The header `name` (a [`HeaderName`] for the standard ones, so that it is not parsed again),
+/// as text: borrowed from the request unless it was base64-encoded.
+fn header<'h, N>(headers: &'h HeaderMap, name: N) -> Result<Option<Cow<'h, str>>, Refusal>
+where
+    N: AsHeaderName + std::fmt::Display + Copy,
+{
     let Some(value) = headers.get(name) else {
         return Ok(None);
     };
@@ -189,11 +197,11 @@ fn header(headers: &HeaderMap, name: &str) -> Result<Option<String>, Refusal> {
         .strip_prefix("=?base64?")
         .and_then(|rest| rest.strip_suffix("?="))
     else {
-        return Ok(Some(text.to_owned()));
+        return Ok(Some(Cow::Borrowed(text)));
     };
     base64_decode(encoded)
         .and_then(|bytes| String::from_utf8(bytes).ok())
-        .map(Some)
+        .map(|text| Some(Cow::Owned(text)))
         .ok_or_else(|| {
             mismatch(format!(
                 "the {name} header's `=?base64?...?=` value is not valid base64 of UTF-8 text"
