@@ -1,9 +1,11 @@
 -- The counting half of bench/run-http's wrk scripts (loaded by each with dofile, from bench/,
--- where run-http runs): counts responses that are not 200 or whose body lacks the sum of
--- add(2, 3), so errors show; done() prints one line:
+-- where run-http runs): counts responses that are not 200 or whose body lacks the text the
+-- script expects (`expected`, set before dofile; by default the sum of add(2, 3)), so errors
+-- show; done() prints one line:
 -- "RESULT requests=N rps=R p50_us=X p99_us=Y non200=N badbody=N errors=N".
 
 local threads = {}
+local expected_text = expected or '"text":"5"'
 
 function setup(thread)
     table.insert(threads, thread)
@@ -17,7 +19,7 @@ end
 function response(status, headers, body)
     if status ~= 200 then
         non200 = non200 + 1
-    elseif not string.find(body, '"text":"5"', 1, true) then
+    elseif not string.find(body, expected_text, 1, true) then
         badbody = badbody + 1
     end
 end

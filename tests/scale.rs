@@ -5,7 +5,9 @@
 //!
 //! Across instances: a listener (and a legacy session) on one instance hears a change made on
 //! the other; an input-required round trip whose retry lands on the other instance completes;
-//! a state sealed with other keys is refused. Through the balancer: stateless requests
+//! a state sealed with other keys is refused; a legacy stream lost on one instance is resumed
+//! on the other, which replays exactly what was missed and refuses foreign, forged and unknown
+//! ids. Through the balancer: stateless requests
 //! alternate, a legacy session sticks to its instance by `Mcp-Session-Id`, the public host
 //! passes and another is refused. Faults: Redis restarted (the bus says so and recovers, no
 //! instance fails); an instance killed (the survivor serves, opening the dead one's sealed
@@ -665,6 +667,212 @@ async fn a_legacy_session_hears_a_change_made_on_the_other_instance() {
     .expect("the change within 10 s");
     let change: Value = serde_json::from_str(&change).unwrap();
     assert_eq!(change["method"], "notifications/tools/list_changed");
+}
+
+/// A legacy session's `tools/call` with progress on `port`, answered as a stream: its
+/// priming event and first progress notification read, the rest left unread.
+async fn call_with_progress(port: u16, session: &str, id: u64) -> (http::Response, Vec<String>) {
+    let host = format!("127.0.0.1:{port}");
+    let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": "test_tool_with_progress", "arguments": {}, "_meta": {"progressToken": "p"}}});
+    let mut stream = http::request(
+        port,
+        "POST",
+        &session_headers(&host, session),
+        &call.to_string(),
+    )
+    .await;
+    assert_eq!(stream.header("content-type"), Some("text/event-stream"));
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let (id, _) = stream.next_event().await.expect("an event");
+        ids.push(id.expect("an event id"));
+    }
+    (stream, ids)
+}
+
+/// A GET on `port` resuming `session`'s stream after `last`.
+async fn resume(port: u16, session: &str, last: &str) -> http::Response {
+    let host = format!("127.0.0.1:{port}");
+    let [host, _, session, version] = session_headers(&host, session);
+    let headers = [
+        host,
+        ("accept", "text/event-stream"),
+        session,
+        version,
+        ("last-event-id", last),
+    ];
+    http::request(port, "GET", &headers, "").await
+}
+
+/// Every event of `stream` to its end, within 10 s: ids and messages.
+async fn all_events(stream: &mut http::Response) -> Vec<(String, Value)> {
+    tokio::time::timeout(Duration::from_secs(10), async {
+        let mut events = Vec::new();
+        while let Some((id, data)) = stream.next_event().await {
+            let message = serde_json::from_str(&data).expect("a message");
+            events.push((id.expect("an event id"), message));
+        }
+        events
+    })
+    .await
+    .expect("the stream ends within 10 s")
+}
+
+/// A legacy stream opened on instance A loses its connection; the events it missed are
+/// replayed, exactly and in order, by a resume on instance B (the shared event store in
+/// Redis), as they are by a resume on A itself, and still once A is killed. A lost GET stream
+/// is replayed on B too, ending with a `retry` hint.
+#[tokio::test]
+async fn a_legacy_stream_resumed_on_the_other_instance_replays_what_was_missed() {
+    if !tools_present() {
+        return;
+    }
+    let mut cluster = Cluster::start().await;
+    let a_host = format!("127.0.0.1:{}", cluster.a_port);
+    let (session, _) = start_session(cluster.a_port, &a_host).await;
+    let (lost, seen) = call_with_progress(cluster.a_port, &session, 7).await;
+    drop(lost); // the connection is lost after the first progress notification
+    // The tool goes on: two more notifications and its reply, all missed.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+
+    let mut on_b = resume(cluster.b_port, &session, &seen[1]).await;
+    assert_eq!(on_b.status, 200);
+    assert_eq!(on_b.header("content-type"), Some("text/event-stream"));
+    let replayed = all_events(&mut on_b).await;
+    let (stream, first) = seen[1].rsplit_once('-').expect("TAG.STREAM-SEQ");
+    let first: u64 = first.parse().unwrap();
+    let ids: Vec<&str> = replayed.iter().map(|(id, _)| id.as_str()).collect();
+    let expected: Vec<String> = (first + 1..=first + 3)
+        .map(|seq| format!("{stream}-{seq}"))
+        .collect();
+    assert_eq!(ids, expected, "{replayed:?}");
+    let progress: Vec<f64> = replayed[..2]
+        .iter()
+        .map(|(_, m)| {
+            assert_eq!(m["method"], "notifications/progress", "{m}");
+            m["params"]["progress"].as_f64().unwrap()
+        })
+        .collect();
+    assert_eq!(progress, [50.0, 100.0]);
+    let reply = &replayed[2].1;
+    assert_eq!(reply["id"], 7, "{reply}");
+    assert_eq!(
+        reply["result"]["content"][0]["text"],
+        "Tool with progress executed successfully"
+    );
+
+    // The instance holding the session replays the same.
+    let mut on_a = resume(cluster.a_port, &session, &seen[1]).await;
+    assert_eq!(on_a.status, 200);
+    assert_eq!(all_events(&mut on_a).await, replayed);
+
+    // Resumed from its priming event on B: everything the stream carried.
+    let mut from_start = resume(cluster.b_port, &session, &seen[0]).await;
+    let everything = all_events(&mut from_start).await;
+    assert_eq!(everything.len(), 4, "{everything:?}");
+    assert_eq!(everything[1..], replayed[..]);
+
+    // The session's GET stream, opened on A and lost; a change made meanwhile reaches the
+    // session on A, and a resume on B replays it, then ends with a `retry` hint: the live
+    // events are A's to send.
+    let headers = session_headers(&a_host, &session);
+    let mut get = http::request(cluster.a_port, "GET", &headers, "").await;
+    assert_eq!(get.status, 200);
+    let (primed, _) = get.next_event().await.expect("the priming event");
+    let primed = primed.expect("its id");
+    drop(get);
+    let b_host = format!("127.0.0.1:{}", cluster.b_port);
+    assert_eq!(
+        trigger_tool_change(cluster.b_port, &b_host).await.status,
+        200
+    );
+    let mut text = String::new();
+    for _ in 0..40 {
+        // Until the change has come through the bus to A, and from A to Redis.
+        text = resume(cluster.b_port, &session, &primed).await.text().await;
+        if text.contains("list_changed") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        text.contains("notifications/tools/list_changed"),
+        "{text:?}"
+    );
+    assert!(text.ends_with("retry: 1000\n\n"), "{text:?}");
+
+    // A dies: B still replays what was missed.
+    cluster.a.kill();
+    let mut after_death = resume(cluster.b_port, &session, &seen[1]).await;
+    assert_eq!(after_death.status, 200);
+    assert_eq!(all_events(&mut after_death).await, replayed);
+}
+
+/// The JSON-RPC error of a refused resume: not a stream, nothing replayed.
+async fn refusal(response: http::Response, status: u16) -> String {
+    assert_eq!(response.status, status);
+    assert_eq!(response.header("content-type"), Some("application/json"));
+    let body = response.json().await;
+    body["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("an error: {body}"))
+        .to_owned()
+}
+
+/// Hostile resumes on the instance that does not hold the session: an event id of another
+/// session (400, on either instance), a made-up one (400), a session id Redis does not know
+/// (404, the spec's answer for an unknown session); none replays anything. With Redis gone, a
+/// resume is refused at once with 503 and a line on stderr, not left hanging.
+#[tokio::test]
+async fn a_resume_on_the_other_instance_refuses_foreign_forged_and_unknown_ids() {
+    if !tools_present() {
+        return;
+    }
+    let mut cluster = Cluster::start().await;
+    let a_host = format!("127.0.0.1:{}", cluster.a_port);
+    let (mine, _) = start_session(cluster.a_port, &a_host).await;
+    let (theirs, _) = start_session(cluster.a_port, &a_host).await;
+    let (mut stream, seen) = call_with_progress(cluster.a_port, &theirs, 3).await;
+    all_events(&mut stream).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let their_event = &seen[0];
+
+    // Their event id with my session: on B, and on A which holds both.
+    for port in [cluster.b_port, cluster.a_port] {
+        let message = refusal(resume(port, &mine, their_event).await, 400).await;
+        assert!(message.contains("another session"), "{message}");
+    }
+    // Made up: a tag no session has, and not an event id at all.
+    for forged in ["0123456789abcdef.1-0", "1-0", "garbage"] {
+        let message = refusal(resume(cluster.b_port, &mine, forged).await, 400).await;
+        assert!(message.contains("Last-Event-ID"), "{forged}: {message}");
+    }
+    // A session id Redis does not know, with a genuine event id.
+    let unknown = "0".repeat(32);
+    let message = refusal(resume(cluster.b_port, &unknown, their_event).await, 404).await;
+    assert!(message.contains("session not found"), "{message}");
+    // The genuine pair resumes.
+    let mut genuine = resume(cluster.b_port, &theirs, their_event).await;
+    assert_eq!(genuine.status, 200);
+    assert_eq!(all_events(&mut genuine).await.len(), 4);
+
+    cluster.redis.kill();
+    let started = Instant::now();
+    let response = resume(cluster.b_port, &theirs, their_event).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(12),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(response.header("retry-after"), Some("1"));
+    let message = refusal(response, 503).await;
+    assert!(message.contains("Redis"), "{message}");
+    cluster.b.wait_for_log(
+        "reading the Redis event store failed",
+        Duration::from_secs(5),
+    );
+    cluster.b.assert_alive();
 }
 
 /// An instance told to use a Redis that does not answer stops at start-up, naming it, within

@@ -191,6 +191,20 @@ impl Client {
         outcome
     }
 
+    /// `tools/call` of `name`, which must answer with a result.
+    async fn call(&self, name: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": name, "arguments": arguments}))
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// `resources/read` of `uri`, which must answer with a result.
+    async fn read(&self, uri: &str) -> Value {
+        self.request("resources/read", json!({"uri": uri}))
+            .await
+            .unwrap_or_else(|e| panic!("{uri}: {e}"))
+    }
+
     fn assert_valid(&self) {
         let failures = self.failures.lock().unwrap();
         assert!(
@@ -874,4 +888,279 @@ async fn listen_streams_are_capped() {
         .await
         .unwrap_err();
     assert!(error.message.contains("max_listeners"), "{error}");
+}
+
+/// A gift, an object in structured output.
+#[derive(Serialize, JsonSchema)]
+struct Gift {
+    name: String,
+    price: u32,
+}
+
+fn catalogue() -> Vec<Gift> {
+    vec![
+        Gift {
+            name: "kite".to_owned(),
+            price: 12,
+        },
+        Gift {
+            name: "atlas".to_owned(),
+            price: 30,
+        },
+    ]
+}
+
+/// Every gift: a list, which only the 2025 revisions need wrapped.
+#[mcp_tool]
+fn gifts() -> Vec<Gift> {
+    catalogue()
+}
+
+/// How many gifts there are: a number.
+#[mcp_tool]
+fn gift_count() -> i64 {
+    2
+}
+
+/// The cheapest gift: an object, the same in both eras.
+#[mcp_tool]
+fn cheapest() -> Gift {
+    catalogue().remove(0)
+}
+
+/// The gifts under a price; an error for a price of zero.
+#[mcp_tool]
+fn gifts_under(max: u32) -> Result<Vec<Gift>, String> {
+    if max == 0 {
+        return Err("nothing is free".to_owned());
+    }
+    Ok(catalogue().into_iter().filter(|g| g.price < max).collect())
+}
+
+/// A server of tools with structured output, one of them built at run time with a list
+/// `outputSchema`.
+fn structured_server() -> Server {
+    let Some(list) = json!({"type": "array", "items": {"type": "string"}})
+        .as_object()
+        .cloned()
+    else {
+        unreachable!()
+    };
+    let colours = mcp_runtime::DynamicTool::new("colours", "The colours in stock.")
+        .output_schema(list)
+        .handler(|_ctx, _args| async {
+            CallToolResult {
+                content: vec![Content::text(r#"["red","blue"]"#)],
+                structured_content: Some(json!(["red", "blue"])),
+                is_error: false,
+            }
+        });
+    Server::builder(mcp_runtime::server_info!())
+        .tool::<gifts>()
+        .tool::<gift_count>()
+        .tool::<cheapest>()
+        .tool::<gifts_under>()
+        .dynamic_tool(colours)
+        .build()
+        .unwrap()
+}
+
+fn tool_named<'a>(list: &'a Value, name: &str) -> &'a Value {
+    list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == name)
+        .unwrap_or_else(|| panic!("no tool `{name}` in {list}"))
+}
+
+/// The structured result of one call, checked against the tool's `outputSchema` as listed for
+/// the same revision, with its text block mirroring it.
+fn structured_of(list: &Value, name: &str, result: &Value) -> Value {
+    let structured = result["structuredContent"].clone();
+    let schema = &tool_named(list, name)["outputSchema"];
+    common::validate_against(schema, &structured).unwrap();
+    let text: Value = serde_json::from_str(first_text(result)).unwrap();
+    assert_eq!(text, structured, "the text block mirrors what is sent");
+    structured
+}
+
+/// Revision 2026-07-28 allows any `outputSchema` and `structuredContent` (schema.json: `Tool`,
+/// `CallToolResult`): a list or a number is sent as it is, with its own schema; an object is
+/// sent as in every revision; an `Err` has no structured content.
+#[tokio::test]
+async fn structured_results_are_sent_unwrapped_to_2026_clients() {
+    let client = Client::new(&structured_server());
+    let list = client.request("tools/list", json!({})).await.unwrap();
+    let call = |name, arguments| client.call(name, arguments);
+    assert_eq!(tool_named(&list, "gifts")["outputSchema"]["type"], "array");
+    let result = call("gifts", json!({})).await;
+    assert_eq!(
+        structured_of(&list, "gifts", &result),
+        json!([{"name": "kite", "price": 12}, {"name": "atlas", "price": 30}])
+    );
+    assert_eq!(
+        tool_named(&list, "gift_count")["outputSchema"]["type"],
+        "integer"
+    );
+    let result = call("gift_count", json!({})).await;
+    assert_eq!(structured_of(&list, "gift_count", &result), json!(2));
+    assert_eq!(
+        tool_named(&list, "cheapest")["outputSchema"]["type"],
+        "object"
+    );
+    let result = call("cheapest", json!({})).await;
+    assert_eq!(
+        structured_of(&list, "cheapest", &result),
+        json!({"name": "kite", "price": 12})
+    );
+    assert_eq!(
+        tool_named(&list, "gifts_under")["outputSchema"]["type"],
+        "array"
+    );
+    let result = call("gifts_under", json!({"max": 20})).await;
+    assert_eq!(
+        structured_of(&list, "gifts_under", &result),
+        json!([{"name": "kite", "price": 12}])
+    );
+    let result = call("gifts_under", json!({"max": 0})).await;
+    assert_eq!(result["isError"], true);
+    assert!(result.get("structuredContent").is_none());
+    assert_eq!(
+        tool_named(&list, "colours")["outputSchema"],
+        json!({"type": "array", "items": {"type": "string"}})
+    );
+    let result = call("colours", json!({})).await;
+    assert_eq!(
+        structured_of(&list, "colours", &result),
+        json!(["red", "blue"])
+    );
+}
+
+/// The 2025 revisions allow only objects: on the same server and connection, a session's
+/// client gets a list or a number wrapped as `{"result": ...}` with a schema that says so, an
+/// object unchanged, and a dynamic tool's list wrapped the same way.
+#[tokio::test]
+async fn structured_results_keep_the_wrapper_for_2025_clients() {
+    let client = Client::new(&structured_server());
+    client
+        .client
+        .initialize_with("2025-11-25", json!({}))
+        .await
+        .unwrap();
+    let session = &client.client;
+    let list = session.request("tools/list", json!({})).await.unwrap();
+    let call = |name: &'static str, arguments: Value| async move {
+        session
+            .request("tools/call", json!({"name": name, "arguments": arguments}))
+            .await
+            .unwrap()
+    };
+    for name in ["gifts", "gift_count", "gifts_under", "colours"] {
+        let schema = &tool_named(&list, name)["outputSchema"];
+        assert_eq!(schema["type"], "object", "{name}: {schema}");
+        assert_eq!(schema["required"], json!(["result"]), "{name}: {schema}");
+    }
+    let gifts_schema = &tool_named(&list, "gifts")["outputSchema"];
+    assert_eq!(gifts_schema["properties"]["result"]["type"], "array");
+    let result = call("gifts", json!({})).await;
+    assert_eq!(
+        structured_of(&list, "gifts", &result),
+        json!({"result": [{"name": "kite", "price": 12}, {"name": "atlas", "price": 30}]})
+    );
+    let result = call("gift_count", json!({})).await;
+    assert_eq!(
+        structured_of(&list, "gift_count", &result),
+        json!({"result": 2})
+    );
+    let cheapest = &tool_named(&list, "cheapest")["outputSchema"];
+    assert!(cheapest["properties"].get("result").is_none(), "{cheapest}");
+    let result = call("cheapest", json!({})).await;
+    assert_eq!(
+        structured_of(&list, "cheapest", &result),
+        json!({"name": "kite", "price": 12})
+    );
+    let result = call("gifts_under", json!({"max": 20})).await;
+    assert_eq!(
+        structured_of(&list, "gifts_under", &result),
+        json!({"result": [{"name": "kite", "price": 12}]})
+    );
+    let result = call("gifts_under", json!({"max": 0})).await;
+    assert_eq!(result["isError"], true);
+    assert!(result.get("structuredContent").is_none());
+    let result = call("colours", json!({})).await;
+    assert_eq!(
+        structured_of(&list, "colours", &result),
+        json!({"result": ["red", "blue"]})
+    );
+    client.assert_valid();
+}
+
+/// Today's prices: per user, reusable for five seconds.
+#[mcp_resource(
+    uri = "shop://info/prices",
+    cache_ttl_ms = 5_000,
+    cache_scope = "private"
+)]
+fn prices() -> &'static str {
+    "Kites 12, atlases 30."
+}
+
+/// One shelf of the shop: reusable for a second, shared as the server says.
+#[mcp_resource(uri = "shop://shelves/{number}", cache_ttl_ms = 1_000)]
+fn shelf(number: u32) -> String {
+    format!("Shelf {number}: books")
+}
+
+/// server/utilities/caching: a resource's or template's own `ttlMs`/`cacheScope` on its
+/// `resources/read`, a part it leaves out the server's; the lists and the other reads keep the
+/// server's hints, and a session's read has none.
+#[tokio::test]
+async fn a_resource_s_own_cache_hints_go_with_its_reads() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .resource::<hours>()
+        .resource::<prices>()
+        .resource::<shelf>()
+        .cache_hints(CacheHints::new(Duration::from_secs(60), CacheScope::Public))
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    let own = client.read("shop://info/prices").await;
+    assert_eq!(own["contents"][0]["text"], "Kites 12, atlases 30.");
+    assert_eq!(
+        (&own["ttlMs"], &own["cacheScope"]),
+        (&json!(5_000), &json!("private"))
+    );
+    let template = client.read("shop://shelves/2").await;
+    assert_eq!(template["contents"][0]["text"], "Shelf 2: books");
+    assert_eq!(
+        (&template["ttlMs"], &template["cacheScope"]),
+        (&json!(1_000), &json!("public"))
+    );
+    let plain = client.read("shop://info/hours").await;
+    assert_eq!(
+        (&plain["ttlMs"], &plain["cacheScope"]),
+        (&json!(60_000), &json!("public"))
+    );
+    assert!(server_info_of(&own).is_object());
+    for method in ["resources/list", "resources/templates/list"] {
+        let list = client.request(method, json!({})).await.unwrap();
+        assert_eq!(
+            (&list["ttlMs"], &list["cacheScope"]),
+            (&json!(60_000), &json!("public")),
+            "{method}"
+        );
+    }
+    client
+        .client
+        .initialize_with("2025-11-25", json!({}))
+        .await
+        .unwrap();
+    let legacy = client
+        .client
+        .request("resources/read", json!({"uri": "shop://info/prices"}))
+        .await
+        .unwrap();
+    assert!(legacy.get("ttlMs").is_none() && legacy.get("cacheScope").is_none());
+    client.assert_valid();
 }

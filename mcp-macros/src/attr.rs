@@ -172,9 +172,9 @@ pub(crate) fn unknown_key(
     )
 }
 
-/// The key `unknown` was probably meant to be: same letters but for case and separators, or
-/// one or two edits away.
-fn closest_key(unknown: &str, keys: &'static str) -> Option<&'static str> {
+/// The key (or other word of the comma-separated `keys`) `unknown` was probably meant to be:
+/// same letters but for case and separators, or one or two edits away.
+pub(crate) fn closest_key(unknown: &str, keys: &'static str) -> Option<&'static str> {
     let squash = |key: &str| {
         key.chars()
             .filter(|c| c.is_alphanumeric())

@@ -35,8 +35,18 @@ pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// The keys of `#[mcp_resource(...)]`: `uri = "..."` (required: a URI, or an RFC 6570
 /// template whose variables are the function's parameters), and optionally `name`, `title`,
 /// `description`, `mime_type`, `size`, `audience = "user" | "assistant" | "user, assistant"`,
-/// `priority = 0.0..=1.0`, and `crate = path::to::mcp_runtime`. `#[complete(function)]` on a
-/// parameter suggests values for that template variable.
+/// `priority = 0.0..=1.0`, `cache_ttl_ms`, `cache_scope`, `scopes = [...]`, and
+/// `crate = path::to::mcp_runtime`. `#[complete(function)]` on a parameter suggests values for
+/// that template variable.
+///
+/// `cache_ttl_ms = 60_000` (whole milliseconds, 0 or more) and `cache_scope = "public"` (or
+/// `"private"`) are the `ttlMs` and `cacheScope` a client of revision 2026-07-28 gets with
+/// what `resources/read` of this resource returns (of any URI of it, for a template): how long
+/// it may reuse the contents, and whether shared caches may keep them (`"public"`: the same
+/// for every user) or only the client that asked (`"private"`). A key left out is the server's
+/// (`ServerBuilder::cache_hints`); the lists always carry the server's hints. Both are checked
+/// when the resource compiles: `cache_ttl_ms = -1`, `cache_ttl_ms = 1.5` or
+/// `cache_scope = "shared"` is an error on the value.
 ///
 /// Use it as `mcp_runtime::mcp_resource` (or through `mcp_runtime::prelude`).
 #[proc_macro_attribute]

@@ -56,6 +56,8 @@ pub(crate) enum Runtime {
     ResourceReturns,
     Annotations,
     Role,
+    /// Who may share a cached read: `CacheScope::Public`, `CacheScope::Private`.
+    CacheScope,
 }
 
 impl Runtime {
@@ -96,6 +98,7 @@ impl Runtime {
             Runtime::ResourceReturns => "ResourceReturns",
             Runtime::Annotations => "Annotations",
             Runtime::Role => "Role",
+            Runtime::CacheScope => "CacheScope",
         }
     }
 }
@@ -117,6 +120,7 @@ pub(crate) enum Std {
     Unreachable,
     /// The macro `vec!`.
     VecMacro,
+    Duration,
 }
 
 /// The path of a standard item.
@@ -133,6 +137,7 @@ pub(crate) fn std(item: Std) -> TokenStream {
         Std::Concat => quote!(::core::concat),
         Std::Unreachable => quote!(::core::unreachable),
         Std::VecMacro => quote!(::std::vec),
+        Std::Duration => quote!(::core::time::Duration),
     }
 }
 

@@ -273,8 +273,9 @@
 //! (`HostPolicy`, local forms by default), stateless mode, and the limits on what a client can
 //! make the server hold, each with a default. Served on its own, the endpoint has `/health` and
 //! `/ready` beside it and shuts down gracefully with `Server::serve_http_with_shutdown`.
-//! Several instances behind a load balancer share change notifications through Redis
-//! (`ServerBuilder::redis`, the `redis` feature) and the keys that seal `requestState`
+//! Several instances behind a load balancer share change notifications and the legacy
+//! sessions' stream events through Redis (`ServerBuilder::redis`, the `redis` feature) and the
+//! keys that seal `requestState`
 //! (`ServerBuilder::state_keys`); the README's "Several instances behind a load balancer" says
 //! how.
 //!
@@ -321,7 +322,7 @@
 //! | (none) | the macros, the runtime, stdio, the in-process test client |
 //! | `http` | Streamable HTTP: `Server::serve_http`, `Server::http_router`, `HttpOptions`, `HostPolicy` |
 //! | `tracing` | `log_bridge::McpLogLayer`: `tracing` events in handlers become client log messages (install it with `tracing-subscriber` 0.3) |
-//! | `redis` | `ServerBuilder::redis`: change notifications shared by several instances through Redis (and `--redis URL` for `ServerBuilder::run`) |
+//! | `redis` | `ServerBuilder::redis`: change notifications shared by several instances through Redis, and the legacy sessions' stream events for a resume on any instance (and `--redis URL` for `ServerBuilder::run`) |
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -381,9 +382,9 @@ pub use jsonrpc::{ErrorCode, RequestId, RpcError};
 pub use prompt::{IntoPromptResult, Prompt};
 pub use protocol::{
     Annotations, AudioContent, CacheHints, CacheScope, CallToolResult, ClientInfo, Content,
-    EmbeddedResource, GetPromptResult, ImageContent, Implementation, PromptDefinition,
-    PromptMessage, ReadResourceResult, ResourceContents, ResourceDefinition, ResourceLink,
-    Revision, Role, TextContent, ToolAnnotations, ToolDefinition,
+    EmbeddedResource, GetPromptResult, ImageContent, Implementation, OutputSchema,
+    PromptDefinition, PromptMessage, ReadResourceResult, ResourceContents, ResourceDefinition,
+    ResourceLink, Revision, Role, TextContent, ToolAnnotations, ToolDefinition,
 };
 pub use resource::{IntoResourceContents, Resource, list_files, read_file, safe_join};
 pub use sealed_state::{StateKeys, StateKeysError};
@@ -712,8 +713,8 @@ pub mod __private {
     pub use crate::handler_error::HandlerError;
     pub use crate::prompt::{IntoPromptResult, Prompt};
     pub use crate::protocol::{
-        Annotations, CallToolResult, GetPromptResult, PromptDefinition, ResourceContents,
-        ResourceDefinition, Role, ToolAnnotations, ToolDefinition,
+        Annotations, CacheScope, CallToolResult, GetPromptResult, PromptDefinition,
+        ResourceContents, ResourceDefinition, Role, ToolAnnotations, ToolDefinition,
     };
     pub use crate::resource::{Resource, ResourceReturns, SuppliedParam};
     pub use crate::tool::{ArgErrors, Arguments, InputSchema, OutputCache, Tool, ToolReturns};

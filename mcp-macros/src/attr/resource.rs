@@ -6,8 +6,10 @@ use syn::{LitInt, LitStr};
 
 use super::{Common, set_once, string_value};
 
-pub(super) const RESOURCE_KEYS: &str =
-    "uri, name, title, description, mime_type, size, audience, priority, scopes, crate";
+pub(super) const RESOURCE_KEYS: &str = "uri, name, title, description, mime_type, size, audience, priority, cache_ttl_ms, cache_scope, scopes, crate";
+
+/// The values of `cache_scope`.
+pub(crate) const CACHE_SCOPES: &str = "public, private";
 
 /// What a priority is, for error messages.
 pub(crate) const PRIORITY: &str =
@@ -23,6 +25,16 @@ pub(crate) struct ResourceAttr {
     /// `"user"`, `"assistant"` or `"user, assistant"`.
     pub(crate) audience: Option<LitStr>,
     pub(crate) priority: Option<Priority>,
+    /// `cache_ttl_ms = 60_000`: whole milliseconds, 0 or more.
+    pub(crate) cache_ttl_ms: Option<CacheTtl>,
+    /// `cache_scope = "public"` or `"private"`.
+    pub(crate) cache_scope: Option<LitStr>,
+}
+
+/// `cache_ttl_ms = 60_000`.
+pub(crate) struct CacheTtl {
+    pub(crate) literal: LitInt,
+    pub(crate) millis: u64,
 }
 
 /// `priority = 0.5` (or `1`, `0`).
@@ -54,6 +66,12 @@ pub(crate) fn parse_resource_attr(tokens: TokenStream) -> syn::Result<ResourceAt
             })?,
             "size" => set_once(&mut attr.size, &meta, &key, || size_value(&meta))?,
             "priority" => set_once(&mut attr.priority, &meta, &key, || priority_value(&meta))?,
+            "cache_ttl_ms" => set_once(&mut attr.cache_ttl_ms, &meta, &key, || {
+                cache_ttl_value(&meta)
+            })?,
+            "cache_scope" => set_once(&mut attr.cache_scope, &meta, &key, || {
+                string_value(&meta, "cache_scope = \"public\" or \"private\"")
+            })?,
             _ => return Err(super::unknown_key(&meta, "mcp_resource", RESOURCE_KEYS)),
         }
         Ok(())
@@ -75,6 +93,25 @@ fn size_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<LitInt> {
     Err(syn::Error::new_spanned(
         value,
         "a size is a whole number of bytes: `size = 1024`",
+    ))
+}
+
+fn cache_ttl_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<CacheTtl> {
+    let value: syn::Expr = meta.value()?.parse()?;
+    if let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(literal),
+        ..
+    }) = &value
+        && let Ok(millis) = literal.base10_parse::<u64>()
+    {
+        return Ok(CacheTtl {
+            literal: literal.clone(),
+            millis,
+        });
+    }
+    Err(syn::Error::new_spanned(
+        value,
+        "a cache lifetime is a whole number of milliseconds, 0 or more: `cache_ttl_ms = 60_000` (one minute)",
     ))
 }
 
@@ -112,6 +149,20 @@ mod tests {
             .err()
             .unwrap();
         assert!(error.to_string().starts_with("a priority is a number"));
+    }
+
+    #[test]
+    fn a_cache_lifetime_is_a_whole_number_of_milliseconds() {
+        let attr = parse_resource_attr(quote::quote!(cache_ttl_ms = 60_000)).unwrap();
+        assert_eq!(attr.cache_ttl_ms.unwrap().millis, 60_000);
+        for wrong in [
+            quote::quote!(cache_ttl_ms = -1),
+            quote::quote!(cache_ttl_ms = 1.5),
+            quote::quote!(cache_ttl_ms = "60"),
+        ] {
+            let error = parse_resource_attr(wrong).err().unwrap();
+            assert!(error.to_string().starts_with("a cache lifetime"), "{error}");
+        }
     }
 
     #[test]

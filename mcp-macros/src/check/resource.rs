@@ -6,7 +6,8 @@ use quote::{ToTokens, quote};
 
 use super::uri;
 use crate::ast::HandlerFn;
-use crate::attr::resource::{PRIORITY, ResourceAttr};
+use crate::attr::closest_key;
+use crate::attr::resource::{CACHE_SCOPES, PRIORITY, ResourceAttr};
 use crate::errors::Errors;
 
 /// Checks a resource function and its attribute (`None` when it did not parse: its `uri` is
@@ -27,7 +28,28 @@ pub(crate) fn resource(
     let variables = uri_against_function(func, attr, attr_tokens, errors);
     completers(func, &variables, errors);
     annotations(attr, errors);
+    cache_scope(attr, errors);
     variables
+}
+
+/// `cache_scope` is one of the two words of the specification (2026-07-28, `cacheScope`).
+fn cache_scope(attr: &ResourceAttr, errors: &mut Errors) {
+    let Some(scope) = &attr.cache_scope else {
+        return;
+    };
+    let value = scope.value();
+    if CACHE_SCOPES.split(", ").any(|word| word == value) {
+        return;
+    }
+    let hint = closest_key(&value, CACHE_SCOPES)
+        .map(|word| format!(" (did you mean \"{word}\"?)"))
+        .unwrap_or_default();
+    errors.at(
+        scope,
+        format!(
+            "unknown cache scope {value:?}{hint}: use \"public\" (the same for every user: shared caches may keep it) or \"private\" (per user: only the client that asked may keep it)"
+        ),
+    );
 }
 
 /// Checks the URI or template against the function; returns the template's variables.

@@ -42,7 +42,13 @@ pub(crate) fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
         noun: "resource",
         name: name.clone(),
         trait_name: Runtime::Resource,
-        constant: super::constants(quote!(const URI: &'static str = #uri;), &attr.common),
+        constant: super::constants(
+            {
+                let cache = cache_constants(&attr, &paths);
+                quote!(const URI: &'static str = #uri; #cache)
+            },
+            &attr.common,
+        ),
         specs: Runtime::ArgumentSpecs,
         definition: Runtime::ResourceDefinition,
         method: "read",
@@ -60,6 +66,32 @@ pub(crate) fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
         _ => None,
     };
     super::handler(&function, &handler, &kind, body, errors, &paths)
+}
+
+/// `CACHE_TTL` and `CACHE_SCOPE`, for the keys given (a scope that is neither word has been
+/// reported, and is left out).
+fn cache_constants(attr: &ResourceAttr, paths: &Paths) -> TokenStream {
+    let option = paths::std(Std::Option);
+    let ttl = attr.cache_ttl_ms.as_ref().map(|ttl| {
+        let duration = paths::std(Std::Duration);
+        let millis = syn::LitInt::new(&ttl.millis.to_string(), ttl.literal.span());
+        quote! {
+            const CACHE_TTL: #option<#duration> =
+                #option::Some(#duration::from_millis(#millis));
+        }
+    });
+    let scope = attr.cache_scope.as_ref().and_then(|scope| {
+        let variant = match scope.value().as_str() {
+            "public" => quote!(Public),
+            "private" => quote!(Private),
+            _ => return None,
+        };
+        let cache_scope = paths.runtime(Runtime::CacheScope);
+        Some(quote! {
+            const CACHE_SCOPE: #option<#cache_scope> = #option::Some(#cache_scope::#variant);
+        })
+    });
+    quote!(#ttl #scope)
 }
 
 /// The resource's definition, its parameters and its return value.

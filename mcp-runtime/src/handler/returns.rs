@@ -20,14 +20,15 @@
 
 use std::marker::PhantomData;
 
-use serde_json::{Map, Value};
-
 /// A kind of handler's return rules: what a return value becomes, and what converting needs.
 pub trait Returns: 'static {
     /// What a returned value becomes.
     type Output;
     /// What a conversion needs besides the value (a tool's schema cache, a resource's URI).
     type Needs<'a>: Copy;
+    /// The schema the kind declares for what serialized values become (a tool's
+    /// `outputSchema`); `Infallible` for a kind that declares none.
+    type Schema;
 }
 
 /// Rule 1: a value that says itself what it becomes.
@@ -42,7 +43,7 @@ pub trait Serialized<K: Returns>: Sized {
     fn convert(self, needs: K::Needs<'_>) -> K::Output;
 
     /// The schema of what the value serializes to, where the kind declares one.
-    fn schema(_needs: K::Needs<'_>) -> Option<Map<String, Value>> {
+    fn schema(_needs: K::Needs<'_>) -> Option<K::Schema> {
         None
     }
 }
@@ -62,7 +63,7 @@ pub trait Failure<K: Returns>: Sized {
 /// How one return type becomes the kind's output: implemented by the kinds the probe finds.
 pub trait Convert<K: Returns, R> {
     /// The schema of the output, for the serialized kinds of a kind that declares one.
-    fn output_schema(&self, needs: K::Needs<'_>) -> Option<Map<String, Value>>;
+    fn output_schema(&self, needs: K::Needs<'_>) -> Option<K::Schema>;
     /// Converts a returned value.
     fn convert(&self, value: R, needs: K::Needs<'_>) -> K::Output;
 }
@@ -85,7 +86,7 @@ impl<K, R> Default for Probe<K, R> {
 
 /// The kinds, one per rule, and the levels of the probe that select them.
 pub mod kinds {
-    use super::{Convert, Direct, Failure, Map, Probe, Returns, Serialized, Value};
+    use super::{Convert, Direct, Failure, Probe, Returns, Serialized};
 
     /// Rule 1.
     pub struct DirectKind;
@@ -150,7 +151,7 @@ pub mod kinds {
     );
 
     impl<K: Returns, R: Direct<K>> Convert<K, R> for DirectKind {
-        fn output_schema(&self, _needs: K::Needs<'_>) -> Option<Map<String, Value>> {
+        fn output_schema(&self, _needs: K::Needs<'_>) -> Option<K::Schema> {
             None
         }
         fn convert(&self, value: R, needs: K::Needs<'_>) -> K::Output {
@@ -159,7 +160,7 @@ pub mod kinds {
     }
 
     impl<K: Returns, R: Serialized<K>> Convert<K, R> for SerializedKind {
-        fn output_schema(&self, needs: K::Needs<'_>) -> Option<Map<String, Value>> {
+        fn output_schema(&self, needs: K::Needs<'_>) -> Option<K::Schema> {
             R::schema(needs)
         }
         fn convert(&self, value: R, needs: K::Needs<'_>) -> K::Output {
@@ -168,7 +169,7 @@ pub mod kinds {
     }
 
     impl<K: Returns, T: Direct<K>, E: Failure<K>> Convert<K, Result<T, E>> for DirectOrError {
-        fn output_schema(&self, _needs: K::Needs<'_>) -> Option<Map<String, Value>> {
+        fn output_schema(&self, _needs: K::Needs<'_>) -> Option<K::Schema> {
             None
         }
         fn convert(&self, value: Result<T, E>, needs: K::Needs<'_>) -> K::Output {
@@ -180,7 +181,7 @@ pub mod kinds {
     }
 
     impl<K: Returns, T: Serialized<K>, E: Failure<K>> Convert<K, Result<T, E>> for SerializedOrError {
-        fn output_schema(&self, needs: K::Needs<'_>) -> Option<Map<String, Value>> {
+        fn output_schema(&self, needs: K::Needs<'_>) -> Option<K::Schema> {
             T::schema(needs)
         }
         fn convert(&self, value: Result<T, E>, needs: K::Needs<'_>) -> K::Output {

@@ -32,5 +32,5 @@ pub(crate) use lifecycle::{
 pub use logging::LoggingLevel;
 pub use revision::Revision;
 pub use stateless_result::{CacheHints, CacheScope};
-pub use tool::{CallToolResult, ToolAnnotations, ToolDefinition};
+pub use tool::{CallToolResult, OutputSchema, ToolAnnotations, ToolDefinition};
 pub(crate) use tool::{MirroredArgument, WireTool, mirrored_arguments};

@@ -83,6 +83,12 @@ impl Revision {
     pub const fn has_structured_output(self) -> bool {
         !matches!(self, Revision::V2025_03_26)
     }
+
+    /// Whether `outputSchema` may be any JSON Schema and `structuredContent` any JSON value
+    /// (2026-07-28), rather than objects only.
+    pub const fn allows_any_structured_content(self) -> bool {
+        matches!(self, Revision::V2026_07_28)
+    }
 }
 
 impl fmt::Display for Revision {

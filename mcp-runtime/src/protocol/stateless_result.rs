@@ -4,6 +4,7 @@
 //! 2026-07-28, basic/index "ResultType" and "Per-response protocol fields",
 //! server/utilities/caching). Session-based results carry none of it.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -71,6 +72,25 @@ impl Default for CacheHints {
     }
 }
 
+/// What one item says of caching the results about it alone (a resource's or a template's
+/// `resources/read`), each part set taking the place of the server's: the `Resource` trait's
+/// `CACHE_TTL` and `CACHE_SCOPE`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ItemCacheHints {
+    pub(crate) ttl: Option<Duration>,
+    pub(crate) scope: Option<CacheScope>,
+}
+
+impl ItemCacheHints {
+    /// The hints of the item's results on a server whose hints are `server`.
+    pub(crate) fn over(self, server: CacheHints) -> CacheHints {
+        CacheHints {
+            ttl: self.ttl.unwrap_or(server.ttl),
+            scope: self.scope.unwrap_or(server.scope),
+        }
+    }
+}
+
 /// What a complete result of a stateless revision adds after its own members, written once
 /// per server as JSON text: `resultType`, the cache hints on the results that have them, and
 /// `_meta` with the server's identity.
@@ -78,33 +98,52 @@ impl Default for CacheHints {
 pub(crate) struct CompleteMembers {
     /// For the results that are not cached.
     pub(crate) plain: Box<str>,
-    /// For `server/discover`, the lists and `resources/read`.
+    /// For `server/discover`, the lists and `resources/read`, with the server's hints.
     pub(crate) cacheable: Box<str>,
+    /// The server's hints.
+    hints: CacheHints,
+    /// `{"io.modelcontextprotocol/serverInfo": ...}`, for the members of other hints.
+    server_meta: Box<str>,
 }
 
 impl CompleteMembers {
-    pub(crate) fn new(server: &Implementation, cache: CacheHints) -> CompleteMembers {
-        let members = |cache: Option<CacheHints>| {
-            let mut text = String::from(r#""resultType":"complete""#);
-            if let Some(cache) = cache {
-                let millis = u64::try_from(cache.ttl.as_millis()).unwrap_or(u64::MAX);
-                let scope = match cache.scope {
-                    CacheScope::Public => "public",
-                    CacheScope::Private => "private",
-                };
-                text.push_str(&format!(r#","ttlMs":{millis},"cacheScope":"{scope}""#));
-            }
-            text.push_str(r#","_meta":"#);
-            text.push_str(
-                &serde_json::to_string(&ServerMeta(server)).expect("an Implementation serializes"),
-            );
-            text.into_boxed_str()
-        };
+    pub(crate) fn new(server: &Implementation, hints: CacheHints) -> CompleteMembers {
+        let server_meta = serde_json::to_string(&ServerMeta(server))
+            .expect("an Implementation serializes")
+            .into_boxed_str();
         CompleteMembers {
-            plain: members(None),
-            cacheable: members(Some(cache)),
+            plain: members(None, &server_meta),
+            cacheable: members(Some(hints), &server_meta),
+            hints,
+            server_meta,
         }
     }
+
+    /// The members of a cacheable result about one item with hints of its own.
+    pub(crate) fn cacheable_for(&self, item: ItemCacheHints) -> Cow<'_, str> {
+        let hints = item.over(self.hints);
+        if hints == self.hints {
+            Cow::Borrowed(&self.cacheable)
+        } else {
+            Cow::Owned(members(Some(hints), &self.server_meta).into())
+        }
+    }
+}
+
+/// `"resultType":"complete"`, the hints if any, and `"_meta":` with `server_meta`.
+fn members(hints: Option<CacheHints>, server_meta: &str) -> Box<str> {
+    let mut text = String::from(r#""resultType":"complete""#);
+    if let Some(hints) = hints {
+        let millis = u64::try_from(hints.ttl.as_millis()).unwrap_or(u64::MAX);
+        let scope = match hints.scope {
+            CacheScope::Public => "public",
+            CacheScope::Private => "private",
+        };
+        text.push_str(&format!(r#","ttlMs":{millis},"cacheScope":"{scope}""#));
+    }
+    text.push_str(r#","_meta":"#);
+    text.push_str(server_meta);
+    text.into_boxed_str()
 }
 
 /// A stateless result that asks the client for input before the request can complete
@@ -173,5 +212,20 @@ mod tests {
         let plain = read(&members.plain);
         assert_eq!(plain["resultType"], "complete");
         assert!(plain.get("ttlMs").is_none());
+        let own_ttl = ItemCacheHints {
+            ttl: Some(Duration::from_secs(5)),
+            scope: None,
+        };
+        let item = read(&members.cacheable_for(own_ttl));
+        assert_eq!(item["ttlMs"], 5000);
+        assert_eq!(
+            item["cacheScope"], "public",
+            "the part not set is the server's"
+        );
+        assert_eq!(item["_meta"], read(&members.cacheable)["_meta"]);
+        assert!(matches!(
+            members.cacheable_for(ItemCacheHints::default()),
+            Cow::Borrowed(_)
+        ));
     }
 }

@@ -12,7 +12,6 @@
 use std::fmt::Display;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::handler::{Convert, Direct, Failure, Returns, Serialized, kinds};
 use crate::handler_error::HandlerError;
@@ -80,6 +79,7 @@ impl Returns for ResourceReturns {
     type Output = Result<Vec<ResourceContents>, HandlerError>;
     /// The URI read, and the resource's declared MIME type.
     type Needs<'a> = (&'a str, Option<&'a str>);
+    type Schema = std::convert::Infallible;
 }
 
 impl<T: IntoResourceContents> Direct<ResourceReturns> for T {
@@ -118,7 +118,7 @@ impl Failure<ResourceReturns> for HandlerError {
 
 /// Never selected for a type that fits, so its bound only explains what a resource returns.
 impl<R: IntoResourceContents> Convert<ResourceReturns, R> for kinds::Unsupported {
-    fn output_schema(&self, _needs: (&str, Option<&str>)) -> Option<Map<String, Value>> {
+    fn output_schema(&self, _needs: (&str, Option<&str>)) -> Option<std::convert::Infallible> {
         None
     }
     fn convert(

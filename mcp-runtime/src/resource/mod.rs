@@ -38,6 +38,17 @@ pub trait Resource: 'static {
     /// [`auth`](crate::auth).
     const SCOPES: &'static [&'static str] = &[];
 
+    /// How long a client of revision 2026-07-28 may reuse what `resources/read` of this
+    /// resource (or of any URI of this template) returns, its `ttlMs`
+    /// (`#[mcp_resource(cache_ttl_ms = 60_000)]`); `None`, the default, leaves it to the
+    /// server's [`CacheHints`](crate::CacheHints). The lists keep the server's hints.
+    const CACHE_TTL: Option<std::time::Duration> = None;
+
+    /// Who may share what `resources/read` of this resource returns, its `cacheScope`
+    /// (`#[mcp_resource(cache_scope = "public")]`); `None`, the default, leaves it to the
+    /// server's [`CacheHints`](crate::CacheHints).
+    const CACHE_SCOPE: Option<crate::CacheScope> = None;
+
     /// Describes the resource (its template variables go to `specs`): called once when a
     /// server is built.
     fn definition(specs: &mut ArgumentSpecs) -> ResourceDefinition;

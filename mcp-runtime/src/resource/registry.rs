@@ -11,6 +11,7 @@ use crate::context::Context;
 use crate::error::{BuildError, BuildProblem};
 use crate::handler::{BoxFuture, Registration};
 use crate::handler_error::HandlerError;
+use crate::protocol::stateless_result::ItemCacheHints;
 use crate::protocol::{ResourceContents, ResourceDefinition, Revision, WireResource};
 
 type ReadFn = Arc<
@@ -39,6 +40,8 @@ pub struct ResourceEntry {
     pub(crate) specs: ArgumentSpecs,
     /// The scopes a caller needs (`Resource::SCOPES`).
     pub(crate) scopes: crate::auth::Scopes,
+    /// Its own cache hints for reads (`Resource::CACHE_TTL`, `Resource::CACHE_SCOPE`).
+    pub(crate) cache: ItemCacheHints,
     location: &'static str,
     read: ReadFn,
     wire: WireCache,
@@ -59,6 +62,10 @@ impl ResourceEntry {
             template,
             specs,
             scopes: crate::auth::Scopes::Declared(R::SCOPES),
+            cache: ItemCacheHints {
+                ttl: R::CACHE_TTL,
+                scope: R::CACHE_SCOPE,
+            },
             location: std::any::type_name::<R>(),
             read: Arc::new(|ctx, uri, vars| Box::pin(R::read(ctx, uri, vars))),
             wire: Default::default(),

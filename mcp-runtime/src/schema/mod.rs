@@ -13,9 +13,10 @@
 //! * **Portable across drafts.** Tuples are arrays of a fixed length (no `prefixItems`), and
 //!   only the `format`s JSON Schema defines are kept (in both schemas): a strict ajv refuses
 //!   to compile schemars' `int64` or `double`.
-//! * **Root `"type": "object"`** for `inputSchema` (always) and `outputSchema`; a tool whose
-//!   result is not an object (a number, a list) gets its value wrapped as `{"result": value}`,
-//!   and its `outputSchema` says so.
+//! * **Root `"type": "object"`** for `inputSchema` (always) and, for the 2025 revisions,
+//!   `outputSchema`: there a tool whose result is not an object (a number, a list) gets its
+//!   value wrapped as `{"result": value}`, and its `outputSchema` says so; revision 2026-07-28
+//!   gets the value and its schema as they are (see [`OutputSchema`](crate::OutputSchema)).
 //! * **Output schemas are faithful**: they describe what the value serializes to, `null`
 //!   included, because clients validate `structuredContent` against them.
 
@@ -23,7 +24,6 @@ mod normalize;
 mod output;
 
 pub(crate) use normalize::{clean_input, strip_null};
-pub(crate) use output::OutputShape;
 pub(crate) use output::output_schema_for;
 
 use schemars::generate::{SchemaGenerator, SchemaSettings};

@@ -94,6 +94,14 @@ pub(crate) struct ServerCore {
     pub(crate) last_client: LastClient,
     /// Where list changes and resource updates go to reach every listen stream.
     pub(crate) changes: Box<dyn ChangeBus>,
+    /// The Redis the instances share ([`ServerBuilder::redis`]): the HTTP transport keeps the
+    /// events of its legacy sessions there too.
+    #[cfg(feature = "redis")]
+    #[cfg_attr(
+        not(feature = "http"),
+        expect(dead_code, reason = "read by the HTTP transport")
+    )]
+    pub(crate) redis: Option<String>,
     pub(crate) listeners: Listeners,
     pub(crate) state: StateMap,
     pub(crate) trace: bool,
@@ -243,7 +251,9 @@ impl ServerBuilder {
     /// How long, and by whom, clients of revision 2026-07-28 may cache `server/discover`, the
     /// lists and `resources/read` results (`ttlMs`, `cacheScope`). Default:
     /// [`CacheHints::NONE`] (not reused, private). Session-based revisions have no such
-    /// hints: their clients hear of changes through list-changed notifications.
+    /// hints: their clients hear of changes through list-changed notifications. A resource
+    /// may set its own for its reads (`#[mcp_resource(cache_ttl_ms = .., cache_scope = ..)]`,
+    /// [`Resource::CACHE_TTL`](crate::Resource::CACHE_TTL)).
     pub fn cache_hints(mut self, hints: CacheHints) -> ServerBuilder {
         self.cache_hints = hints;
         self
@@ -274,6 +284,11 @@ impl ServerBuilder {
     /// HTTP transport's `/ready` says so, and stays 200: every request is still served). Only
     /// notifications travel: each instance keeps its own lists, so a change that every
     /// instance must serve is made on every instance.
+    ///
+    /// With the `http` feature, the HTTP transport also keeps the events of its sessions of the
+    /// 2025 revisions in that Redis, so that a stream resumed with `Last-Event-ID` on another
+    /// instance replays what the client missed
+    /// (`HttpOptions::shared_events_ttl` says what is kept, and for how long).
     #[cfg(feature = "redis")]
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub fn redis(mut self, url: impl Into<String>) -> ServerBuilder {
@@ -457,6 +472,8 @@ impl ServerBuilder {
             state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
             last_client: LastClient::default(),
             changes,
+            #[cfg(feature = "redis")]
+            redis: self.redis,
             listeners: Listeners::default(),
             state: self.state,
             trace: self.trace,

@@ -13,6 +13,8 @@ mod panic;
 pub(crate) mod params;
 #[cfg(feature = "redis")]
 mod redis_bus;
+#[cfg(feature = "redis")]
+pub(crate) mod redis_link;
 mod session;
 mod suggest;
 

@@ -33,10 +33,9 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::ServerCore;
 use super::changes::{BACKLOG, Change, ChangeBus};
+use super::redis_link::{self, CONNECT_TIMEOUT};
 use crate::limit_log::LimitLog;
 
-/// How long building waits for Redis, and how long each later attempt may take.
-pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The wait before the first retry after a lost connection.
 pub(crate) const FIRST_RETRY: Duration = Duration::from_millis(250);
 /// The longest wait between two retries.
@@ -349,7 +348,7 @@ impl Link {
                 let fresh = connection.is_none();
                 let open = match connection.as_mut() {
                     Some(open) => open,
-                    None => match self.connect_to_publish().await {
+                    None => match redis_link::connect(&self.client).await {
                         Ok(open) => connection.insert(open),
                         Err(e) => {
                             failure = Some(e);
@@ -384,20 +383,6 @@ impl Link {
                     )
                 });
             }
-        }
-    }
-
-    /// A connection for `PUBLISH`, within [`CONNECT_TIMEOUT`].
-    async fn connect_to_publish(&self) -> Result<redis::aio::MultiplexedConnection, String> {
-        match tokio::time::timeout(
-            CONNECT_TIMEOUT,
-            self.client.get_multiplexed_async_connection(),
-        )
-        .await
-        {
-            Ok(Ok(connection)) => Ok(connection),
-            Ok(Err(e)) => Err(e.to_string()),
-            Err(_) => Err(format!("no answer within {CONNECT_TIMEOUT:?}")),
         }
     }
 }

@@ -10,7 +10,7 @@ use super::ToolEntry;
 use crate::context::Context;
 use crate::error::BuildProblem;
 use crate::handler::BoxFuture;
-use crate::protocol::{CallToolResult, ToolAnnotations, ToolDefinition};
+use crate::protocol::{CallToolResult, OutputSchema, ToolAnnotations, ToolDefinition};
 
 type Handler = Arc<dyn Fn(Context, Map<String, Value>) -> BoxFuture<CallToolResult> + Send + Sync>;
 
@@ -57,10 +57,17 @@ impl DynamicTool {
         self
     }
 
-    /// Sets the `outputSchema`, served exactly as given.
+    /// Sets the `outputSchema`: the schema of the `structuredContent` the handler returns,
+    /// any JSON Schema. A schema that describes objects is served as given (a choice among
+    /// object schemas with `"type": "object"` added at its root). Any other (a
+    /// list, a number) is served as given to clients of revision 2026-07-28, which allows
+    /// values of any JSON type; clients of the 2025 revisions, which allow only objects, get
+    /// it wrapped as `{"type": "object", "properties": {"result": schema}}` and each
+    /// `structuredContent` as `{"result": value}` (see [`OutputSchema`]). The handler returns
+    /// the value itself in either case.
     #[must_use]
     pub fn output_schema(mut self, schema: Map<String, Value>) -> DynamicTool {
-        self.definition.output_schema = Some(schema);
+        self.definition.output_schema = Some(OutputSchema::new(schema));
         self
     }
 

@@ -13,12 +13,11 @@ use std::sync::OnceLock;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::handler::{Convert, Direct, Failure, Returns, Serialized, kinds};
 use crate::handler_error::HandlerError;
-use crate::protocol::{CallToolResult, Content};
-use crate::schema::{OutputShape, output_schema_for};
+use crate::protocol::{CallToolResult, Content, OutputSchema};
+use crate::schema::output_schema_for;
 
 /// A value that knows how to be a tool result.
 #[diagnostic::on_unimplemented(
@@ -71,7 +70,7 @@ impl IntoToolResult for () {
 
 /// Per-tool cache of the output shape, a `static` in the generated code.
 #[derive(Debug, Default)]
-pub struct OutputCache(OnceLock<OutputShape>);
+pub struct OutputCache(OnceLock<OutputSchema>);
 
 impl OutputCache {
     /// An empty cache.
@@ -79,7 +78,7 @@ impl OutputCache {
         OutputCache(OnceLock::new())
     }
 
-    fn shape<T: JsonSchema>(&self) -> &OutputShape {
+    fn schema<T: JsonSchema>(&self) -> &OutputSchema {
         self.0.get_or_init(output_schema_for::<T>)
     }
 }
@@ -91,6 +90,7 @@ pub enum ToolReturns {}
 impl Returns for ToolReturns {
     type Output = CallToolResult;
     type Needs<'a> = &'a OutputCache;
+    type Schema = OutputSchema;
 }
 
 impl<T: IntoToolResult> Direct<ToolReturns> for T {
@@ -100,12 +100,12 @@ impl<T: IntoToolResult> Direct<ToolReturns> for T {
 }
 
 impl<T: Serialize + JsonSchema> Serialized<ToolReturns> for T {
-    fn convert(self, cache: &OutputCache) -> CallToolResult {
-        structured(&self, cache.shape::<T>().wrapped)
+    fn convert(self, _cache: &OutputCache) -> CallToolResult {
+        structured(&self)
     }
 
-    fn schema(cache: &OutputCache) -> Option<Map<String, Value>> {
-        Some(cache.shape::<T>().schema.clone())
+    fn schema(cache: &OutputCache) -> Option<OutputSchema> {
+        Some(cache.schema::<T>().clone())
     }
 }
 
@@ -125,7 +125,7 @@ impl Failure<ToolReturns> for HandlerError {
 
 /// Never selected for a type that fits, so its bound only explains what a tool returns.
 impl<R: IntoToolResult> Convert<ToolReturns, R> for kinds::Unsupported {
-    fn output_schema(&self, _cache: &OutputCache) -> Option<Map<String, Value>> {
+    fn output_schema(&self, _cache: &OutputCache) -> Option<OutputSchema> {
         None
     }
     fn convert(&self, value: R, _cache: &OutputCache) -> CallToolResult {
@@ -133,7 +133,10 @@ impl<R: IntoToolResult> Convert<ToolReturns, R> for kinds::Unsupported {
     }
 }
 
-fn structured<T: Serialize>(value: &T, wrapped: bool) -> CallToolResult {
+/// The structured result of a value, as revision 2026-07-28 sends it: a 2025 client of a tool
+/// whose values are not objects gets it wrapped by `tools/call`
+/// ([`OutputSchema::wraps_values`]).
+fn structured<T: Serialize>(value: &T) -> CallToolResult {
     let value = match serde_json::to_value(value) {
         Ok(value) => value,
         Err(error) => {
@@ -141,13 +144,6 @@ fn structured<T: Serialize>(value: &T, wrapped: bool) -> CallToolResult {
                 "the tool's result could not be serialized: {error}"
             ));
         }
-    };
-    let value = if wrapped {
-        let mut map = Map::with_capacity(1);
-        map.insert("result".to_owned(), value);
-        Value::Object(map)
-    } else {
-        value
     };
     CallToolResult {
         content: vec![Content::text(value.to_string())],

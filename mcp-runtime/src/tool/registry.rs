@@ -80,6 +80,14 @@ impl ToolEntry {
         &self.definition.name
     }
 
+    /// Whether its structured results reach a client of `revision` as `{"result": value}`.
+    pub(crate) fn wraps_values(&self, revision: Revision) -> bool {
+        self.definition
+            .output_schema
+            .as_ref()
+            .is_some_and(|schema| schema.wraps_values(revision))
+    }
+
     /// Calls the tool, unless the caller lacks its scopes: the transport refuses such a call
     /// first (HTTP answers 403), and this is the check that holds whatever the transport did.
     pub(crate) fn call(&self, ctx: Context, args: Arguments) -> BoxFuture<CallToolResult> {

@@ -34,6 +34,7 @@ use crate::jsonrpc::{
 };
 use crate::protocol::Revision;
 use crate::protocol::envelope::Envelope;
+use crate::protocol::stateless_result::ItemCacheHints;
 
 /// Every method a session answers, for "did you mean" suggestions.
 const METHODS: &[&str] = &[
@@ -142,6 +143,16 @@ impl Request<'_> {
     /// carries the server's cache hints.
     fn reply_cacheable(&self, result: &impl Serialize) -> Vec<u8> {
         self.reply_with(result, true)
+    }
+
+    /// [`reply_cacheable`](Self::reply_cacheable) for a result about one item, whose own
+    /// hints take the place of the server's.
+    fn reply_cacheable_for(&self, result: &impl Serialize, item: ItemCacheHints) -> Vec<u8> {
+        if self.envelope().is_none() {
+            return encode_result(&self.id, result);
+        }
+        let members = self.server().complete_members.cacheable_for(item);
+        encode_result_with(&self.id, result, &members)
     }
 
     fn reply_with(&self, result: &impl Serialize, cacheable: bool) -> Vec<u8> {

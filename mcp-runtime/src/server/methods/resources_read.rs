@@ -74,7 +74,7 @@ pub(super) async fn read_resource(
             )));
         }
     };
-    Ok(request.reply_cacheable(&ReadResourceResult { contents }))
+    Ok(request.reply_cacheable_for(&ReadResourceResult { contents }, entry.cache))
 }
 
 /// `resources/subscribe` (`on`) and `resources/unsubscribe`.

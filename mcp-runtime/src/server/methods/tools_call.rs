@@ -66,6 +66,8 @@ pub(super) async fn call_tool(
     };
     if !revision.has_structured_output() {
         result.structured_content = None;
+    } else if tool.wraps_values(revision) {
+        result.wrap_structured_content();
     }
     request.reply(&result)
 }

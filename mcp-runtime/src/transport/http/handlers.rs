@@ -13,9 +13,11 @@ use super::authorize;
 use super::drain::Drain;
 use super::exchange::{Exchange, First};
 use super::guard::{Accepts, Refused, check_content_type};
-use super::sessions::{HttpSession, SessionTable};
+use super::resume_elsewhere::{self, Refusal as ElsewhereRefusal};
+use super::sessions::{HttpSession, SessionTable, new_session_id};
+use super::shared_events::{Mirror, SharedEvents};
 use super::stateless::{self, VERSION_HEADER};
-use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription, parse_event_id};
+use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription};
 use crate::auth::Authentication;
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
 use crate::limit_log::LimitLog;
@@ -36,11 +38,15 @@ pub(super) struct HttpState {
     /// Where messages no one can receive go: a stateless session's own (nothing reaches its
     /// client outside its request), and whatever a POSTed notification or response causes.
     discard: Outbound,
+    /// Where the legacy sessions' events are shared with the other instances, if anywhere
+    /// (`shared_events.rs`).
+    shared: Option<Arc<dyn SharedEvents>>,
 }
 
 impl HttpState {
     pub(super) fn new(server: Server, options: HttpOptions) -> HttpState {
         HttpState {
+            shared: shared_events(&server, &options),
             sessions: Arc::new(SessionTable::new(options.max_sessions)),
             server,
             options,
@@ -55,6 +61,28 @@ impl HttpState {
     fn unlisted_session(&self) -> Arc<Session> {
         Session::unlisted(Arc::clone(&self.server.core), self.discard.clone())
     }
+}
+
+/// The store shared with the other instances: on the Redis of
+/// [`ServerBuilder::redis`](crate::ServerBuilder::redis), when there is one.
+#[cfg(feature = "redis")]
+fn shared_events(server: &Server, options: &HttpOptions) -> Option<Arc<dyn SharedEvents>> {
+    let url = server.core.redis.as_deref()?;
+    let name = &server.core.info.name;
+    match super::redis_events::RedisEvents::start(url, name, options.shared_events_ttl) {
+        Ok(store) => Some(Arc::new(store)),
+        Err(problem) => {
+            crate::stderr::line(format_args!(
+                "mcp: {problem}: legacy streams are not shared with other instances"
+            ));
+            None
+        }
+    }
+}
+
+#[cfg(not(feature = "redis"))]
+fn shared_events(_: &Server, _: &HttpOptions) -> Option<Arc<dyn SharedEvents>> {
+    None
 }
 
 type Shared = State<Arc<HttpState>>;
@@ -268,11 +296,15 @@ pub(super) async fn post(
             None => {
                 let owner = received.authentication.owner();
                 let limits = state.options.stream_limits();
-                let session = HttpSession::new(&state.server, limits, owner);
-                let Some(id) = state.sessions.insert(Arc::clone(&session)) else {
+                let id = new_session_id();
+                let mirror =
+                    (state.shared.as_ref()).map(|store| Mirror::new(store, &id, owner.clone()));
+                let session = HttpSession::new(&state.server, limits, owner, mirror);
+                if !state.sessions.insert(id.clone(), Arc::clone(&session)) {
                     session.end();
                     return at_session_cap(state.options.max_sessions);
-                };
+                }
+                session.share();
                 state.sessions.sweep_every(state.options.session_idle);
                 (session, Some(id))
             }
@@ -494,7 +526,7 @@ fn open_stream(
     requests: Vec<RequestId>,
 ) -> Arc<Hub> {
     let Some(http_session) = http_session else {
-        let hub = Hub::for_request(1, state.options.stream_limits());
+        let hub = Hub::for_request(1, state.options.stream_limits(), None);
         let session = Arc::downgrade(session);
         hub.set_on_abandoned(move || {
             if let Some(session) = session.upgrade() {
@@ -675,9 +707,18 @@ pub(super) async fn get(
             "GET opens a `text/event-stream`; send `Accept: text/event-stream`",
         );
     }
+    let last_event_id = headers.get(LAST_EVENT_ID).and_then(|v| v.to_str().ok());
     let session = match find_session(&state, &headers, &authentication) {
         Ok(session) => session,
-        Err(refusal) => return *refusal,
+        Err(refusal) => {
+            // Another instance may hold the session: the shared store has its events.
+            if let (Some(store), Some(id), Some(last)) =
+                (&state.shared, session_id(&headers), last_event_id)
+            {
+                return resume_elsewhere(&state, &**store, id, last, &authentication).await;
+            }
+            return *refusal;
+        }
     };
     let Some(slot) = session.open_get_stream(state.options.max_streams_per_session) else {
         let max = state.options.max_streams_per_session;
@@ -698,11 +739,12 @@ pub(super) async fn get(
         slot: Some(slot),
         anonymous: false,
         drain: Some((state.options.retry, Arc::clone(&state.drain))),
+        retry_at_end: None,
     };
-    let resume = headers
-        .get(LAST_EVENT_ID)
-        .and_then(|v| v.to_str().ok())
-        .and_then(parse_event_id);
+    let resume = last_event_id.and_then(|id| session.parse_event_id(id));
+    if resume.is_none() && last_event_id.is_some() && session.is_shared() {
+        return not_this_session();
+    }
     let Some((stream, after)) = resume else {
         let hub = Arc::clone(&session.standalone);
         let subscription = hub.subscribe();
@@ -735,6 +777,62 @@ pub(super) async fn get(
                     "at least {missed} event(s) of stream {stream} after {stream}-{after} are no longer kept (HttpOptions::replay_events, replay_bytes): they cannot be replayed"
                 ),
             )
+        }
+    }
+}
+
+/// A `Last-Event-ID` that is no event id of the session (shared event ids name their session).
+fn not_this_session() -> Response {
+    refuse(
+        StatusCode::BAD_REQUEST,
+        crate::ErrorCode::InvalidRequest,
+        "Last-Event-ID names no event of this session: it is another session's, or not an event id this server issued; nothing is replayed",
+    )
+}
+
+/// A resume of a session this instance does not hold, from the shared store
+/// (`resume_elsewhere.rs`): the replay, then the end.
+async fn resume_elsewhere(
+    state: &HttpState,
+    store: &dyn SharedEvents,
+    session: &str,
+    last_event_id: &str,
+    authentication: &Authentication,
+) -> Response {
+    let owner = authentication.owner();
+    match resume_elsewhere::replay(store, session, last_event_id, owner).await {
+        Ok((frames, finished)) => {
+            let limits = SseLimits {
+                retry_at_end: (!finished).then_some(state.options.retry),
+                ..SseLimits::default()
+            };
+            let subscription = Subscription::replayed(frames);
+            let body = SseBody::new(subscription, None, state.options.keepalive, limits);
+            event_stream(Body::from_stream(body))
+        }
+        Err(ElsewhereRefusal::UnknownSession) => refuse(
+            StatusCode::NOT_FOUND,
+            crate::ErrorCode::Other(-32001),
+            "session not found: it ended or never existed; start a new one with `initialize`",
+        ),
+        Err(ElsewhereRefusal::NotThisSession) => not_this_session(),
+        Err(ElsewhereRefusal::Gone(reason)) => {
+            static LOG: LimitLog = LimitLog::new();
+            LOG.hit(|| {
+                format!("a resume of another instance's stream is refused with 410: {reason}")
+            });
+            refuse(StatusCode::GONE, crate::ErrorCode::InvalidRequest, reason)
+        }
+        Err(ElsewhereRefusal::Unavailable) => {
+            let mut response = refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                crate::ErrorCode::Other(-32000),
+                "the store shared with the other instances (Redis) does not answer: the stream cannot be resumed here now; retry later",
+            );
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            response
         }
     }
 }

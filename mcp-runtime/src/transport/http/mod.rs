@@ -10,7 +10,9 @@
 //! hex); later requests must carry it, and an unknown or ended session gets 404. In stateless
 //! mode ([`HttpOptions::stateless`]) every POST is served on its own, for deployments behind a
 //! load balancer. SSE events carry ids, and a client that lost a stream can resume it with a GET
-//! carrying `Last-Event-ID`: the events it missed are replayed. Host and Origin headers are
+//! carrying `Last-Event-ID`: the events it missed are replayed, on another instance too when
+//! the instances share Redis ([`ServerBuilder::redis`](crate::ServerBuilder::redis):
+//! `shared_events.rs`, `redis_events.rs`, `resume_elsewhere.rs`). Host and Origin headers are
 //! checked against an allow-list (local addresses by default) against DNS rebinding, and request
 //! bodies are size-limited.
 //!
@@ -31,8 +33,12 @@ mod exchange;
 mod guard;
 mod handlers;
 mod health;
+#[cfg(feature = "redis")]
+mod redis_events;
+mod resume_elsewhere;
 mod serve;
 mod sessions;
+mod shared_events;
 mod stateless;
 mod stream;
 
@@ -57,6 +63,7 @@ pub struct HttpOptions {
     pub(crate) retry: Duration,
     pub(crate) replay_events: usize,
     pub(crate) replay_bytes: usize,
+    pub(crate) shared_events_ttl: Duration,
     pub(crate) stream_queue: usize,
     pub(crate) resume_grace: Duration,
     pub(crate) session_idle: Duration,
@@ -81,6 +88,7 @@ impl Default for HttpOptions {
             retry: Duration::from_millis(1000),
             replay_events: 1024,
             replay_bytes: 256 * 1024,
+            shared_events_ttl: Duration::from_secs(10 * 60),
             stream_queue: 256,
             resume_grace: Duration::from_secs(30),
             session_idle: Duration::from_secs(60 * 60),
@@ -243,6 +251,21 @@ impl HttpOptions {
     #[must_use]
     pub fn replay_bytes(mut self, bytes: usize) -> HttpOptions {
         self.replay_bytes = bytes;
+        self
+    }
+
+    /// How long the events of a session of the 2025 revisions stay in the Redis the instances
+    /// share ([`ServerBuilder::redis`](crate::ServerBuilder::redis)) after its last event (10
+    /// minutes by default), for a client that resumes a stream on another instance (a GET with
+    /// `Last-Event-ID` that the balancer sent elsewhere, or whose instance died). Redis holds
+    /// what the instance holds, no more: each stream's last
+    /// [`replay_events`](Self::replay_events) within [`replay_bytes`](Self::replay_bytes), a
+    /// finished stream until the session's next request stream opens, nothing once the session
+    /// ends (DELETE, idle expiry); this bounds what an instance that died leaves behind.
+    /// Without Redis, unused.
+    #[must_use]
+    pub fn shared_events_ttl(mut self, ttl: Duration) -> HttpOptions {
+        self.shared_events_ttl = ttl;
         self
     }
 

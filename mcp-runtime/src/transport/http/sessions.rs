@@ -1,12 +1,15 @@
 //! The sessions of the HTTP endpoint, by `Mcp-Session-Id`: how many may live at once, how
-//! long an unused one is kept, and how many GET streams each may hold open.
+//! long an unused one is kept, and how many GET streams each may hold open; with a store
+//! shared by several instances (`shared_events.rs`), each session's record there and what it
+//! tells the store when its streams are forgotten and when it ends.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::stream::{Hub, StreamLimits, StreamSlot};
+use super::shared_events::Mirror;
+use super::stream::{Hub, StreamLimits, StreamSlot, parse_event_id};
 use crate::auth::Authentication;
 use crate::server::{Outbound, Outgoing, Server, Session};
 use crate::sharded::ShardedMap;
@@ -24,6 +27,8 @@ pub(super) struct HttpSession {
     get_streams: Arc<AtomicUsize>,
     /// Who opened it, on a protected server: only they may use it.
     owner: Option<String>,
+    /// Where its events are copied for the other instances (`shared_events.rs`), if anywhere.
+    mirror: Option<Mirror>,
 }
 
 impl HttpSession {
@@ -31,8 +36,9 @@ impl HttpSession {
         server: &Server,
         limits: StreamLimits,
         owner: Option<String>,
+        mirror: Option<Mirror>,
     ) -> Arc<HttpSession> {
-        let standalone = Hub::standalone(limits);
+        let standalone = Hub::standalone(limits, mirror.clone());
         let hub = Arc::clone(&standalone);
         let outbound = Outbound::new(server.core.trace, move |kind, message| {
             hub.push(
@@ -51,7 +57,30 @@ impl HttpSession {
             limits,
             get_streams: Arc::default(),
             owner,
+            mirror,
         })
+    }
+
+    /// Writes the session's record to the shared store, if there is one: from then on, any
+    /// instance can resume its streams.
+    pub(super) fn share(&self) {
+        if let Some(mirror) = &self.mirror {
+            mirror.open();
+        }
+    }
+
+    /// The stream and sequence number a `Last-Event-ID` names; `None` for an id that is not
+    /// one of this session's (with a shared store, an id of another session is not).
+    pub(super) fn parse_event_id(&self, id: &str) -> Option<(u64, u64)> {
+        match &self.mirror {
+            Some(mirror) => mirror.parse_event_id(id),
+            None => parse_event_id(id),
+        }
+    }
+
+    /// Whether its events go to a shared store.
+    pub(super) fn is_shared(&self) -> bool {
+        self.mirror.is_some()
     }
 
     /// Whether a request from `authentication` may use the session: on a protected server,
@@ -63,10 +92,21 @@ impl HttpSession {
     /// A new stream to answer a request on.
     pub(super) fn open_stream(&self) -> Arc<Hub> {
         let stream = self.next_stream.fetch_add(1, Ordering::Relaxed);
-        let hub = Hub::for_request(stream, self.limits);
+        let hub = Hub::for_request(stream, self.limits, self.mirror.clone());
         let mut streams = self.streams.lock().expect("lock poisoned");
-        streams.retain(|_, hub| !hub.is_finished());
+        let mut forgotten = Vec::new();
+        streams.retain(|id, hub| {
+            let keep = !hub.is_finished();
+            if !keep {
+                forgotten.push(*id);
+            }
+            keep
+        });
         streams.insert(stream, Arc::clone(&hub));
+        drop(streams);
+        if let Some(mirror) = &self.mirror {
+            mirror.forget_streams(&forgotten);
+        }
         hub
     }
 
@@ -89,6 +129,9 @@ impl HttpSession {
 
     pub(super) fn forget_stream(&self, id: u64) {
         self.streams.lock().expect("lock poisoned").remove(&id);
+        if let Some(mirror) = &self.mirror {
+            mirror.forget_streams(&[id]);
+        }
     }
 
     /// Ends the session: what runs in it is cancelled (nothing could receive its replies), the
@@ -97,6 +140,17 @@ impl HttpSession {
         self.session.cancel_all();
         self.session.close();
         self.standalone.close_subscriber();
+        if let Some(mirror) = &self.mirror {
+            let mut streams: Vec<u64> = self
+                .streams
+                .lock()
+                .expect("lock poisoned")
+                .keys()
+                .copied()
+                .collect();
+            streams.push(self.standalone.stream);
+            mirror.end(&streams);
+        }
     }
 
     fn touch(&self) {
@@ -129,20 +183,19 @@ impl SessionTable {
         }
     }
 
-    /// Registers a session under a new random id; `None` when the cap's number of sessions is
-    /// live.
-    pub(super) fn insert(&self, session: Arc<HttpSession>) -> Option<String> {
+    /// Registers a session under `id` (from [`new_session_id`]); `false` when the cap's number
+    /// of sessions is live.
+    pub(super) fn insert(&self, id: String, session: Arc<HttpSession>) -> bool {
         let reserved = self
             .live
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |live| {
                 (live < self.max).then_some(live + 1)
             });
         if reserved.is_err() {
-            return None;
+            return false;
         }
-        let id = new_session_id();
-        self.sessions.insert(id.clone(), session);
-        Some(id)
+        self.sessions.insert(id, session);
+        true
     }
 
     pub(super) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
@@ -209,7 +262,7 @@ impl SessionTable {
 }
 
 /// 128 random bits from the operating system, in hex: visible ASCII, unguessable.
-fn new_session_id() -> String {
+pub(super) fn new_session_id() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the operating system provides random bytes");
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -15,6 +15,10 @@
 //!
 //! A stream that waits on the client (a GET stream, a listen stream) ends with a `retry` hint
 //! when the server drains (`drain.rs`).
+//!
+//! With a store shared by several instances (`shared_events.rs`), a hub copies each event it
+//! keeps there, with the oldest it still keeps, and its event ids carry the session's tag
+//! (`TAG.STREAM-SEQ`); without one, ids are `STREAM-SEQ` and nothing is copied.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -29,6 +33,7 @@ use futures_util::Stream;
 use tokio::sync::mpsc;
 
 use super::drain::Drain;
+use super::shared_events::{Mirror, StoredEvent};
 use crate::limit_log::LimitLog;
 
 /// What one SSE stream holds.
@@ -59,6 +64,8 @@ pub(super) struct Hub {
     pub(super) stream: u64,
     /// Whether this is a request's stream, which its reply ends (else the standalone one).
     for_request: bool,
+    /// Where what is kept for a resume is copied for the other instances, if anywhere.
+    mirror: Option<Mirror>,
     inner: Mutex<HubInner>,
 }
 
@@ -85,19 +92,29 @@ struct HubInner {
 
 impl Hub {
     /// The session's standalone stream (GET without `Last-Event-ID`), stream 0.
-    pub(super) fn standalone(limits: StreamLimits) -> Arc<Hub> {
-        Hub::new(0, false, limits)
+    pub(super) fn standalone(limits: StreamLimits, mirror: Option<Mirror>) -> Arc<Hub> {
+        Hub::new(0, false, limits, mirror)
     }
 
     /// The stream `stream` answering one request.
-    pub(super) fn for_request(stream: u64, limits: StreamLimits) -> Arc<Hub> {
-        Hub::new(stream, true, limits)
+    pub(super) fn for_request(
+        stream: u64,
+        limits: StreamLimits,
+        mirror: Option<Mirror>,
+    ) -> Arc<Hub> {
+        Hub::new(stream, true, limits, mirror)
     }
 
-    fn new(stream: u64, for_request: bool, limits: StreamLimits) -> Arc<Hub> {
+    fn new(
+        stream: u64,
+        for_request: bool,
+        limits: StreamLimits,
+        mirror: Option<Mirror>,
+    ) -> Arc<Hub> {
         Arc::new(Hub {
             stream,
             for_request,
+            mirror,
             inner: Mutex::new(HubInner {
                 events: VecDeque::new(),
                 kept_bytes: 0,
@@ -141,6 +158,15 @@ impl Hub {
                 inner.kept_bytes -= data.len();
                 inner.dropped_through = dropped;
             }
+            if let Some(mirror) = &self.mirror {
+                // Under the lock: the store receives the events in their order.
+                let event = StoredEvent {
+                    seq,
+                    data: Arc::clone(&data),
+                    last,
+                };
+                mirror.append(self.stream, event, inner.dropped_through + 1);
+            }
         } else {
             inner.dropped_through = seq;
         }
@@ -172,7 +198,10 @@ impl Hub {
     }
 
     fn event_id(&self, seq: u64) -> String {
-        format!("{}-{seq}", self.stream)
+        match &self.mirror {
+            Some(mirror) => mirror.event_id(self.stream, seq),
+            None => format!("{}-{seq}", self.stream),
+        }
     }
 
     /// The id of a priming event: before every real event of the stream.
@@ -294,6 +323,22 @@ pub(super) struct Subscription {
     pub(super) receiver: mpsc::Receiver<Frame>,
 }
 
+impl Subscription {
+    /// Events that no hub of this instance holds (a replay from the shared store), then the
+    /// end.
+    pub(super) fn replayed(events: Vec<Frame>) -> Subscription {
+        let (sender, receiver) = mpsc::channel(events.len() + 1);
+        for event in events {
+            let _ = sender.try_send(event);
+        }
+        let _ = sender.try_send(Frame::Close);
+        Subscription {
+            hub: Weak::new(),
+            receiver,
+        }
+    }
+}
+
 impl Drop for Subscription {
     fn drop(&mut self) {
         // The client went away (or was replaced): tell the hub, which may cancel its request.
@@ -347,6 +392,11 @@ fn event(id: Option<&str>, data: &[u8]) -> Bytes {
     Bytes::from(out)
 }
 
+/// An SSE field alone asking the client to reconnect after `retry`.
+fn retry_hint(retry: Duration) -> Bytes {
+    Bytes::from(format!("retry: {}\n\n", retry.as_millis()))
+}
+
 /// The response body of an SSE stream: an optional priming event, then the subscription's
 /// events, with keep-alive comments while nothing happens, until the hub's last event, or
 /// until no event came for the idle limit (keep-alive comments do not count), when there is
@@ -362,6 +412,8 @@ pub(super) struct SseBody {
     anonymous: bool,
     /// Ends the stream with a `retry` hint when the server drains.
     drain: Option<(Duration, DrainStarted)>,
+    /// The `retry` hint to end with when the subscription ends before a last event.
+    retry_at_end: Option<Duration>,
     ended: bool,
 }
 
@@ -379,6 +431,9 @@ pub(super) struct SseLimits {
     /// For a stream that waits on the client rather than on a reply (a GET stream, a listen
     /// stream): when the server drains, it ends with this `retry` delay as its last field.
     pub(super) drain: Option<(Duration, Arc<Drain>)>,
+    /// For a stream that ends before its last event with the client expected to come back
+    /// (a replay from the shared store): the `retry` delay it ends with.
+    pub(super) retry_at_end: Option<Duration>,
 }
 
 impl SseBody {
@@ -412,6 +467,7 @@ impl SseBody {
                 let started: DrainStarted = Box::pin(async move { drain.started().await });
                 (retry, started)
             }),
+            retry_at_end: limits.retry_at_end,
             ended: false,
         }
     }
@@ -441,7 +497,7 @@ impl Stream for SseBody {
             }
             Poll::Ready(Some(Frame::Close) | None) => {
                 self.ended = true;
-                return Poll::Ready(None);
+                return Poll::Ready(self.retry_at_end.take().map(|retry| Ok(retry_hint(retry))));
             }
             Poll::Pending => {}
         }
@@ -461,7 +517,7 @@ impl Stream for SseBody {
         if let Some((retry, started)) = &mut self.drain
             && started.as_mut().poll(cx).is_ready()
         {
-            let hint = Bytes::from(format!("retry: {}\n\n", retry.as_millis()));
+            let hint = retry_hint(*retry);
             self.ended = true;
             return Poll::Ready(Some(Ok(hint)));
         }
@@ -496,7 +552,7 @@ mod tests {
             replay_bytes: usize::MAX,
             queue: 4,
         };
-        let hub = Hub::for_request(3, limits);
+        let hub = Hub::for_request(3, limits, None);
         let mut slow = hub.subscribe();
         for n in 0..10 {
             hub.push(format!("{n}").into_bytes(), false);
@@ -525,7 +581,7 @@ mod tests {
 
     #[test]
     fn what_is_kept_for_a_resume_is_bounded_in_bytes_and_a_resume_before_it_is_refused() {
-        let hub = Hub::for_request(2, limits(1000, 250));
+        let hub = Hub::for_request(2, limits(1000, 250), None);
         for _ in 0..10 {
             hub.push(vec![b'x'; 100], false);
         }
@@ -542,7 +598,7 @@ mod tests {
 
     #[test]
     fn the_standalone_stream_keeps_nothing_before_its_first_subscriber() {
-        let hub = Hub::standalone(limits(1000, 1 << 20));
+        let hub = Hub::standalone(limits(1000, 1 << 20), None);
         hub.push(b"early".to_vec(), false);
         assert!(hub.inner.lock().unwrap().events.is_empty());
         assert!(matches!(hub.resume(0), Resume::Gone { missed: 1 }));
@@ -556,8 +612,78 @@ mod tests {
     }
 
     #[test]
+    fn what_is_kept_is_copied_to_the_shared_store_and_trimmed_there_alike() {
+        use super::super::shared_events::in_memory::InMemory;
+        use super::super::shared_events::{SharedEvents, StoredEvent};
+
+        let store = Arc::new(InMemory::default());
+        let shared: Arc<dyn SharedEvents> = store.clone();
+        let mirror = Mirror::new(&shared, "s1", None);
+        let hub = Hub::for_request(5, limits(3, 1 << 20), Some(mirror.clone()));
+        for n in 0..5u8 {
+            hub.push(vec![n], n == 4);
+        }
+        let kept = store.streams.lock().unwrap()[&("s1".to_owned(), 5)].clone();
+        let seqs: Vec<u64> = kept.iter().map(|event| event.seq).collect();
+        assert_eq!(seqs, [3, 4, 5], "the hub's bound, in Redis too");
+        assert_eq!(
+            kept[2],
+            StoredEvent {
+                seq: 5,
+                data: Arc::from(&[4u8][..]),
+                last: true
+            }
+        );
+        // The ids name the session's tag; a plain `STREAM-SEQ` is not one of its ids.
+        let id = hub.priming_id();
+        assert_eq!(mirror.parse_event_id(&id), Some((5, 0)));
+        assert_eq!(mirror.parse_event_id("5-0"), None);
+        // The standalone stream copies nothing before its first subscriber, as it keeps nothing.
+        let standalone = Hub::standalone(limits(3, 1 << 20), Some(mirror));
+        standalone.push(b"early".to_vec(), false);
+        assert!(
+            !store
+                .streams
+                .lock()
+                .unwrap()
+                .contains_key(&("s1".to_owned(), 0))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_replay_from_the_store_ends_with_a_retry_hint_unless_its_reply_ended_it() {
+        use futures_util::StreamExt as _;
+
+        async fn body(last: bool, retry_at_end: Option<Duration>) -> String {
+            let event = Frame::Event {
+                id: "t.1-1".to_owned(),
+                data: Arc::from(&b"{}"[..]),
+                last,
+            };
+            let limits = SseLimits {
+                retry_at_end,
+                ..SseLimits::default()
+            };
+            let subscription = Subscription::replayed(vec![event]);
+            let body = SseBody::new(subscription, None, Duration::from_secs(60), limits);
+            let chunks: Vec<_> = body.collect().await;
+            chunks
+                .into_iter()
+                .map(|chunk| String::from_utf8(chunk.unwrap().to_vec()).unwrap())
+                .collect()
+        }
+        let hint = Some(Duration::from_millis(1500));
+        assert_eq!(
+            body(false, hint).await,
+            "id: t.1-1\ndata: {}\n\nretry: 1500\n\n"
+        );
+        assert_eq!(body(true, hint).await, "id: t.1-1\ndata: {}\n\n");
+        assert_eq!(body(false, None).await, "id: t.1-1\ndata: {}\n\n");
+    }
+
+    #[test]
     fn resuming_a_finished_stream_after_its_reply_ends_at_once() {
-        let hub = Hub::for_request(4, limits(1000, 1 << 20));
+        let hub = Hub::for_request(4, limits(1000, 1 << 20), None);
         hub.push(b"progress".to_vec(), false);
         hub.push(b"reply".to_vec(), true);
         let Resume::Subscribed(mut resumed) = hub.resume(2) else {

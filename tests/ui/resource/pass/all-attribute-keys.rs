@@ -10,6 +10,8 @@ use mcp_runtime::prelude::*;
     size = 1024,
     audience = "user, assistant",
     priority = 0.8,
+    cache_ttl_ms = 60_000,
+    cache_scope = "public",
     scopes = ["gifts:read"],
     crate = ::mcp_runtime,
 )]
@@ -23,8 +25,14 @@ fn notes() -> String {
     String::new()
 }
 
-/// The catalog's cover, for the user, of the least priority.
-#[mcp_resource(uri = "gifts://cover", audience = "user", priority = 0.0)]
+/// The catalog's cover, for the user, of the least priority, never to be reused.
+#[mcp_resource(
+    uri = "gifts://cover",
+    audience = "user",
+    priority = 0.0,
+    cache_ttl_ms = 0,
+    cache_scope = "private"
+)]
 fn cover() -> String {
     String::new()
 }
@@ -36,7 +44,18 @@ fn terms(lang: String) -> String {
 }
 
 fn main() {
-    assert_eq!(<catalog as mcp_runtime::Resource>::SCOPES, ["gifts:read"]);
+    use mcp_runtime::{CacheScope, Resource};
+    use std::time::Duration;
+    assert_eq!(<catalog as Resource>::SCOPES, ["gifts:read"]);
+    assert_eq!(
+        <catalog as Resource>::CACHE_TTL,
+        Some(Duration::from_secs(60))
+    );
+    assert_eq!(<catalog as Resource>::CACHE_SCOPE, Some(CacheScope::Public));
+    assert_eq!(<cover as Resource>::CACHE_TTL, Some(Duration::ZERO));
+    assert_eq!(<cover as Resource>::CACHE_SCOPE, Some(CacheScope::Private));
+    assert_eq!(<notes as Resource>::CACHE_TTL, None);
+    assert_eq!(<notes as Resource>::CACHE_SCOPE, None);
     mcp_runtime::Server::builder(mcp_runtime::server_info!())
         .resource::<catalog>()
         .resource::<notes>()

@@ -54,6 +54,10 @@ pub mod shadowed {
     #[allow(dead_code)]
     struct Cow;
     #[allow(dead_code)]
+    struct Duration;
+    #[allow(dead_code)]
+    struct CacheScope;
+    #[allow(dead_code)]
     trait Send {}
     #[allow(dead_code)]
     trait Sync {}
@@ -109,7 +113,9 @@ pub mod shadowed {
         uri = "gifts://featured/{category}{?lang}",
         mime_type = "application/json",
         audience = "user, assistant",
-        priority = 0.5
+        priority = 0.5,
+        cache_ttl_ms = 60_000,
+        cache_scope = "public"
     )]
     pub fn featured(
         /// The category.

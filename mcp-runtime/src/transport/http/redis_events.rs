@@ -1,0 +1,526 @@
+//! The shared event store on Redis (`shared_events.rs` says what it holds and why): each SSE
+//! stream of a session of the 2025 revisions is a Redis stream, `mcp:events:NAME:SESSION:N`
+//! (NAME is the server's `serverInfo.name`), whose entry ids are the events' sequence numbers
+//! (`SEQ-0`); each event is one `XADD` that also trims what the instance no longer keeps
+//! (`MINID`), so the Redis stream holds what the hub holds. The session's record (owner, event
+//! id tag) is a JSON string at `mcp:session:NAME:SESSION`. Each event sets its stream's TTL
+//! again and writes the record again, with the same TTL
+//! ([`HttpOptions::shared_events_ttl`](super::HttpOptions::shared_events_ttl)): what a dead
+//! instance left disappears on its own, and the record of a session that was quiet for longer
+//! comes back with its next event.
+//!
+//! Like the change bus, the store works on a thread of its own with a one-thread Tokio runtime,
+//! fed by a bounded queue ([`QUEUE`]): writing never waits on Redis. Queued writes go out as one
+//! pipeline; a load waits for the writes queued before it, so it sees them. A write that finds
+//! the queue full, or Redis away, is dropped with a rate-limited line on stderr; a load that
+//! Redis does not answer within the bus's connect timeout fails ([`Unavailable`], a line on
+//! stderr), and the resume that asked is refused with 503, never left hanging. The connection
+//! is made on first use and again after a failure.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::shared_events::{
+    Pending, SessionRecord, SharedEvents, Stored, StoredEvent, Unavailable,
+};
+use crate::limit_log::LimitLog;
+use crate::server::redis_link;
+
+/// How many writes may wait for Redis.
+pub(super) const QUEUE: usize = 4096;
+
+/// How many queued writes go out in one pipeline at most.
+const BATCH: usize = 256;
+
+/// The store: the queue to its thread.
+pub(super) struct RedisEvents {
+    commands: mpsc::Sender<Command>,
+}
+
+enum Command {
+    Write(Write),
+    Load {
+        session: String,
+        stream: u64,
+        reply: oneshot::Sender<Result<Stored, String>>,
+    },
+}
+
+enum Write {
+    Open {
+        session: String,
+        record: String,
+    },
+    Append {
+        session: String,
+        record: Arc<SessionRecord>,
+        stream: u64,
+        event: StoredEvent,
+        oldest_kept: u64,
+    },
+    /// The streams' keys, and the record's with `record`.
+    Delete {
+        session: String,
+        streams: Vec<u64>,
+        record: bool,
+    },
+}
+
+/// What the thread works with.
+struct Link {
+    client: redis::Client,
+    /// `host:port`, for log lines.
+    address: String,
+    /// `NAME`, in every key.
+    name: String,
+    ttl_ms: u64,
+    connection: Option<redis::aio::MultiplexedConnection>,
+}
+
+impl RedisEvents {
+    /// The store on the Redis at `url` for the server `name`, keeping what is written for
+    /// `ttl` after the session's last event. Connects on first use.
+    pub(super) fn start(url: &str, name: &str, ttl: Duration) -> Result<RedisEvents, String> {
+        let client = redis::Client::open(url)
+            .map_err(|e| format!("`{url}` is not a Redis URL (ServerBuilder::redis): {e}"))?;
+        let address = client.get_connection_info().addr().to_string();
+        let (commands, queue) = mpsc::channel(QUEUE);
+        let link = Link {
+            client,
+            address,
+            name: name.to_owned(),
+            ttl_ms: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1),
+            connection: None,
+        };
+        std::thread::Builder::new()
+            .name("mcp-redis-events".to_owned())
+            .spawn(move || link.run(queue))
+            .map_err(|e| format!("cannot start the Redis event store's thread: {e}"))?;
+        Ok(RedisEvents { commands })
+    }
+
+    fn write(&self, write: Write) {
+        if self.commands.try_send(Command::Write(write)).is_err() {
+            static FULL: LimitLog = LimitLog::new();
+            FULL.hit(|| {
+                format!("{QUEUE} writes wait for the Redis event store: this one is dropped, and a resume on another instance will find a gap (refused with 410)")
+            });
+        }
+    }
+}
+
+fn session_key(name: &str, session: &str) -> String {
+    format!("mcp:session:{name}:{session}")
+}
+
+fn events_key(name: &str, session: &str, stream: u64) -> String {
+    format!("mcp:events:{name}:{session}:{stream}")
+}
+
+impl SharedEvents for RedisEvents {
+    fn open_session(&self, session: &str, record: &SessionRecord) {
+        let record = serde_json::to_string(record).expect("a record serializes");
+        self.write(Write::Open {
+            session: session.to_owned(),
+            record,
+        });
+    }
+
+    fn append(
+        &self,
+        session: &str,
+        record: &Arc<SessionRecord>,
+        stream: u64,
+        event: StoredEvent,
+        oldest_kept: u64,
+    ) {
+        self.write(Write::Append {
+            session: session.to_owned(),
+            record: Arc::clone(record),
+            stream,
+            event,
+            oldest_kept,
+        });
+    }
+
+    fn forget_streams(&self, session: &str, streams: &[u64]) {
+        self.write(Write::Delete {
+            session: session.to_owned(),
+            streams: streams.to_vec(),
+            record: false,
+        });
+    }
+
+    fn end_session(&self, session: &str, streams: &[u64]) {
+        self.write(Write::Delete {
+            session: session.to_owned(),
+            streams: streams.to_vec(),
+            record: true,
+        });
+    }
+
+    fn load(&self, session: &str, stream: u64) -> Pending<Result<Stored, Unavailable>> {
+        let commands = self.commands.clone();
+        let session = session.to_owned();
+        Box::pin(async move {
+            let (reply, answer) = oneshot::channel();
+            let asked = async {
+                commands
+                    .send(Command::Load {
+                        session,
+                        stream,
+                        reply,
+                    })
+                    .await
+                    .map_err(|_| "the store's thread has ended".to_owned())?;
+                answer
+                    .await
+                    .map_err(|_| "the store's thread has ended".to_owned())?
+            };
+            // The thread bounds each of its round trips; this bounds the wait for the writes
+            // queued before.
+            let within = redis_link::CONNECT_TIMEOUT * 2;
+            let outcome = match tokio::time::timeout(within, asked).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(format!("no answer within {within:?}")),
+            };
+            outcome.map_err(|why| {
+                static FAILED: LimitLog = LimitLog::new();
+                FAILED.hit(|| {
+                    format!("reading the Redis event store failed ({why}): a resume on this instance of another instance's stream is refused with 503")
+                });
+                Unavailable
+            })
+        })
+    }
+}
+
+impl Link {
+    fn run(mut self, mut queue: mpsc::Receiver<Command>) {
+        let runtime = match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime,
+            Err(e) => {
+                crate::stderr::line(format_args!(
+                    "mcp: cannot start the Redis event store's runtime ({e}): legacy streams are not shared with other instances"
+                ));
+                return;
+            }
+        };
+        runtime.block_on(async move {
+            let mut writes = Vec::new();
+            while let Some(command) = queue.recv().await {
+                let mut load = None;
+                match command {
+                    Command::Write(write) => writes.push(write),
+                    Command::Load { .. } => load = Some(command),
+                }
+                // What else waits goes out in the same pipeline, up to a load.
+                while load.is_none() && writes.len() < BATCH {
+                    match queue.try_recv() {
+                        Ok(Command::Write(write)) => writes.push(write),
+                        Ok(command) => load = Some(command),
+                        Err(_) => break,
+                    }
+                }
+                if !writes.is_empty() {
+                    self.write_all(std::mem::take(&mut writes)).await;
+                }
+                if let Some(Command::Load {
+                    session,
+                    stream,
+                    reply,
+                }) = load
+                {
+                    let _ = reply.send(self.load(&session, stream).await);
+                }
+            }
+        });
+    }
+
+    fn pipeline(&self, writes: &[Write]) -> redis::Pipeline {
+        let mut pipe = redis::pipe();
+        for write in writes {
+            match write {
+                Write::Open { session, record } => {
+                    self.set_record(&mut pipe, session, record);
+                }
+                Write::Append {
+                    session,
+                    record,
+                    stream,
+                    event,
+                    oldest_kept,
+                } => {
+                    let key = events_key(&self.name, session, *stream);
+                    pipe.cmd("XADD")
+                        .arg(&key)
+                        .arg("MINID")
+                        .arg("=")
+                        .arg(format!("{oldest_kept}-0"))
+                        .arg(format!("{}-0", event.seq))
+                        .arg("d")
+                        .arg(&*event.data)
+                        .arg("l")
+                        .arg(u8::from(event.last))
+                        .ignore();
+                    pipe.cmd("PEXPIRE").arg(&key).arg(self.ttl_ms).ignore();
+                    // Written again rather than given more time: a record that expired while
+                    // the session was quiet comes back with its next event.
+                    let record = serde_json::to_string(&**record).expect("a record serializes");
+                    self.set_record(&mut pipe, session, &record);
+                }
+                Write::Delete {
+                    session,
+                    streams,
+                    record,
+                } => {
+                    let mut del = redis::cmd("DEL");
+                    for stream in streams {
+                        del.arg(events_key(&self.name, session, *stream));
+                    }
+                    if *record {
+                        del.arg(session_key(&self.name, session));
+                    }
+                    pipe.add_command(del).ignore();
+                }
+            }
+        }
+        pipe
+    }
+
+    fn set_record(&self, pipe: &mut redis::Pipeline, session: &str, record: &str) {
+        pipe.cmd("SET")
+            .arg(session_key(&self.name, session))
+            .arg(record)
+            .arg("PX")
+            .arg(self.ttl_ms)
+            .ignore();
+    }
+
+    /// Sends `writes` as one pipeline, on a new connection if the first fails (Redis
+    /// restarted since it was made).
+    async fn write_all(&mut self, writes: Vec<Write>) {
+        let pipe = self.pipeline(&writes);
+        let outcome = self.round_trip(|mut connection| {
+            let pipe = pipe.clone();
+            async move { pipe.query_async::<()>(&mut connection).await }
+        });
+        if let Err(e) = outcome.await {
+            static FAILED: LimitLog = LimitLog::new();
+            FAILED.hit(|| {
+                format!(
+                    "writing {} event(s) to the Redis event store at {} failed ({e}): a resume of them on another instance will be refused",
+                    writes.len(),
+                    self.address
+                )
+            });
+        }
+    }
+
+    async fn load(&mut self, session: &str, stream: u64) -> Result<Stored, String> {
+        let record_key = session_key(&self.name, session);
+        let key = events_key(&self.name, session, stream);
+        type Entries = Vec<(String, Vec<Vec<u8>>)>;
+        let (record, entries): (Option<Vec<u8>>, Entries) = self
+            .round_trip(|mut connection| {
+                let mut pipe = redis::pipe();
+                pipe.cmd("GET").arg(&record_key);
+                pipe.cmd("XRANGE").arg(&key).arg("-").arg("+");
+                async move { pipe.query_async(&mut connection).await }
+            })
+            .await?;
+        let record = match record {
+            Some(bytes) => Some(
+                serde_json::from_slice::<SessionRecord>(&bytes)
+                    .map_err(|e| format!("the record at {record_key} is not one ({e})"))?,
+            ),
+            None => None,
+        };
+        let mut events = Vec::with_capacity(entries.len());
+        for (id, fields) in entries {
+            events.push(
+                entry(&id, fields).ok_or_else(|| format!("the entry {id} of {key} is not one"))?,
+            );
+        }
+        Ok(Stored { record, events })
+    }
+
+    /// One round trip within the connect timeout, on the open connection (a handle to it: a
+    /// multiplexed connection is shared by its clones), or on a new one (once more on a new
+    /// one when an old connection fails).
+    async fn round_trip<T, F, Fut>(&mut self, attempt: F) -> Result<T, String>
+    where
+        F: Fn(redis::aio::MultiplexedConnection) -> Fut,
+        Fut: Future<Output = redis::RedisResult<T>>,
+    {
+        let mut last_error = String::new();
+        for _ in 0..2 {
+            let fresh = self.connection.is_none();
+            let connection = match &self.connection {
+                Some(connection) => connection.clone(),
+                None => {
+                    let connection = redis_link::connect(&self.client).await?;
+                    self.connection.insert(connection).clone()
+                }
+            };
+            let timeout = redis_link::CONNECT_TIMEOUT;
+            match tokio::time::timeout(timeout, attempt(connection)).await {
+                Ok(Ok(value)) => return Ok(value),
+                Ok(Err(e)) => last_error = e.to_string(),
+                Err(_) => last_error = format!("no answer within {timeout:?}"),
+            }
+            self.connection = None;
+            if fresh {
+                break;
+            }
+        }
+        Err(last_error)
+    }
+}
+
+/// A stream entry `SEQ-0` with fields `d` (the message) and `l` (1: the last event).
+fn entry(id: &str, fields: Vec<Vec<u8>>) -> Option<StoredEvent> {
+    let seq = id.strip_suffix("-0")?.parse().ok()?;
+    let mut data = None;
+    let mut last = false;
+    let mut fields = fields.into_iter();
+    while let (Some(name), Some(value)) = (fields.next(), fields.next()) {
+        match name.as_slice() {
+            b"d" => data = Some(Arc::from(value)),
+            b"l" => last = value == b"1",
+            _ => {}
+        }
+    }
+    Some(StoredEvent {
+        seq,
+        data: data?,
+        last,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::process::{Command, Stdio};
+
+    use super::*;
+
+    /// A `redis-server` on a free port, killed when dropped.
+    struct Server(std::process::Child, u16);
+
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    /// `None` (and a line saying so) when `redis-server` is not installed
+    /// (`scripts/install-test-tools` installs it; `tests/scale.rs` fails without it under CI).
+    fn redis_server() -> Option<Server> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .ok()?
+            .port();
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        let Ok(child) = child else {
+            eprintln!("skipped: redis-server is not installed");
+            return None;
+        };
+        let server = Server(child, port);
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Some(server);
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        panic!("redis-server does not listen on {port}");
+    }
+
+    fn event(seq: u64, last: bool) -> StoredEvent {
+        StoredEvent {
+            seq,
+            data: Arc::from(format!("message {seq}").as_bytes()),
+            last,
+        }
+    }
+
+    #[tokio::test]
+    async fn redis_holds_what_the_hub_keeps_for_the_ttl_and_nothing_after_the_session_ends() {
+        let Some(server) = redis_server() else {
+            return;
+        };
+        let url = format!("redis://127.0.0.1:{}", server.1);
+        let store = RedisEvents::start(&url, "t", Duration::from_secs(60)).unwrap();
+        let record = SessionRecord {
+            owner: None,
+            tag: "ab".to_owned(),
+        };
+        // Not written at first (say Redis was away): the first event writes it.
+        let shared = Arc::new(record.clone());
+        // The hub keeps the last three: it says so with each event.
+        for seq in 1..=5u64 {
+            let oldest_kept = seq.saturating_sub(2).max(1);
+            store.append("s", &shared, 1, event(seq, seq == 5), oldest_kept);
+        }
+        let stored = store.load("s", 1).await.unwrap();
+        assert_eq!(stored.record.as_ref(), Some(&record));
+        assert_eq!(
+            stored.events,
+            [event(3, false), event(4, false), event(5, true)]
+        );
+
+        let mut raw = redis::Client::open(url.as_str())
+            .unwrap()
+            .get_multiplexed_async_connection()
+            .await
+            .unwrap();
+        for key in ["mcp:events:t:s:1", "mcp:session:t:s"] {
+            let ttl: i64 = redis::cmd("PTTL")
+                .arg(key)
+                .query_async(&mut raw)
+                .await
+                .unwrap();
+            assert!((50_000..=60_000).contains(&ttl), "{key}: {ttl} ms");
+        }
+
+        store.forget_streams("s", &[1]);
+        assert!(store.load("s", 1).await.unwrap().events.is_empty());
+        store.open_session("s", &record);
+        store.append("s", &shared, 2, event(1, false), 1);
+        store.end_session("s", &[2]);
+        let stored = store.load("s", 2).await.unwrap();
+        assert_eq!((stored.record, stored.events.len()), (None, 0));
+        let keys: Vec<String> = redis::cmd("KEYS")
+            .arg("mcp:*")
+            .query_async(&mut raw)
+            .await
+            .unwrap();
+        assert!(keys.is_empty(), "{keys:?}");
+
+        drop(server);
+        let refused = store.load("s", 2).await;
+        assert!(
+            refused.is_err(),
+            "no Redis: the load fails instead of hanging"
+        );
+    }
+
+    #[test]
+    fn an_entry_reads_back_as_the_event_written() {
+        let fields = vec![b"d".to_vec(), b"{}".to_vec(), b"l".to_vec(), b"1".to_vec()];
+        let event = entry("7-0", fields).unwrap();
+        assert_eq!((event.seq, &*event.data, event.last), (7, &b"{}"[..], true));
+        assert!(entry("7-1", vec![b"d".to_vec(), b"{}".to_vec()]).is_none());
+        assert!(entry("7-0", vec![b"l".to_vec(), b"0".to_vec()]).is_none());
+    }
+}

@@ -1,0 +1,216 @@
+//! A GET with `Last-Event-ID` for a session this instance does not hold (another instance
+//! issued it: the balancer sent the GET here, or that instance died), answered from the shared
+//! store (`shared_events.rs`).
+//!
+//! The session must be genuine: its record, written by the instance that issued the id, must
+//! exist (else 404, the spec's answer for an unknown session), name the same caller on a
+//! protected server (else 404 as well: a session id alone lets no one in), and carry the tag
+//! the event id starts with (else 400: the id is another session's, or made up; the spec gives
+//! no status for it, only that messages of another stream are never replayed, and 404 would
+//! make the client drop a session that is fine). Then exactly
+//! the events after the client's last one are replayed, in order, when the store still holds
+//! all of them (else 410, as on the instance itself).
+//!
+//! After the replay the stream ends: with the request's reply, when that was among the
+//! events; otherwise with a `retry` hint ([`HttpOptions::retry`](super::HttpOptions::retry)).
+//! This instance cannot carry the session's live events (they are made where the session
+//! lives), so the client polls: it reconnects with its new `Last-Event-ID`, and gets whatever
+//! was written since, wherever it lands. If the session's instance is gone, its next POST gets
+//! 404 and it starts a new session, as the spec says.
+
+use std::time::Duration;
+
+use super::shared_events::{SharedEvents, Stored, split_event_id, tagged_event_id};
+use super::stream::Frame;
+
+/// How long a resume waits for events the client has seen but the store does not hold yet
+/// (their writes are in flight), looking every [`LOOK_EVERY`].
+const WAIT_FOR_WRITES: Duration = Duration::from_secs(1);
+const LOOK_EVERY: Duration = Duration::from_millis(50);
+
+/// Why a resume elsewhere is refused.
+#[derive(Debug, PartialEq)]
+pub(super) enum Refusal {
+    /// The store knows no such session of this caller: 404.
+    UnknownSession,
+    /// The event id is not one of this session's: 400.
+    NotThisSession,
+    /// Events after the client's last one are no longer held: 410.
+    Gone(String),
+    /// The store did not answer: 503.
+    Unavailable,
+}
+
+/// The events to replay after `last_event_id` on `session`, for a caller that is `owner`, and
+/// whether the last of them ends the stream (a request's reply).
+pub(super) async fn replay(
+    store: &dyn SharedEvents,
+    session: &str,
+    last_event_id: &str,
+    owner: Option<String>,
+) -> Result<(Vec<Frame>, bool), Refusal> {
+    let Some((tag, (stream, after))) = split_event_id(last_event_id) else {
+        return Err(Refusal::NotThisSession);
+    };
+    let mut waited = Duration::ZERO;
+    let stored = loop {
+        let stored = store
+            .load(session, stream)
+            .await
+            .map_err(|_| Refusal::Unavailable)?;
+        let Some(record) = &stored.record else {
+            return Err(Refusal::UnknownSession);
+        };
+        if record.owner.is_some() && record.owner != owner {
+            return Err(Refusal::UnknownSession);
+        }
+        if record.tag != tag {
+            return Err(Refusal::NotThisSession);
+        }
+        if !behind(&stored, after) || waited >= WAIT_FOR_WRITES {
+            break stored;
+        }
+        tokio::time::sleep(LOOK_EVERY).await;
+        waited += LOOK_EVERY;
+    };
+    let events = stored.events;
+    if events.is_empty() && after == 0 {
+        // Only the priming event was sent: nothing yet to replay.
+        return Ok((Vec::new(), false));
+    }
+    let (Some(first), Some(newest)) = (events.first(), events.last()) else {
+        return Err(Refusal::Gone(format!(
+            "stream {stream} can no longer be resumed: it ended and its events are no longer kept"
+        )));
+    };
+    if after + 1 < first.seq {
+        let missed = first.seq - after - 1;
+        return Err(Refusal::Gone(format!(
+            "at least {missed} event(s) of stream {stream} after the client's last one are no longer kept (HttpOptions::replay_events, replay_bytes): they cannot be replayed"
+        )));
+    }
+    if after > newest.seq && !newest.last {
+        return Err(Refusal::Gone(format!(
+            "the shared store holds the events of stream {stream} up to {} only: the later ones were not written (Redis was away) and cannot be replayed",
+            newest.seq
+        )));
+    }
+    let finished = newest.last;
+    let frames = events
+        .into_iter()
+        .filter(|event| event.seq > after)
+        .map(|event| Frame::Event {
+            id: tagged_event_id(tag, stream, event.seq),
+            data: event.data,
+            last: event.last,
+        })
+        .collect();
+    Ok((frames, finished))
+}
+
+/// Whether the client has seen events that `stored` does not hold (nor a reply that ended the
+/// stream).
+fn behind(stored: &Stored, after: u64) -> bool {
+    match stored.events.last() {
+        Some(newest) => newest.seq < after && !newest.last,
+        None => after > 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::shared_events::in_memory::InMemory;
+    use super::super::shared_events::{SessionRecord, StoredEvent};
+    use super::*;
+
+    /// A store holding session `s1` (owned by `alice`, tag `t1`) whose stream 2 kept events
+    /// 3..=5, the last one its reply when `finished`.
+    fn kept(finished: bool) -> InMemory {
+        let store = InMemory::default();
+        let record = SessionRecord {
+            owner: Some("alice".to_owned()),
+            tag: "t1".to_owned(),
+        };
+        store.open_session("s1", &record);
+        for seq in 3..=5 {
+            let event = StoredEvent {
+                seq,
+                data: Arc::from(format!("{seq}").as_bytes()),
+                last: finished && seq == 5,
+            };
+            store.append("s1", &Arc::new(record.clone()), 2, event, 3);
+        }
+        store
+    }
+
+    fn alice() -> Option<String> {
+        Some("alice".to_owned())
+    }
+
+    fn ids(frames: &[Frame]) -> Vec<&str> {
+        frames
+            .iter()
+            .map(|frame| match frame {
+                Frame::Event { id, .. } => id.as_str(),
+                Frame::Close => "close",
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn exactly_the_events_after_the_last_one_seen_are_replayed() {
+        let store = kept(true);
+        let (frames, finished) = replay(&store, "s1", "t1.2-3", alice()).await.unwrap();
+        assert_eq!(ids(&frames), ["t1.2-4", "t1.2-5"]);
+        assert!(finished);
+        let (frames, _) = replay(&store, "s1", "t1.2-5", alice()).await.unwrap();
+        assert!(frames.is_empty());
+        let (frames, finished) = replay(&kept(false), "s1", "t1.2-4", alice()).await.unwrap();
+        assert_eq!(ids(&frames), ["t1.2-5"]);
+        assert!(!finished, "the stream goes on where the session lives");
+    }
+
+    #[tokio::test]
+    async fn a_resume_is_refused_for_another_caller_another_session_or_a_gap() {
+        let store = kept(false);
+        let refused = |session: &'static str, id: &'static str, owner: Option<String>| {
+            let store = &store;
+            async move { replay(store, session, id, owner).await.err() }
+        };
+        let unknown = Some(Refusal::UnknownSession);
+        assert_eq!(refused("s2", "t1.2-4", alice()).await, unknown);
+        assert_eq!(
+            refused("s1", "t1.2-4", Some("eve".to_owned())).await,
+            unknown
+        );
+        assert_eq!(refused("s1", "t1.2-4", None).await, unknown);
+        let foreign = Some(Refusal::NotThisSession);
+        assert_eq!(refused("s1", "t2.2-4", alice()).await, foreign);
+        assert_eq!(refused("s1", "2-4", alice()).await, foreign);
+        // Event 2 was trimmed: resuming after 1 would skip it silently.
+        assert!(matches!(
+            refused("s1", "t1.2-1", alice()).await,
+            Some(Refusal::Gone(why)) if why.contains("at least 1 event")
+        ));
+        // A stream the store does not hold (never, or forgotten).
+        assert!(matches!(
+            refused("s1", "t1.9-1", alice()).await,
+            Some(Refusal::Gone(_))
+        ));
+    }
+
+    #[tokio::test]
+    async fn events_the_client_saw_but_the_store_lacks_are_waited_for_then_refused() {
+        let store = kept(false);
+        let started = std::time::Instant::now();
+        let refused = replay(&store, "s1", "t1.2-8", alice()).await.err();
+        assert!(matches!(refused, Some(Refusal::Gone(why)) if why.contains("up to 5 only")));
+        let waited = started.elapsed();
+        assert!(
+            waited >= WAIT_FOR_WRITES && waited < WAIT_FOR_WRITES * 3,
+            "{waited:?}"
+        );
+    }
+}
