@@ -17,7 +17,6 @@ mod state;
 use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 pub use client::{ClientError, Root, SamplingRequest, SamplingResponse};
@@ -131,20 +130,26 @@ pub struct Context {
     inner: Arc<RequestInner>,
 }
 
-/// A request's `_meta`, kept as JSON text and read into a map the first time a handler asks:
-/// most never do, and reading it costs more than the rest of a small request.
+/// A request's `_meta`, kept inside the params' JSON text and read into a map the first time a
+/// handler asks: most never do, and reading it costs more than the rest of a small request.
 #[derive(Clone)]
 struct LazyMeta {
-    raw: Option<Box<RawValue>>,
+    /// The request's params, as received (`None` when they have no `_meta`).
+    params: Option<Arc<str>>,
     parsed: OnceLock<Option<Map<String, Value>>>,
 }
 
 impl LazyMeta {
     fn get(&self) -> Option<&Map<String, Value>> {
+        #[derive(serde::Deserialize)]
+        struct WithMeta {
+            #[serde(rename = "_meta")]
+            meta: Option<Map<String, Value>>,
+        }
         self.parsed
             .get_or_init(|| {
-                let raw = self.raw.as_deref()?;
-                serde_json::from_str(raw.get()).ok()
+                let params = self.params.as_deref()?;
+                serde_json::from_str::<WithMeta>(params).ok()?.meta
             })
             .as_ref()
     }
@@ -170,7 +175,7 @@ impl Context {
         id: RequestId,
         revision: Revision,
         client: Arc<ClientInfo>,
-        meta: Option<Box<RawValue>>,
+        params: Option<Arc<str>>,
         state: Arc<RequestState>,
     ) -> Context {
         Context {
@@ -180,7 +185,7 @@ impl Context {
                 revision,
                 client,
                 meta: LazyMeta {
-                    raw: meta,
+                    params,
                     parsed: OnceLock::new(),
                 },
                 state,

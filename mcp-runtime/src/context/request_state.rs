@@ -6,8 +6,6 @@ use std::task::Waker;
 
 use tokio::sync::Notify;
 
-use std::sync::Arc;
-
 use crate::jsonrpc::RequestId;
 use crate::protocol::envelope::Envelope;
 use crate::server::{Outbound, Outgoing};
@@ -20,7 +18,7 @@ pub(crate) struct RequestState {
     pub(crate) sink: Outbound,
     /// What a request of a stateless revision declared in its `_meta` (its revision, the
     /// client's capabilities, its log level); `None` in a session, which `initialize` settled.
-    pub(crate) envelope: Option<Arc<Envelope>>,
+    pub(crate) envelope: Option<Envelope>,
     cancelled: AtomicBool,
     cancel: Notify,
     /// The task running the handler, woken by a cancel.
@@ -35,11 +33,7 @@ pub(crate) struct RequestState {
 }
 
 impl RequestState {
-    pub(crate) fn new(
-        id: RequestId,
-        sink: Outbound,
-        envelope: Option<Arc<Envelope>>,
-    ) -> RequestState {
+    pub(crate) fn new(id: RequestId, sink: Outbound, envelope: Option<Envelope>) -> RequestState {
         RequestState {
             id,
             sink,

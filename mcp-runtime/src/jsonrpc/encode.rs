@@ -20,7 +20,7 @@ pub(crate) fn encode_result_with(
     result: &impl Serialize,
     members: &str,
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(128);
+    let mut out = Vec::with_capacity(128 + members.len());
     out.extend_from_slice(RESULT_HEAD);
     out.extend_from_slice(id.as_json().as_bytes());
     out.extend_from_slice(br#","result":"#);

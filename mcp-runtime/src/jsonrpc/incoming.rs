@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::{ErrorCode, RequestId, RpcError};
+use super::{ErrorCode, RequestId, RpcError, Text};
 
 /// A request from the client: it gets exactly one reply.
 #[derive(Debug)]
@@ -52,8 +52,10 @@ struct Envelope<'a> {
     jsonrpc: Option<&'a RawValue>,
     #[serde(borrow, default, deserialize_with = "present")]
     id: Option<&'a RawValue>,
+    /// [`Text`], not `Cow<str>`: serde borrows a `Cow<str>` field, but not one inside an
+    /// `Option`, which would cost every message a copy of its method name.
     #[serde(borrow, default)]
-    method: Option<Cow<'a, str>>,
+    method: Option<Text<'a>>,
     #[serde(borrow, default, deserialize_with = "present")]
     params: Option<&'a RawValue>,
     #[serde(borrow, default, deserialize_with = "present")]
@@ -189,11 +191,11 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
     match (envelope.method, id) {
         (Some(method), Some(id)) => Incoming::Request(IncomingRequest {
             id,
-            method: method_name(method),
+            method: method_name(method.0),
             params,
         }),
         (Some(method), None) => Incoming::Notification {
-            method: method_name(method),
+            method: method_name(method.0),
             params,
         },
         (None, Some(id)) => match (envelope.result, envelope.error) {

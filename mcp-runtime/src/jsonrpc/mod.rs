@@ -10,6 +10,7 @@ mod error;
 mod id;
 mod incoming;
 mod prefix;
+mod text;
 
 pub(crate) use encode::{
     encode_error, encode_error_without_id, encode_notification, encode_request, encode_result,
@@ -19,3 +20,4 @@ pub use error::{ErrorCode, RpcError};
 pub use id::RequestId;
 pub(crate) use incoming::{Incoming, IncomingRequest, IncomingResponse, parse_message, present};
 pub(crate) use prefix::request_id_in_prefix;
+pub(crate) use text::Text;

@@ -9,13 +9,12 @@
 //! would make it a response to one of the server's own requests, two `id`s, an id cut off
 //! where the kept part ends) names no request, as for any message whose id could not be read.
 
-use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::RequestId;
+use super::{RequestId, Text};
 
 /// The id of the request `kept` begins, when that is certain from `kept` alone.
 pub(crate) fn request_id_in_prefix(kept: &[u8]) -> Option<RequestId> {
@@ -67,14 +66,14 @@ impl<'de> Visitor<'de> for Scan<'_, 'de> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
             match &*key {
                 "id" => {
                     let id = map.next_value::<&'de RawValue>()?;
                     self.0.duplicate |= self.0.id.replace(id).is_some();
                 }
                 "method" => {
-                    map.next_value::<Cow<'de, str>>()?;
+                    map.next_value::<Text<'de>>()?;
                     self.0.method = true;
                 }
                 "result" | "error" => {

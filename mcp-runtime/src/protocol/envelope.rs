@@ -4,14 +4,15 @@
 //! fields"; basic/versioning "Backward Compatibility").
 //!
 //! A request *claims* the stateless era when its `params._meta` holds the key
-//! `io.modelcontextprotocol/protocolVersion`, whatever its value. A claim is then checked in
+//! `io.modelcontextprotocol/protocolVersion`, whatever its value (`_meta` is read in the one
+//! pass over a request's params, `server/params.rs`). A claim is then checked in
 //! two steps, so that the HTTP transport can compare its headers in between, as the
 //! specification orders the checks: [`Claim::check_shape`] (-32602 for a missing or mistyped
 //! field, never a fall-back to the session-based era), then [`Claim::into_envelope`] (-32022
 //! for a revision the server does not serve statelessly).
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -19,7 +20,7 @@ use serde_json::{Map, Value, json};
 
 use super::lifecycle::WireClientInfo;
 use super::{ClientInfo, LoggingLevel, Revision};
-use crate::jsonrpc::{ErrorCode, RpcError};
+use crate::jsonrpc::{ErrorCode, RpcError, Text};
 
 /// `_meta` key: the revision the request is served under.
 pub(crate) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -87,174 +88,39 @@ pub(crate) struct Claim<'a> {
         deserialize_with = "crate::jsonrpc::present"
     )]
     progress_token: Option<&'a RawValue>,
-    /// The params' `name` and `uri`, when they are strings, read in the same pass: what the
-    /// HTTP `Mcp-Name` header must equal.
-    #[serde(skip)]
-    named: Named<'a>,
-}
-
-/// The claim `params` make, if any: `None` for a request of the session-based era.
-///
-/// Most requests of the session-based era carry no `_meta` at all; a search for the key's last
-/// part in the raw text rules them out without parsing anything. The fields are read as JSON
-/// text, each checked and decoded only by [`Claim::check_shape`] and
-/// [`Claim::into_envelope`].
-pub(crate) fn claim(params: Option<&RawValue>) -> Option<Claim<'_>> {
-    let text = params?.get();
-    if !text.contains("protocolVersion") {
-        return None;
-    }
-    let ClaimIn(claim, named) = serde_json::from_str(text).ok()?;
-    let mut claim = claim.filter(|claim| claim.protocol_version.is_some())?;
-    claim.named = named;
-    Some(claim)
-}
-
-/// A params object's `name` and `uri`, where they are strings, and its `arguments` as text.
-#[derive(Debug, Default)]
-struct Named<'a> {
-    name: Option<Cow<'a, str>>,
-    uri: Option<Cow<'a, str>>,
-    arguments: Option<&'a RawValue>,
-}
-
-/// The claim inside a params object, read in the one pass over it: `_meta`'s fields as text,
-/// `name` and `uri` when they are strings, every other member skipped.
-struct ClaimIn<'a>(Option<Claim<'a>>, Named<'a>);
-
-impl<'de> Deserialize<'de> for ClaimIn<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Members;
-        impl<'de> serde::de::Visitor<'de> for Members {
-            type Value = ClaimIn<'de>;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClaimIn<'de>, A::Error> {
-                let mut claim = None;
-                let mut named = Named::default();
-                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                    match &*key {
-                        "_meta" if claim.is_none() => {
-                            claim = Some(map.next_value::<Claim<'de>>()?);
-                        }
-                        "name" => named.name = map.next_value::<TextOrNot<'de>>()?.0,
-                        "uri" => named.uri = map.next_value::<TextOrNot<'de>>()?.0,
-                        "arguments" => named.arguments = Some(map.next_value::<&'de RawValue>()?),
-                        _ => {
-                            map.next_value::<serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(ClaimIn(claim, named))
-            }
-        }
-        deserializer.deserialize_map(Members)
-    }
-}
-
-/// A string, or `None` for any other JSON value (skipped).
-struct TextOrNot<'a>(Option<Cow<'a, str>>);
-
-impl<'de> Deserialize<'de> for TextOrNot<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Text;
-        impl<'de> serde::de::Visitor<'de> for Text {
-            type Value = TextOrNot<'de>;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("any JSON value")
-            }
-
-            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(Some(Cow::Borrowed(text))))
-            }
-
-            fn visit_str<E>(self, text: &str) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(Some(Cow::Owned(text.to_owned()))))
-            }
-
-            fn visit_bool<E>(self, _: bool) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_i64<E>(self, _: i64) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_u64<E>(self, _: u64) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_f64<E>(self, _: f64) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_unit<E>(self) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<TextOrNot<'de>, A::Error> {
-                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<TextOrNot<'de>, A::Error> {
-                while map
-                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
-                    .is_some()
-                {}
-                Ok(TextOrNot(None))
-            }
-        }
-        deserializer.deserialize_any(Text)
-    }
 }
 
 impl Claim<'_> {
-    /// The params' `name` (`field` "name") or `uri` (`field` "uri"), if a string.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn named(&self, field: &str) -> Option<&str> {
-        match field {
-            "uri" => self.named.uri.as_deref(),
-            _ => self.named.name.as_deref(),
-        }
-    }
-
-    /// The params' `arguments`, as JSON text.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn arguments(&self) -> Option<&RawValue> {
-        self.named.arguments
+    /// Whether this `_meta` claims the stateless era: it names a revision, whatever its value.
+    pub(crate) fn claims_era(&self) -> bool {
+        self.protocol_version.is_some()
     }
 
     /// The claimed revision string, if it is a string.
     pub(crate) fn version(&self) -> Option<Cow<'_, str>> {
-        serde_json::from_str(self.protocol_version?.get()).ok()
+        let Text(version) = serde_json::from_str(self.protocol_version?.get()).ok()?;
+        Some(version)
     }
 
     /// Checks every field's presence and type: -32602 naming the field. What it read goes on
-    /// to [`Checked::into_envelope`].
-    pub(crate) fn check_shape(&self) -> Result<Checked, RpcError> {
-        let read = self.read()?;
-        let version = self.version().unwrap_or_default().into_owned();
+    /// to [`Checked::into_envelope`]; `last` is the server's memory of the last client decoded.
+    pub(crate) fn check_shape(&self, last: &LastClient) -> Result<Checked, RpcError> {
+        let (version, read) = self.read(last)?;
+        // The revision is told now, but refused only by `Checked::into_envelope`; a served
+        // one keeps no copy of its name.
+        let version = match Revision::parse(&version) {
+            Some(revision) if revision.is_stateless() => Ok(revision),
+            _ => Err(version.into_owned()),
+        };
         Ok(Checked { read, version })
     }
 
-    /// The fields, checked and decoded.
-    fn read(&self) -> Result<Read, RpcError> {
-        match self.version() {
-            Some(version) if version.len() <= MAX_VERSION_LEN => {}
+    /// The fields, checked (in the order of their names in the error messages' tests:
+    /// revision, capabilities, client info, log level, progress token) and decoded, with the
+    /// revision's name.
+    fn read(&self, last: &LastClient) -> Result<(Cow<'_, str>, Read), RpcError> {
+        let version = match self.version() {
+            Some(version) if version.len() <= MAX_VERSION_LEN => version,
             Some(_) => {
                 return Err(malformed(
                     PROTOCOL_VERSION,
@@ -267,40 +133,20 @@ impl Claim<'_> {
                     "must be a string such as \"2026-07-28\"",
                 ));
             }
-        }
+        };
         let Some(capabilities) = self.client_capabilities else {
             return Err(malformed(
                 CLIENT_CAPABILITIES,
                 "is missing: every request of revision 2026-07-28 declares the client's capabilities (`{}` for none)",
             ));
         };
-        let Ok(capabilities) = serde_json::from_str::<Map<String, Value>>(capabilities.get())
-        else {
-            return Err(malformed(
-                CLIENT_CAPABILITIES,
-                "must be an object (`{}` declares no optional capability)",
-            ));
-        };
-        for (name, value) in &capabilities {
-            if !value.is_object() && KNOWN_CAPABILITIES.contains(&name.as_str()) {
-                return Err(malformed(
-                    CLIENT_CAPABILITIES,
-                    &format!("member `{name}` must be an object (such as {{}})"),
-                ));
+        let client = match last.recall(capabilities, self.client_info) {
+            Some(client) => client,
+            None => {
+                let client = Arc::new(self.decode_client(capabilities)?);
+                last.remember(capabilities, self.client_info, &client);
+                client
             }
-        }
-        let client = match self.client_info {
-            None => None,
-            // The same shape as `initialize`'s `clientInfo`, read by the same code.
-            Some(info) => match serde_json::from_str::<WireClientInfo>(info.get()) {
-                Ok(WireClientInfo { name, version }) => Some((name, version)),
-                Err(_) => {
-                    return Err(malformed(
-                        CLIENT_INFO,
-                        "must be an object with string `name` and `version`",
-                    ));
-                }
-            },
         };
         let log_level = match self.log_level {
             None => None,
@@ -321,16 +167,49 @@ impl Claim<'_> {
         {
             return Err(malformed("progressToken", "must be a string or an integer"));
         }
-        Ok(Read {
+        Ok((version, Read { client, log_level }))
+    }
+
+    /// The client the capabilities and the client info declare, checked in that order.
+    fn decode_client(&self, capabilities: &RawValue) -> Result<ClientInfo, RpcError> {
+        let Ok(capabilities) = serde_json::from_str::<Map<String, Value>>(capabilities.get())
+        else {
+            return Err(malformed(
+                CLIENT_CAPABILITIES,
+                "must be an object (`{}` declares no optional capability)",
+            ));
+        };
+        for (name, value) in &capabilities {
+            if !value.is_object() && KNOWN_CAPABILITIES.contains(&name.as_str()) {
+                return Err(malformed(
+                    CLIENT_CAPABILITIES,
+                    &format!("member `{name}` must be an object (such as {{}})"),
+                ));
+            }
+        }
+        let (name, version) = match self.client_info {
+            None => Default::default(),
+            // The same shape as `initialize`'s `clientInfo`, read by the same code.
+            Some(info) => match serde_json::from_str::<WireClientInfo>(info.get()) {
+                Ok(WireClientInfo { name, version }) => (name, version),
+                Err(_) => {
+                    return Err(malformed(
+                        CLIENT_INFO,
+                        "must be an object with string `name` and `version`",
+                    ));
+                }
+            },
+        };
+        Ok(ClientInfo {
+            name,
+            version,
             capabilities,
-            client,
-            log_level,
         })
     }
 
     /// The checked envelope: [`check_shape`](Self::check_shape), then the revision.
-    pub(crate) fn into_envelope(self) -> Result<Envelope, RpcError> {
-        self.check_shape()?.into_envelope()
+    pub(crate) fn into_envelope(self, last: &LastClient) -> Result<Envelope, RpcError> {
+        self.check_shape(last)?.into_envelope()
     }
 }
 
@@ -338,7 +217,8 @@ impl Claim<'_> {
 /// specification orders it (after the HTTP headers).
 pub(crate) struct Checked {
     read: Read,
-    version: String,
+    /// The revision, or the name of one not served statelessly.
+    version: Result<Revision, String>,
 }
 
 impl Checked {
@@ -346,45 +226,81 @@ impl Checked {
     /// listing the supported ones).
     pub(crate) fn into_envelope(self) -> Result<Envelope, RpcError> {
         let Checked { read, version } = self;
-        let revision = match Revision::parse(&version) {
-            Some(revision) if revision.is_stateless() => revision,
-            Some(revision) => {
-                return Err(unsupported(
-                    &version,
-                    format!(
-                        "protocol revision {revision} is session-based: it is negotiated by `initialize`, not named in `_meta`; name {} in `_meta`, or send `initialize`",
-                        Revision::LATEST
-                    ),
-                ));
-            }
-            None => {
-                return Err(unsupported(
-                    &version,
-                    format!(
-                        "unsupported protocol revision `{version}`: this server speaks {}",
-                        supported_versions().join(", ")
-                    ),
-                ));
-            }
+        let version = match version {
+            Ok(revision) => return Ok(read.into_envelope(revision)),
+            Err(version) => version,
         };
-        let (name, version) = read.client.unwrap_or_default();
-        Ok(Envelope {
+        // Not a revision served statelessly: a session-based one, or none at all.
+        match Revision::parse(&version) {
+            Some(revision) => Err(unsupported(
+                &version,
+                format!(
+                    "protocol revision {revision} is session-based: it is negotiated by `initialize`, not named in `_meta`; name {} in `_meta`, or send `initialize`",
+                    Revision::LATEST
+                ),
+            )),
+            None => Err(unsupported(
+                &version,
+                format!(
+                    "unsupported protocol revision `{version}`: this server speaks {}",
+                    supported_versions().join(", ")
+                ),
+            )),
+        }
+    }
+}
+
+impl Read {
+    fn into_envelope(self, revision: Revision) -> Envelope {
+        Envelope {
             revision,
-            client: Arc::new(ClientInfo {
-                name,
-                version,
-                capabilities: read.capabilities,
-            }),
-            log_level: read.log_level,
-        })
+            client: self.client,
+            log_level: self.log_level,
+        }
     }
 }
 
 /// A claim's fields, decoded.
 struct Read {
-    capabilities: Map<String, Value>,
-    client: Option<(String, String)>,
+    client: Arc<ClientInfo>,
     log_level: Option<LoggingLevel>,
+}
+
+/// The client the last stateless request declared, decoded, kept for the next request.
+///
+/// A client sends the same `clientCapabilities` and `clientInfo` with every request, and
+/// decoding them (a map, two strings, a shared [`ClientInfo`]) is a good part of a small
+/// request's cost. A request whose two fields are, byte for byte, the ones last decoded shares
+/// that `ClientInfo`: the same text passes the same checks and decodes to the same client. Any
+/// other request is decoded as usual and becomes the one remembered (one entry: at most one
+/// message's worth of text is held).
+#[derive(Default)]
+pub(crate) struct LastClient(Mutex<Option<Remembered>>);
+
+struct Remembered {
+    capabilities: Box<str>,
+    info: Option<Box<str>>,
+    client: Arc<ClientInfo>,
+}
+
+impl LastClient {
+    /// The client remembered, if it was declared with exactly these fields.
+    fn recall(&self, capabilities: &RawValue, info: Option<&RawValue>) -> Option<Arc<ClientInfo>> {
+        let last = self.0.lock().expect("lock poisoned");
+        let last = last.as_ref()?;
+        let same = *last.capabilities == *capabilities.get()
+            && last.info.as_deref() == info.map(RawValue::get);
+        same.then(|| Arc::clone(&last.client))
+    }
+
+    fn remember(&self, capabilities: &RawValue, info: Option<&RawValue>, client: &Arc<ClientInfo>) {
+        let remembered = Remembered {
+            capabilities: capabilities.get().into(),
+            info: info.map(|info| info.get().into()),
+            client: Arc::clone(client),
+        };
+        *self.0.lock().expect("lock poisoned") = Some(remembered);
+    }
 }
 
 /// The client capabilities whose value must be an object when present.
@@ -416,16 +332,12 @@ fn unsupported(requested: &str, message: String) -> RpcError {
 mod tests {
     use super::*;
 
-    /// Whether `params` claim the stateless era.
-    fn claims(params: Value) -> bool {
-        let raw = serde_json::value::to_raw_value(&params).unwrap();
-        claim(Some(&raw)).is_some()
-    }
-
     /// The envelope `params` claim; panics if they claim nothing.
     fn envelope_of(params: Value) -> Result<Envelope, RpcError> {
-        let raw = serde_json::value::to_raw_value(&params).unwrap();
-        claim(Some(&raw)).expect("a claim").into_envelope()
+        let meta = params["_meta"].to_string();
+        let claim: Claim<'_> = serde_json::from_str(&meta).unwrap();
+        assert!(claim.claims_era(), "{meta} claims nothing");
+        claim.into_envelope(&LastClient::default())
     }
 
     fn meta(extra: Value) -> Value {
@@ -437,16 +349,6 @@ mod tests {
             meta[key] = value.clone();
         }
         json!({ "_meta": meta })
-    }
-
-    #[test]
-    fn only_the_protocol_version_key_claims() {
-        assert!(!claims(json!({"name": "protocolVersion"})));
-        assert!(!claims(json!({"_meta": {"progressToken": 1}})));
-        assert!(!claims(json!({"protocolVersion": "2026-07-28"})));
-        assert!(claims(json!({"_meta": {PROTOCOL_VERSION: 5}})));
-        assert!(claims(json!({"_meta": {PROTOCOL_VERSION: null}})));
-        assert!(claim(None).is_none());
     }
 
     #[test]
@@ -488,6 +390,31 @@ mod tests {
             assert_eq!(error.code, -32602, "{error}");
             assert!(error.message.contains(field), "{error}");
         }
+    }
+
+    #[test]
+    fn a_client_declared_again_in_the_same_words_is_shared() {
+        let last = LastClient::default();
+        let envelope = |meta: Value| {
+            let meta = meta.to_string();
+            let claim: Claim<'_> = serde_json::from_str(&meta).unwrap();
+            claim.into_envelope(&last)
+        };
+        let info = json!({"name": "c", "version": "1"});
+        let first = envelope(
+            json!({PROTOCOL_VERSION: "2026-07-28", CLIENT_CAPABILITIES: {}, CLIENT_INFO: info}),
+        );
+        let again = envelope(
+            json!({PROTOCOL_VERSION: "2026-07-28", CLIENT_CAPABILITIES: {}, CLIENT_INFO: info}),
+        );
+        assert!(Arc::ptr_eq(&first.unwrap().client, &again.unwrap().client));
+        let other = envelope(json!({PROTOCOL_VERSION: "2026-07-28", CLIENT_CAPABILITIES: {"sampling": {}}, CLIENT_INFO: info}))
+            .unwrap();
+        assert!(other.client.has_capability("sampling"));
+        // Remembered fields are still checked around: a bad log level is refused.
+        let error = envelope(json!({PROTOCOL_VERSION: "2026-07-28", CLIENT_CAPABILITIES: {"sampling": {}}, CLIENT_INFO: info, LOG_LEVEL: "loud"}))
+            .unwrap_err();
+        assert!(error.message.contains(LOG_LEVEL), "{error}");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::context::StateMap;
 use crate::error::{BuildError, BuildProblem, Error};
 use crate::handler::registered;
 use crate::prompt::{Prompt, PromptCatalog, PromptEntry};
+use crate::protocol::envelope::LastClient;
 use crate::protocol::stateless_result::CompleteMembers;
 use crate::protocol::{CacheHints, Implementation};
 use crate::resource::{Resource, ResourceCatalog, ResourceEntry};
@@ -89,6 +90,8 @@ pub(crate) struct ServerCore {
     /// What every complete stateless result adds (cache hints included), written once.
     pub(crate) complete_members: CompleteMembers,
     pub(crate) state_keys: StateKeys,
+    /// The client the last stateless request declared, decoded (see [`LastClient`]).
+    pub(crate) last_client: LastClient,
     /// Where list changes and resource updates go to reach every listen stream.
     pub(crate) changes: Box<dyn ChangeBus>,
     /// The Redis the instances share ([`ServerBuilder::redis`]): the HTTP transport keeps the
@@ -467,6 +470,7 @@ impl ServerBuilder {
             page_size: self.page_size,
             complete_members,
             state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
+            last_client: LastClient::default(),
             changes,
             #[cfg(feature = "redis")]
             redis: self.redis,

@@ -31,7 +31,7 @@ impl DirectSession {
         match parse_message(message) {
             Incoming::Request(request) => {
                 let state = self.session.detached_state(request.id.clone());
-                Some(super::methods::route(&self.session, request, state).await)
+                Some(super::methods::route(&self.session, request, None, state).await)
             }
             _ => {
                 self.session.receive(message);

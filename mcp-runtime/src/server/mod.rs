@@ -10,6 +10,7 @@ mod handle;
 mod methods;
 mod outbound;
 mod panic;
+pub(crate) mod params;
 #[cfg(feature = "redis")]
 mod redis_bus;
 #[cfg(feature = "redis")]
@@ -26,3 +27,5 @@ pub(crate) use handle::Sessions;
 pub(crate) use methods::stateless_method;
 pub(crate) use outbound::{Outbound, Outgoing};
 pub(crate) use session::Session;
+#[cfg(feature = "http")]
+pub(crate) use session::Stateless;

@@ -18,6 +18,7 @@ use serde_json::value::RawValue;
 use tokio::sync::{Notify, oneshot};
 
 use super::panic::{CatchUnwind, UntilCancelled};
+use super::params::{self, ParamsLayout};
 use super::{Outbound, Outgoing, ServerCore, ServerHandle};
 use crate::context::{Context, LoggingLevel, RequestState};
 use crate::handler::BoxFuture;
@@ -26,8 +27,16 @@ use crate::jsonrpc::{
     encode_error_without_id, encode_notification, encode_request, parse_message,
 };
 use crate::limit_log::LimitLog;
-use crate::protocol::envelope::{self, Envelope};
+use crate::protocol::envelope::Envelope;
 use crate::protocol::{ClientInfo, Revision};
+
+/// A request of a stateless revision, admitted: what its `_meta` declared, checked, and where
+/// the members of its params lie (read in the same pass as the claim, so that its method reads
+/// none of them again).
+pub(crate) struct Stateless {
+    pub(crate) envelope: Envelope,
+    pub(crate) layout: ParamsLayout,
+}
 
 /// What `initialize` settled.
 pub(crate) struct Negotiated {
@@ -112,11 +121,12 @@ impl Session {
             .map_or(Revision::LATEST_SESSION_BASED, |n| n.revision)
     }
 
-    /// The context of one request, whose state is `state`.
+    /// The context of one request, whose state is `state` and whose params (for their `_meta`)
+    /// are `params`.
     pub(crate) fn request_context(
         self: &Arc<Self>,
         id: RequestId,
-        meta: Option<Box<RawValue>>,
+        params: Option<Arc<str>>,
         state: Arc<RequestState>,
     ) -> Context {
         let (revision, client) = match (&state.envelope, self.negotiated()) {
@@ -124,7 +134,7 @@ impl Session {
             (None, Some(negotiated)) => (negotiated.revision, Arc::clone(&negotiated.client)),
             (None, None) => (Revision::LATEST_SESSION_BASED, Arc::default()),
         };
-        Context::new(Arc::clone(self), id, revision, client, meta, state)
+        Context::new(Arc::clone(self), id, revision, client, params, state)
     }
 
     /// The state of a request that is answered outside the in-flight map (no cancel can reach
@@ -254,19 +264,26 @@ impl Session {
             super::outbound::trace("<-", bytes);
         }
         match message {
-            Incoming::Request(request) => match envelope::claim(request.params.as_deref()) {
-                None => self.start_request(request, ReplyTo::Sink(sink.clone()), None),
-                Some(claim) => match claim.into_envelope() {
-                    Ok(envelope) => {
-                        let reply_to = ReplyTo::Sink(sink.clone());
-                        self.start_request(request, reply_to, Some(Arc::new(envelope)));
+            Incoming::Request(request) => {
+                let claimed = params::claim(request.params.as_deref()).map(|mut params| {
+                    let claim = params.claim.take().expect("a claim was made");
+                    (
+                        claim.into_envelope(&self.server.last_client),
+                        params.into_layout(),
+                    )
+                });
+                match claimed {
+                    None => self.start_request(request, ReplyTo::Sink(sink.clone()), None),
+                    Some((Ok(envelope), layout)) => {
+                        let stateless = Stateless { envelope, layout };
+                        self.start_request(request, ReplyTo::Sink(sink.clone()), Some(stateless));
                     }
-                    Err(error) => sink.send(
+                    Some((Err(error), _)) => sink.send(
                         Outgoing::Reply(Some(request.id.clone())),
                         encode_error(Some(&request.id), &error),
                     ),
-                },
-            },
+                }
+            }
             Incoming::Notification { method, params } => self.on_notification(&method, params),
             Incoming::Response(response) => self.on_response(response),
             Incoming::Batch(items) => self.on_batch(items, sink),
@@ -344,22 +361,22 @@ impl Session {
         }
     }
 
-    /// Starts `message`, a request of a stateless revision whose `_meta` declared `envelope`
-    /// (checked by the transport), answered on `sink`: served by the same handlers, with
+    /// Starts `message`, a request of a stateless revision admitted by the transport, answered
+    /// on `sink`: served by the same handlers, with
     /// nothing of the session's negotiated state (HTTP serves it on a session of its own).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn receive_stateless(
         self: &Arc<Self>,
         bytes: &[u8],
         message: Incoming,
-        envelope: Arc<Envelope>,
+        stateless: Stateless,
         sink: &Outbound,
     ) {
         if self.server.trace {
             super::outbound::trace("<-", bytes);
         }
         if let Incoming::Request(request) = message {
-            self.start_request(request, ReplyTo::Sink(sink.clone()), Some(envelope));
+            self.start_request(request, ReplyTo::Sink(sink.clone()), Some(stateless));
         }
     }
 
@@ -367,11 +384,15 @@ impl Session {
         self: &Arc<Self>,
         request: IncomingRequest,
         reply_to: ReplyTo,
-        envelope: Option<Arc<Envelope>>,
+        stateless: Option<Stateless>,
     ) {
         let sink = match &reply_to {
             ReplyTo::Sink(sink) => sink.clone(),
             ReplyTo::Batch(batch) => batch.outbound.clone(),
+        };
+        let (envelope, layout) = match stateless {
+            Some(Stateless { envelope, layout }) => (Some(envelope), Some(layout)),
+            None => (None, None),
         };
         let task_state = Arc::new(RequestState::new(request.id.clone(), sink, envelope));
         // Registered before the task exists, and the lock released before it is spawned: the
@@ -407,6 +428,7 @@ impl Session {
             let handling = CatchUnwind(std::pin::pin!(super::methods::route(
                 &session,
                 request,
+                layout,
                 Arc::clone(&task_state),
             )));
             #[cfg(feature = "tracing")]

@@ -4,11 +4,11 @@
 //! `isError: true` naming each faulty argument and what was expected
 //! (`budget: expected a number, got "cem dólares"`), so the model can correct its call.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use schemars::JsonSchema;
 
-use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 use super::InputSchema;
 use crate::completion::Completer;
 use crate::handler::{ArgumentSource, Missing, Requirements, describe_error};
+use crate::jsonrpc::Text;
 use crate::protocol::CallToolResult;
 
 /// The `arguments` object of a `tools/call`, consumed parameter by parameter.
@@ -188,8 +189,19 @@ impl RawFields {
     }
 }
 
+/// An `arguments` member, as a pass over the params around it meets it.
+pub(crate) enum ArgumentsAt {
+    /// No `arguments` member.
+    Absent,
+    /// An object, its members located (`null` counts as an object without members).
+    Object(RawFields),
+    /// Something else: `tools/call` refuses it, explaining what it expected.
+    NotAnObject,
+}
+
 /// Reads an `arguments` value inside `text` as a [`RawFields::find`] would, in the pass that
-/// reads the params around it: `Some` fields for an object, `Some` none for `null`.
+/// reads the params around it: any JSON value is accepted, so that the pass goes on and the
+/// method explains a wrong one.
 pub(crate) struct FieldsIn<'a> {
     text: &'a str,
 }
@@ -199,45 +211,70 @@ impl RawFields {
     pub(crate) fn seed(text: &str) -> FieldsIn<'_> {
         FieldsIn { text }
     }
+
+    /// The JSON text of member `name` (the last one, if repeated, as in a decoded object).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn value_of<'t>(&self, text: &'t str, name: &str) -> Option<&'t str> {
+        let field = self.0.iter().rev().find(|field| field.name(text) == name)?;
+        Some(&text[field.value.clone()])
+    }
 }
 
 impl<'de> de::DeserializeSeed<'de> for FieldsIn<'de> {
-    type Value = Option<RawFields>;
+    type Value = ArgumentsAt;
 
     fn deserialize<D: de::Deserializer<'de>>(
         self,
         deserializer: D,
-    ) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_option(self)
+    ) -> Result<ArgumentsAt, D::Error> {
+        deserializer.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for FieldsIn<'de> {
-    type Value = Option<RawFields>;
+    type Value = ArgumentsAt;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("an object or null")
+        f.write_str("any JSON value")
     }
 
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Some(RawFields::none()))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Some(RawFields::none()))
-    }
-
-    fn visit_some<D: de::Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Self::Value, D::Error> {
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<ArgumentsAt, A::Error> {
         let members = Members {
             json: self.text,
             offset: 0,
         };
-        deserializer
-            .deserialize_map(members)
-            .map(|fields| Some(RawFields(fields)))
+        members
+            .visit_map(map)
+            .map(|fields| ArgumentsAt::Object(RawFields(fields)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<ArgumentsAt, E> {
+        Ok(ArgumentsAt::Object(RawFields::none()))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<ArgumentsAt, E> {
+        Ok(ArgumentsAt::NotAnObject)
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<ArgumentsAt, E> {
+        Ok(ArgumentsAt::NotAnObject)
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<ArgumentsAt, E> {
+        Ok(ArgumentsAt::NotAnObject)
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<ArgumentsAt, E> {
+        Ok(ArgumentsAt::NotAnObject)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<ArgumentsAt, E> {
+        Ok(ArgumentsAt::NotAnObject)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<ArgumentsAt, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(ArgumentsAt::NotAnObject)
     }
 }
 
@@ -266,50 +303,18 @@ impl<'de> Visitor<'de> for Members<'de> {
 
     fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Vec<Field>, A::Error> {
         let mut fields = Vec::with_capacity(map.size_hint().unwrap_or(4));
-        while let Some(key) = map.next_key::<Key<'de>>()? {
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
             let value: &'de RawValue = map.next_value()?;
             fields.push(Field {
                 name: match key {
-                    Key::Borrowed(name) => Name::InText(self.range(name)),
-                    Key::Decoded(name) => Name::Decoded(name),
+                    Cow::Borrowed(name) => Name::InText(self.range(name)),
+                    Cow::Owned(name) => Name::Decoded(name),
                 },
                 value: self.range(value.get()),
                 taken: false,
             });
         }
         Ok(fields)
-    }
-}
-
-/// A member's name: borrowed from the text when written without escapes.
-enum Key<'de> {
-    Borrowed(&'de str),
-    Decoded(String),
-}
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key<'de>;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a member name")
-            }
-
-            fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key::Borrowed(name))
-            }
-
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<Key<'de>, E> {
-                Ok(Key::Decoded(name.to_owned()))
-            }
-
-            fn visit_string<E: de::Error>(self, name: String) -> Result<Key<'de>, E> {
-                Ok(Key::Decoded(name))
-            }
-        }
-        deserializer.deserialize_str(KeyVisitor)
     }
 }
 

@@ -11,8 +11,8 @@ mod registry;
 
 use std::future::Future;
 
-pub(crate) use arguments::RawFields;
 pub use arguments::{ArgErrors, Arguments};
+pub(crate) use arguments::{ArgumentsAt, RawFields};
 pub use dynamic::DynamicTool;
 pub use input_schema::InputSchema;
 pub use output::{IntoToolResult, OutputCache, ToolReturns};

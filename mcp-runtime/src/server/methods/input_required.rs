@@ -39,15 +39,16 @@ struct Carried {
     round: u32,
 }
 
-/// A stateless request's run: its answers, and what its state is bound to.
-pub(super) struct Input {
+/// A stateless request's run: its answers, and what its state is bound to (the handler's
+/// name borrowed from the method, which holds the run for as long as it lasts).
+pub(super) struct Input<'a> {
     round: Arc<InputRound>,
     carried: Carried,
     method: &'static str,
-    name: String,
+    name: &'a str,
     /// The request's params, for the arguments a new state is bound to: read only if the
     /// handler asks something.
-    params: Option<Box<RawValue>>,
+    params: Option<Arc<str>>,
 }
 
 #[derive(Deserialize)]
@@ -65,30 +66,40 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<RawValue
     Box::<RawValue>::deserialize(d).map(Some)
 }
 
+/// Whether params may carry answers (`inputResponses` or `requestState`), judged from their
+/// text; a method whose params were read member by member knows it exactly.
+pub(super) fn may_carry_answers(params: Option<&RawValue>) -> bool {
+    params.is_some_and(|params| {
+        let text = params.get();
+        text.contains("inputResponses") || text.contains("requestState")
+    })
+}
+
 /// Opens what a stateless request carries for the handler `name` of `method`: `None` in a
 /// session (which asks the client directly); -32602 for a refused state or malformed answers,
-/// before any handler runs.
-pub(super) fn begin(
+/// before any handler runs. `params` is the params text ([`Request::shared_params`]);
+/// `carries_answers` whether they have `inputResponses` or `requestState`.
+pub(super) fn begin<'a>(
     request: &Request<'_>,
     method: &'static str,
-    name: &str,
-    params: Option<&RawValue>,
-) -> Result<Option<Input>, RpcError> {
+    name: &'a str,
+    params: Option<&Arc<str>>,
+    carries_answers: bool,
+) -> Result<Option<Input<'a>>, RpcError> {
     if request.envelope().is_none() {
         return Ok(None);
     }
-    let text = params.map_or("", RawValue::get);
     // A first call carries neither: nothing to read before the handler runs.
-    if !(text.contains("inputResponses") || text.contains("requestState")) {
+    if !carries_answers {
         return Ok(Some(Input {
             round: Arc::new(InputRound::new(Map::new())),
             carried: Carried::default(),
             method,
-            name: name.to_owned(),
-            params: params.map(ToOwned::to_owned),
+            name,
+            params: params.cloned(),
         }));
     }
-    let retry: RetryParams = super::parse_params(method, params)?;
+    let retry: RetryParams = super::parse_params_text(method, params.map(|p| &**p))?;
     let arguments = retry.arguments.filter(|a| !a.is_null());
     let binding = Binding {
         method,
@@ -118,8 +129,8 @@ pub(super) fn begin(
         round: Arc::new(InputRound::new(answers)),
         carried,
         method,
-        name: name.to_owned(),
-        params: params.map(ToOwned::to_owned),
+        name,
+        params: params.cloned(),
     }))
 }
 
@@ -168,7 +179,7 @@ impl Carried {
     }
 }
 
-impl Input {
+impl Input<'_> {
     /// The answers and questions of this run, for the handler's `Context`.
     pub(super) fn round(&self) -> Arc<InputRound> {
         Arc::clone(&self.round)
@@ -219,12 +230,12 @@ impl Input {
         let arguments = self
             .params
             .as_deref()
-            .and_then(|params| serde_json::from_str::<RetryParams>(params.get()).ok())
+            .and_then(|params| serde_json::from_str::<RetryParams>(params).ok())
             .and_then(|params| params.arguments)
             .filter(|arguments| !arguments.is_null());
         let binding = Binding {
             method: self.method,
-            name: &self.name,
+            name: self.name,
             arguments: arguments.as_ref(),
             audience: &request.server().info.name,
         };

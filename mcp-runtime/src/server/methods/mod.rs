@@ -24,6 +24,7 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 use serde_json::value::RawValue;
 
+use super::params::ParamsLayout;
 use super::suggest::did_you_mean;
 use super::{ServerCore, Session};
 use crate::context::{Context, LoggingLevel, RequestState};
@@ -107,7 +108,7 @@ impl Request<'_> {
 
     /// What a request of a stateless revision declared; `None` in a session.
     fn envelope(&self) -> Option<&Envelope> {
-        self.state.envelope.as_deref()
+        self.state.envelope.as_ref()
     }
 
     /// The revision the request is served under: its own for a stateless revision, else the
@@ -117,10 +118,19 @@ impl Request<'_> {
             .map_or_else(|| self.session.revision(), |envelope| envelope.revision)
     }
 
-    /// The `Context` a handler serving this request is given.
-    fn context(&self, meta: Option<Box<RawValue>>) -> Context {
+    /// The `Context` a handler serving this request is given; `params` is the text of the
+    /// params, for the handler to read their `_meta` from (`None` if they have none).
+    fn context(&self, params: Option<Arc<str>>) -> Context {
         self.session
-            .request_context(self.id.clone(), meta, Arc::clone(&self.state))
+            .request_context(self.id.clone(), params, Arc::clone(&self.state))
+    }
+
+    /// The params text that a handler's `Context` (for `_meta`) and a stateless run (for the
+    /// arguments a new `requestState` is bound to) read: copied once and shared, and only when
+    /// one of them needs it.
+    fn shared_params(&self, params: Option<&str>, has_meta: bool) -> Option<Arc<str>> {
+        let needed = has_meta || self.envelope().is_some();
+        needed.then_some(params?).map(Arc::from)
     }
 
     /// The reply carrying `result`; a stateless revision's also says it is complete and who
@@ -158,9 +168,13 @@ impl Request<'_> {
 
 /// Answers one request of `session`, whose state is `state`; the returned bytes are the
 /// complete reply.
+///
+/// `layout` is where the members of the params lie, when the era's pass over them has found
+/// them already (a stateless request's).
 pub(crate) async fn route(
     session: &Arc<Session>,
     request: IncomingRequest,
+    layout: Option<ParamsLayout>,
     state: Arc<RequestState>,
 ) -> Vec<u8> {
     let IncomingRequest { id, method, params } = request;
@@ -172,7 +186,7 @@ pub(crate) async fn route(
         return encode_error(Some(id), &error);
     }
     if method == "tools/call" {
-        return tools_call::call_tool(&request, params).await;
+        return tools_call::call_tool(&request, params, layout).await;
     }
     let params = params.as_deref();
     let server = request.server();
@@ -266,11 +280,19 @@ fn parse_params<T: DeserializeOwned>(
     method: &str,
     params: Option<&RawValue>,
 ) -> Result<T, RpcError> {
-    let text = params.map_or("{}", RawValue::get);
+    parse_params_text(method, params.map(RawValue::get))
+}
+
+/// [`parse_params`] for params as text.
+fn parse_params_text<T: DeserializeOwned>(
+    method: &str,
+    params: Option<&str>,
+) -> Result<T, RpcError> {
+    let text = params.unwrap_or("{}");
     serde_json::from_str(text).map_err(|error| invalid_params(method, &error))
 }
 
-/// [`parse_params`]'s error, written once for every type of params.
+/// [`parse_params_text`]'s error, written once for every type of params.
 fn invalid_params(method: &str, error: &serde_json::Error) -> RpcError {
     RpcError::invalid_params(format!("invalid params for `{method}`: {error}"))
 }

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::json;
 use serde_json::value::RawValue;
 
@@ -19,7 +20,7 @@ struct GetParams {
     #[serde(default)]
     arguments: Option<HashMap<String, String>>,
     #[serde(default, rename = "_meta")]
-    meta: Option<Box<RawValue>>,
+    meta: Option<IgnoredAny>,
 }
 
 /// `prompts/get`: renders the prompt with its arguments.
@@ -32,7 +33,9 @@ pub(super) async fn get_prompt(
         arguments,
         meta,
     } = parse_params("prompts/get", params)?;
-    let input = input_required::begin(request, "prompts/get", &name, params)?;
+    let shared = request.shared_params(params.map(RawValue::get), meta.is_some());
+    let answers = input_required::may_carry_answers(params);
+    let input = input_required::begin(request, "prompts/get", &name, shared.as_ref(), answers)?;
     let prompts = request.server().prompts.load();
     let prompt = prompts.get(&name).cloned().ok_or_else(|| {
         RpcError::invalid_params(format!(
@@ -43,7 +46,7 @@ pub(super) async fn get_prompt(
     })?;
     drop(prompts);
     let ctx = request
-        .context(meta)
+        .context(shared)
         .with_input(input.as_ref().map(input_required::Input::round));
     let rendering = CatchUnwind(prompt.get(ctx, StringArgs::new(arguments.unwrap_or_default())));
     let outcome = match &input {

@@ -3,6 +3,7 @@
 //! (`resources/list` and `resources/templates/list` are list methods, in `list`.)
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::json;
 use serde_json::value::RawValue;
 
@@ -16,7 +17,7 @@ use crate::server::{ServerCore, Session};
 struct UriParams {
     uri: String,
     #[serde(default, rename = "_meta")]
-    meta: Option<Box<RawValue>>,
+    meta: Option<IgnoredAny>,
 }
 
 /// The error for a URI the server has no resource for: -32002 in the session-based
@@ -43,9 +44,11 @@ pub(super) async fn read_resource(
         .load()
         .resolve(&uri)
         .ok_or_else(|| not_found(&uri, revision))?;
-    let input = input_required::begin(request, "resources/read", &uri, params)?;
+    let shared = request.shared_params(params.map(RawValue::get), meta.is_some());
+    let answers = input_required::may_carry_answers(params);
+    let input = input_required::begin(request, "resources/read", &uri, shared.as_ref(), answers)?;
     let ctx = request
-        .context(meta)
+        .context(shared)
         .with_input(input.as_ref().map(input_required::Input::round));
     let read = CatchUnwind(entry.read(ctx, uri.clone(), variables));
     let outcome = match &input {

@@ -2,8 +2,6 @@
 //! tool's failure (bad arguments, an `Err`, a panic) is a result with `isError`, for the model
 //! to read, never a JSON-RPC error. (`tools/list` is one of the list methods, in `list`.)
 
-use std::borrow::Cow;
-
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
@@ -11,40 +9,46 @@ use super::{Request, input_required, parse_params};
 use crate::jsonrpc::{RpcError, encode_error};
 use crate::protocol::CallToolResult;
 use crate::server::panic::CatchUnwind;
+use crate::server::params::ParamsLayout;
 use crate::server::suggest::did_you_mean;
-use crate::tool::{Arguments, RawFields};
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use crate::tool::{Arguments, ArgumentsAt};
 
 /// `tools/call`: runs the tool with its arguments; its failures are results, for the model.
-pub(super) async fn call_tool(request: &Request<'_>, params: Option<Box<RawValue>>) -> Vec<u8> {
+/// `layout` is where the members of `params` lie, if the era's pass over them found them.
+pub(super) async fn call_tool(
+    request: &Request<'_>,
+    params: Option<Box<RawValue>>,
+    layout: Option<ParamsLayout>,
+) -> Vec<u8> {
     let id = &request.id;
-    // A stateless request's answers and state are read from the same params.
-    let retry = request
-        .envelope()
-        .and_then(|_| params.as_deref().map(ToOwned::to_owned));
-    let (name, arguments, meta) = match call_params(params) {
-        Ok(parts) => parts,
+    let call = match CallParams::read(params, layout) {
+        Ok(call) => call,
         Err(error) => return encode_error(Some(id), &error),
     };
+    let name = call.name();
     let tools = request.server().tools.load();
-    let Some(tool) = tools.get(&name).cloned() else {
+    let Some(tool) = tools.get(name).cloned() else {
         let error = RpcError::invalid_params(format!(
             "Unknown tool: `{name}`{}",
-            did_you_mean(&name, tools.iter().map(|t| t.name()))
+            did_you_mean(name, tools.iter().map(|t| t.name()))
         ))
         .with_data(json!({ "tool": name }));
         return encode_error(Some(id), &error);
     };
     drop(tools);
-    let input = match input_required::begin(request, "tools/call", &name, retry.as_deref()) {
+    // A stateless request's answers and state are read from the same params.
+    let shared = request.shared_params(call.params().map(RawValue::get), call.has_meta());
+    let answers = call.carries_answers();
+    let name = tool.name();
+    let input = match input_required::begin(request, "tools/call", name, shared.as_ref(), answers) {
         Ok(input) => input,
         Err(error) => return encode_error(Some(id), &error),
     };
-    let ctx = request.context(meta);
+    let ctx = request.context(shared);
     let revision = ctx.revision();
     let call = CatchUnwind(tool.call(
         ctx.with_input(input.as_ref().map(input_required::Input::round)),
-        arguments,
+        call.into_arguments(),
     ));
     let outcome = match &input {
         None => call.await,
@@ -55,7 +59,10 @@ pub(super) async fn call_tool(request: &Request<'_>, params: Option<Box<RawValue
     };
     let mut result = match outcome {
         Ok(result) => result,
-        Err(panic) => CallToolResult::error(format!("tool `{name}` failed unexpectedly: {panic}")),
+        Err(panic) => CallToolResult::error(format!(
+            "tool `{}` failed unexpectedly: {panic}",
+            tool.name()
+        )),
     };
     if !revision.has_structured_output() {
         result.structured_content = None;
@@ -65,79 +72,102 @@ pub(super) async fn call_tool(request: &Request<'_>, params: Option<Box<RawValue
     request.reply(&result)
 }
 
-type CallParts = (String, Arguments, Option<Box<RawValue>>);
+/// `{name, arguments?, _meta?}`, read.
+enum CallParams {
+    /// As received: the params text and where its members lie. The arguments stay JSON text,
+    /// each decoded once into its parameter's type, and the text is handed to them uncopied.
+    Laid {
+        params: Box<RawValue>,
+        layout: ParamsLayout,
+    },
+    /// Params the pass found something wrong with went through a decoded object, for the
+    /// messages that say what is wrong (and those it could still take).
+    Decoded {
+        params: Option<Box<RawValue>>,
+        name: String,
+        arguments: Map<String, Value>,
+    },
+}
 
-/// Reads `{name, arguments?, _meta?}`, explaining what was expected when the shape is wrong.
-/// The arguments stay JSON text, each decoded once into its parameter's type.
-fn call_params(params: Option<Box<RawValue>>) -> Result<CallParts, RpcError> {
-    let fast = params.as_deref().and_then(|params| {
-        let text = params.get();
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let call = CallIn { text }.deserialize(&mut deserializer).ok()?;
-        deserializer.end().ok()?;
-        Some((
-            call.name?.into_owned(),
-            call.fields.unwrap_or_else(RawFields::none),
-            call.meta.map(ToOwned::to_owned),
-        ))
-    });
-    match (fast, params) {
-        (Some((name, fields, meta)), Some(params)) => {
-            Ok((name, Arguments::from_raw(params.into(), fields), meta))
+impl CallParams {
+    /// Reads `params`, laid out by `layout` if the era's pass made one (else by a pass of its
+    /// own); -32602 explaining what was expected when the shape is wrong.
+    fn read(
+        params: Option<Box<RawValue>>,
+        layout: Option<ParamsLayout>,
+    ) -> Result<CallParams, RpcError> {
+        if let Some(params) = params {
+            let layout = layout.unwrap_or_else(|| ParamsLayout::of(&params));
+            let fits = layout.name(params.get()).is_some()
+                && !matches!(layout.arguments, ArgumentsAt::NotAnObject);
+            if fits {
+                return Ok(CallParams::Laid { params, layout });
+            }
+            let (name, arguments) = call_params_explained(Some(&params))?;
+            let params = Some(params);
+            return Ok(CallParams::Decoded {
+                params,
+                name,
+                arguments,
+            });
         }
-        (_, params) => call_params_explained(params.as_deref()),
-    }
-}
-
-/// `{name, arguments?, _meta?}` read in one pass over `text`: the arguments' members located
-/// as they are met ([`RawFields::seed`]), `_meta` kept as text.
-struct CallIn<'a> {
-    text: &'a str,
-}
-
-struct Call<'a> {
-    name: Option<Cow<'a, str>>,
-    fields: Option<RawFields>,
-    meta: Option<&'a RawValue>,
-}
-
-impl<'de> DeserializeSeed<'de> for CallIn<'de> {
-    type Value = Call<'de>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Call<'de>, D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for CallIn<'de> {
-    type Value = Call<'de>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the params of `tools/call`")
+        let (name, arguments) = call_params_explained(None)?;
+        Ok(CallParams::Decoded {
+            params: None,
+            name,
+            arguments,
+        })
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Call<'de>, A::Error> {
-        let mut call = Call {
-            name: None,
-            fields: None,
-            meta: None,
-        };
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            match &*key {
-                "name" => call.name = Some(map.next_value()?),
-                "arguments" => call.fields = map.next_value_seed(RawFields::seed(self.text))?,
-                "_meta" => call.meta = Some(map.next_value()?),
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+    fn name(&self) -> &str {
+        match self {
+            CallParams::Laid { params, layout } => layout.name(params.get()).unwrap_or_default(),
+            CallParams::Decoded { name, .. } => name,
+        }
+    }
+
+    /// The params as received.
+    fn params(&self) -> Option<&RawValue> {
+        match self {
+            CallParams::Laid { params, .. } => Some(params),
+            CallParams::Decoded { params, .. } => params.as_deref(),
+        }
+    }
+
+    /// Whether the params have a `_meta` (for the handler's `Context`).
+    fn has_meta(&self) -> bool {
+        match self {
+            CallParams::Laid { layout, .. } => layout.has_meta,
+            CallParams::Decoded { params, .. } => params.is_some(),
+        }
+    }
+
+    /// Whether the params carry answers to earlier questions (`inputResponses`,
+    /// `requestState`).
+    fn carries_answers(&self) -> bool {
+        match self {
+            CallParams::Laid { layout, .. } => layout.carries_answers,
+            CallParams::Decoded { params, .. } => {
+                input_required::may_carry_answers(params.as_deref())
             }
         }
-        Ok(call)
+    }
+
+    fn into_arguments(self) -> Arguments {
+        match self {
+            CallParams::Laid { params, layout } => match layout.arguments {
+                ArgumentsAt::Object(fields) => Arguments::from_raw(params.into(), fields),
+                ArgumentsAt::Absent | ArgumentsAt::NotAnObject => Arguments::default(),
+            },
+            CallParams::Decoded { arguments, .. } => Arguments::new(arguments),
+        }
     }
 }
 
 /// [`call_params`] through a decoded object, for the messages that say what is wrong.
-fn call_params_explained(params: Option<&RawValue>) -> Result<CallParts, RpcError> {
+fn call_params_explained(
+    params: Option<&RawValue>,
+) -> Result<(String, Map<String, Value>), RpcError> {
     let mut params: Map<String, Value> = parse_params("tools/call", params)?;
     let name = match params.remove("name") {
         Some(Value::String(name)) => name,
@@ -167,9 +197,5 @@ fn call_params_explained(params: Option<&RawValue>) -> Result<CallParts, RpcErro
             )));
         }
     };
-    let meta = match params.remove("_meta") {
-        Some(meta @ Value::Object(_)) => serde_json::value::to_raw_value(&meta).ok(),
-        _ => None,
-    };
-    Ok((name, Arguments::new(arguments), meta))
+    Ok((name, arguments))
 }

@@ -255,15 +255,16 @@ impl Accepts {
     /// Reads every `Accept` header; wildcards (`*/*`, `application/*`) count, a range with
     /// `q=0` refuses its type (RFC 9110, section 12.5.1), the most specific range deciding.
     pub(super) fn of(headers: &HeaderMap) -> Accepts {
-        let ranges: Vec<&str> = headers
-            .get_all(header::ACCEPT)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .collect();
+        let ranges = || {
+            headers
+                .get_all(header::ACCEPT)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(','))
+        };
         Accepts {
-            json: admits(&ranges, "application", "json"),
-            event_stream: admits(&ranges, "text", "event-stream"),
+            json: admits(ranges(), "application", "json"),
+            event_stream: admits(ranges(), "text", "event-stream"),
         }
     }
 
@@ -299,7 +300,7 @@ impl Accepts {
 }
 
 /// Whether `ranges` admit `kind/sub`: the most specific matching range decides, by its `q`.
-fn admits(ranges: &[&str], kind: &str, sub: &str) -> bool {
+fn admits<'a>(ranges: impl Iterator<Item = &'a str>, kind: &str, sub: &str) -> bool {
     let mut best: Option<(u8, bool)> = None;
     for range in ranges {
         let mut parts = range.split(';');

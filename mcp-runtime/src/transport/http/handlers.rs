@@ -22,7 +22,8 @@ use crate::auth::Authentication;
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
 use crate::limit_log::LimitLog;
 use crate::protocol::Revision;
-use crate::protocol::envelope::{self, Envelope};
+use crate::server::Stateless;
+use crate::server::params;
 use crate::server::{Outbound, Server, Session};
 
 const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
@@ -246,8 +247,8 @@ pub(super) async fn post(
     let message = parse_message(&body);
     // The era: a request that claims the stateless revision in `_meta` is checked and served
     // as one; anything else is session-based, unless its header says otherwise.
-    let envelope = match era(&state, headers, &message) {
-        Ok(envelope) => envelope,
+    let stateless = match era(&state, headers, &message) {
+        Ok(stateless) => stateless,
         Err(response) => return *response,
     };
     if let Err(refusal) = authorize::check_scopes(
@@ -258,7 +259,7 @@ pub(super) async fn post(
     ) {
         return *refusal;
     }
-    if envelope.is_some()
+    if stateless.is_some()
         && let Incoming::Request(request) = &message
         && request.method == "subscriptions/listen"
         && let Err(refusal) = accepts.check_stream(&request.method)
@@ -266,7 +267,7 @@ pub(super) async fn post(
         return refused(refusal);
     }
     let kind = classify(&message);
-    if envelope.is_none() && matches!(kind, Kind::NoReply) && names_stateless(headers) {
+    if stateless.is_none() && matches!(kind, Kind::NoReply) && names_stateless(headers) {
         // A stateless client's notification: nothing in 2026-07-28 is one over HTTP.
         return StatusCode::ACCEPTED.into_response();
     }
@@ -276,9 +277,9 @@ pub(super) async fn post(
         kind,
         accepts,
         authentication,
-        envelope,
+        stateless,
     };
-    if state.options.stateless || received.envelope.is_some() {
+    if state.options.stateless || received.stateless.is_some() {
         return respond(&state, &state.unlisted_session(), None, received).await;
     }
     let known = || {
@@ -375,22 +376,21 @@ fn at_session_cap(max: usize) -> Response {
     response
 }
 
-/// The era of a POSTed message: the checked envelope of a request that claims the stateless
-/// revision, `None` for the session-based era (whose version header is checked here), or the
+/// The era of a POSTed message: a request that claims the stateless revision, admitted, `None` for the session-based era (whose version header is checked here), or the
 /// refusal.
 fn era(
     state: &HttpState,
     headers: &HeaderMap,
     message: &Incoming,
-) -> Result<Option<Arc<Envelope>>, Refusal> {
+) -> Result<Option<Stateless>, Refusal> {
     let refusal = |id: &RequestId, (status, error): stateless::Refusal| {
         Box::new(json_response(status, encode_error(Some(id), &error)))
     };
     if let Incoming::Request(request) = message {
-        match envelope::claim(request.params.as_deref()) {
-            Some(claim) => {
-                return stateless::admit(&state.server.core, headers, request, claim)
-                    .map(|envelope| Some(Arc::new(envelope)))
+        match params::claim(request.params.as_deref()) {
+            Some(params) => {
+                return stateless::admit(&state.server.core, headers, request, params)
+                    .map(Some)
                     .map_err(|refused| refusal(&request.id, refused));
             }
             None => stateless::refuse_unclaimed(headers, &request.method)
@@ -417,8 +417,8 @@ struct Received<'a> {
     accepts: Accepts,
     /// Who sent it: the requests it carries run as them.
     authentication: Authentication,
-    /// What a request of the stateless revision declared; `None` in the session-based era.
-    envelope: Option<Arc<Envelope>>,
+    /// A request of the stateless revision, admitted; `None` in the session-based era.
+    stateless: Option<Stateless>,
 }
 
 /// Answers a POSTed message on `session`; `http_session` is the session it belongs to, if any
@@ -435,9 +435,9 @@ async fn respond(
         kind,
         accepts,
         authentication,
-        envelope,
+        stateless,
     } = received;
-    let stateless_era = envelope.is_some();
+    let stateless_era = stateless.is_some();
     let kind = match kind {
         // A batch the session refuses is answered with that refusal.
         Kind::NoReply if matches!(message, Incoming::Batch(_)) && !session.takes_batches() => {
@@ -460,8 +460,8 @@ async fn respond(
         .sink(state.server.core.trace, http_session.is_some())
         .with_authentication(authentication);
     let requests = request_ids(&message);
-    match envelope {
-        Some(envelope) => session.receive_stateless(body, message, envelope, &sink),
+    match stateless {
+        Some(stateless) => session.receive_stateless(body, message, stateless, &sink),
         None => session.receive_parsed(body, message, &sink),
     }
     // Only the request may hold its sinks: when they are gone, it has ended.

@@ -6,14 +6,17 @@
 //! 404 with -32601. What passes is served like any request, on a session of its own that
 //! nothing outside the request reaches.
 
+use std::borrow::Cow;
+
+use axum::http::header::AsHeaderName;
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 
 use crate::jsonrpc::{ErrorCode, IncomingRequest, RpcError};
-use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::protocol::envelope::{Claim, Envelope};
 use crate::protocol::{MirroredArgument, base64_decode};
+use crate::server::Stateless;
+use crate::server::params::Params;
 use crate::server::{ServerCore, stateless_method};
 
 pub(super) const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
@@ -23,17 +26,21 @@ const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
 /// A refusal: the HTTP status and the JSON-RPC error.
 pub(super) type Refusal = (StatusCode, RpcError);
 
-/// Admits a request that claims the stateless era: its checked envelope, or why not.
+/// Admits a request that claims the stateless era, read in `params`: its checked envelope and
+/// the layout of its params, or why not.
 pub(super) fn admit(
     server: &ServerCore,
     headers: &HeaderMap,
     request: &IncomingRequest,
-    claim: Claim,
-) -> Result<Envelope, Refusal> {
+    mut params: Params<'_>,
+) -> Result<Stateless, Refusal> {
     let bad_request = |error| (StatusCode::BAD_REQUEST, error);
-    let checked = claim.check_shape().map_err(bad_request)?;
+    let claim = params.claim.take().expect("a claim was made");
+    let checked = claim
+        .check_shape(&server.last_client)
+        .map_err(bad_request)?;
     let claimed = claim.version().unwrap_or_default();
-    match header(headers, VERSION_HEADER.as_str())? {
+    match header(headers, &VERSION_HEADER)? {
         Some(version) if version == claimed => {}
         Some(version) => {
             return Err(mismatch(format!(
@@ -46,7 +53,7 @@ pub(super) fn admit(
             )));
         }
     }
-    match header(headers, METHOD_HEADER.as_str())? {
+    match header(headers, &METHOD_HEADER)? {
         Some(method) if method == request.method => {}
         Some(method) => {
             return Err(mismatch(format!(
@@ -62,8 +69,8 @@ pub(super) fn admit(
         }
     }
     if let Some(field) = named_by(&request.method) {
-        let named = claim.named(field);
-        match (header(headers, NAME_HEADER.as_str())?, named) {
+        let named = params.named(field);
+        match (header(headers, &NAME_HEADER)?, named) {
             (Some(name), Some(named)) if name == named => {}
             (Some(name), named) => {
                 return Err(mismatch(format!(
@@ -80,15 +87,18 @@ pub(super) fn admit(
         }
     }
     if request.method == "tools/call"
-        && let Some(name) = claim.named("name")
+        && let Some(name) = params.named("name")
         && let Some(tool) = server.tools.load().get(name)
         && !tool.mirrored.is_empty()
     {
-        check_mirrored(headers, &tool.mirrored, claim.arguments())?;
+        check_mirrored(headers, &tool.mirrored, &params)?;
     }
     let envelope = checked.into_envelope().map_err(bad_request)?;
     stateless_method(server, &request.method).map_err(|error| (StatusCode::NOT_FOUND, error))?;
-    Ok(envelope)
+    Ok(Stateless {
+        envelope,
+        layout: params.into_layout(),
+    })
 }
 
 /// Checks the `Mcp-Param-*` headers of the arguments a tool mirrors (server/tools
@@ -99,19 +109,19 @@ pub(super) fn admit(
 fn check_mirrored(
     headers: &HeaderMap,
     mirrored: &[MirroredArgument],
-    arguments: Option<&RawValue>,
+    params: &Params<'_>,
 ) -> Result<(), Refusal> {
-    let arguments: Map<String, Value> = arguments
-        .and_then(|raw| serde_json::from_str(raw.get()).ok())
-        .unwrap_or_default();
     for MirroredArgument {
         argument,
         header: name,
     } in mirrored
     {
-        let body = arguments.get(argument).filter(|value| !value.is_null());
+        let body = params
+            .argument(argument)
+            .and_then(|text| serde_json::from_str::<Value>(text).ok())
+            .filter(|value| !value.is_null());
         let sent = header(headers, name)?;
-        let agrees = match (body, sent.as_deref()) {
+        let agrees = match (body.as_ref(), sent.as_deref()) {
             (None, None) => true,
             (Some(Value::String(body)), Some(sent)) => body == sent,
             (Some(Value::Number(body)), Some(sent)) => sent
@@ -138,7 +148,7 @@ fn check_mirrored(
 /// revision: `initialize` with -32020 (the header contradicts the handshake), any other
 /// request with -32602 (its `_meta` lacks what the revision requires). Both 400.
 pub(super) fn refuse_unclaimed(headers: &HeaderMap, method: &str) -> Result<(), Refusal> {
-    let Ok(Some(version)) = header(headers, VERSION_HEADER.as_str()) else {
+    let Ok(Some(version)) = header(headers, &VERSION_HEADER) else {
         return Ok(());
     };
     if !crate::Revision::parse(&version).is_some_and(crate::Revision::is_stateless) {
@@ -168,7 +178,12 @@ fn named_by(method: &str) -> Option<&'static str> {
 
 /// A header's value with surrounding whitespace removed and the `=?base64?...?=` form
 /// decoded; -32020 for a value that is not text or not valid base64.
-fn header(headers: &HeaderMap, name: &str) -> Result<Option<String>, Refusal> {
+/// The header `name` (a [`HeaderName`] for the standard ones, so that it is not parsed again),
+/// as text: borrowed from the request unless it was base64-encoded.
+fn header<'h, N>(headers: &'h HeaderMap, name: N) -> Result<Option<Cow<'h, str>>, Refusal>
+where
+    N: AsHeaderName + std::fmt::Display + Copy,
+{
     let Some(value) = headers.get(name) else {
         return Ok(None);
     };
@@ -182,11 +197,11 @@ fn header(headers: &HeaderMap, name: &str) -> Result<Option<String>, Refusal> {
         .strip_prefix("=?base64?")
         .and_then(|rest| rest.strip_suffix("?="))
     else {
-        return Ok(Some(text.to_owned()));
+        return Ok(Some(Cow::Borrowed(text)));
     };
     base64_decode(encoded)
         .and_then(|bytes| String::from_utf8(bytes).ok())
-        .map(Some)
+        .map(|text| Some(Cow::Owned(text)))
         .ok_or_else(|| {
             mismatch(format!(
                 "the {name} header's `=?base64?...?=` value is not valid base64 of UTF-8 text"

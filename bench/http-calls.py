@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Sends N `tools/call` requests of `add` (2 + 3) one after the other on one keep-alive
+connection to a Streamable HTTP server on 127.0.0.1:PORT, and checks each answer: for counting
+a server's instructions and allocations per request under valgrind (the difference of two runs
+with different N), which wrk's fixed duration cannot give. See BENCHMARKS.md.
+
+Usage: bench/http-calls.py PORT N legacy|2026
+  legacy: the session-based stateless request; 2026: revision 2026-07-28's request, with its
+  `_meta` and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers.
+"""
+import http.client
+import sys
+
+LEGACY = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}'
+MODERN = ('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3},'
+          '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+          '"io.modelcontextprotocol/clientCapabilities":{},'
+          '"io.modelcontextprotocol/clientInfo":{"name":"wrk","version":"0"}}}}')
+
+
+def main() -> None:
+    port, count, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    body = LEGACY
+    if mode == "2026":
+        headers.update({"mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "add"})
+        body = MODERN
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    for _ in range(count):
+        connection.request("POST", "/mcp", body, headers)
+        response = connection.getresponse()
+        data = response.read()
+        if response.status != 200 or b'"text":"5"' not in data:
+            sys.exit(f"unexpected answer {response.status}: {data!r}")
+
+
+if __name__ == "__main__":
+    main()
