@@ -364,6 +364,7 @@ mod sealed_state;
 mod server;
 mod sharded;
 mod stderr;
+pub mod tasks;
 pub mod testing;
 mod tool;
 mod transport;
@@ -717,6 +718,7 @@ pub mod __private {
         ResourceContents, ResourceDefinition, Role, ToolAnnotations, ToolDefinition,
     };
     pub use crate::resource::{Resource, ResourceReturns, SuppliedParam};
+    pub use crate::tasks::TaskSupport;
     pub use crate::tool::{ArgErrors, Arguments, InputSchema, OutputCache, Tool, ToolReturns};
 
     /// A parameter that may take `#[complete(...)]`: an argument the client sends as a string.

@@ -114,6 +114,7 @@ pub(crate) fn claim(params: Option<&RawValue>) -> Option<Claim<'_>> {
 struct Named<'a> {
     name: Option<Cow<'a, str>>,
     uri: Option<Cow<'a, str>>,
+    task_id: Option<Cow<'a, str>>,
     arguments: Option<&'a RawValue>,
 }
 
@@ -144,6 +145,7 @@ impl<'de> Deserialize<'de> for ClaimIn<'de> {
                         }
                         "name" => named.name = map.next_value::<TextOrNot<'de>>()?.0,
                         "uri" => named.uri = map.next_value::<TextOrNot<'de>>()?.0,
+                        "taskId" => named.task_id = map.next_value::<TextOrNot<'de>>()?.0,
                         "arguments" => named.arguments = Some(map.next_value::<&'de RawValue>()?),
                         _ => {
                             map.next_value::<serde::de::IgnoredAny>()?;
@@ -231,11 +233,13 @@ impl<'de> Deserialize<'de> for TextOrNot<'de> {
 }
 
 impl Claim<'_> {
-    /// The params' `name` (`field` "name") or `uri` (`field` "uri"), if a string.
+    /// The params' `name` (`field` "name"), `uri` (`field` "uri") or `taskId` (`field`
+    /// "taskId"), if a string.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn named(&self, field: &str) -> Option<&str> {
         match field {
             "uri" => self.named.uri.as_deref(),
+            "taskId" => self.named.task_id.as_deref(),
             _ => self.named.name.as_deref(),
         }
     }

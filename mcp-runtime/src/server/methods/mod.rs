@@ -15,6 +15,7 @@ mod list;
 mod prompts_get;
 mod resources_read;
 mod subscriptions_listen;
+mod tasks;
 mod tools_call;
 
 use std::sync::Arc;
@@ -64,6 +65,9 @@ const STATELESS_METHODS: &[&str] = &[
     "prompts/list",
     "prompts/get",
     "completion/complete",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
 ];
 
 /// The session-based methods 2026-07-28 removed, and what replaced each.
@@ -211,6 +215,9 @@ pub(crate) async fn route(
         "prompts/get" => prompts_get::get_prompt(&request, params).await,
         "completion/complete" => completion_complete::complete(&request, params),
         "logging/setLevel" => set_level(session, id, params),
+        "tasks/get" if request.envelope().is_some() => tasks::get(&request, params),
+        "tasks/update" if request.envelope().is_some() => tasks::update(&request, params),
+        "tasks/cancel" if request.envelope().is_some() => tasks::cancel(&request, params),
         _ => Err(method_not_found(&method, METHODS)),
     };
     outcome.unwrap_or_else(|error| encode_error(Some(id), &error))
