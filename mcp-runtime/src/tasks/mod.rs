@@ -25,7 +25,7 @@
 //! Questions a task's tool asks (`ctx.elicit(..)`, ...) park it in `input_required` with the
 //! questions in `inputRequests`; when `tasks/update` has answered all of them the tool runs
 //! again from the start with the answers at hand, the same re-execution as the input-required
-//! flow of a stateless request ([`context`](crate::context)).
+//! flow of a stateless request ([`Context::question`](crate::Context::question)).
 
 pub(crate) mod clock;
 pub(crate) mod store;
