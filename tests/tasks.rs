@@ -479,3 +479,70 @@ async fn tasks_are_held_within_their_limits() {
     let again = call(&client, "wait", json!({"ms": 1})).await;
     assert_eq!(again["resultType"], "task");
 }
+
+/// A raw `subscriptions/listen` following `tasks` (it is answered only when it ends).
+fn listen_to_tasks(id: u64, tasks: Value, capabilities: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+           "params": {"notifications": {"taskIds": tasks}, "_meta": {
+               "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientCapabilities": capabilities}}})
+    .to_string()
+}
+
+/// The extension's status notifications: a listen stream naming its caller's tasks in
+/// `taskIds` is acknowledged with the ids it follows (not unknown ones), then gets
+/// `notifications/tasks` for each new status, as `tasks/get` shows it, tagged with the
+/// subscription. Without the extension declared, no task is followed.
+#[tokio::test]
+async fn listen_streams_follow_task_statuses() {
+    let client = Client::new(&server());
+    let task = task_id(&call(&client, "two_names", json!({})).await);
+    until(&client, &task, "input_required").await;
+    let wait = Duration::from_secs(5);
+
+    client
+        .client
+        .send_raw(&listen_to_tasks(5, json!([task, "not-a-task"]), json!({})));
+    let ack = client.client.next_message(wait).await.unwrap();
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert!(
+        ack["params"]["notifications"].get("taskIds").is_none(),
+        "{ack}"
+    );
+
+    client.client.send_raw(&listen_to_tasks(
+        6,
+        json!([task, "not-a-task"]),
+        with_tasks(),
+    ));
+    let ack = client.client.next_message(wait).await.unwrap();
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(ack["params"]["notifications"]["taskIds"], json!([task]));
+
+    ask(
+        &client,
+        "tasks/update",
+        json!({"taskId": task, "inputResponses": {
+            "first": accept(json!({"name": "Ana"})),
+            "second": accept(json!({"name": "Bo"})),
+        }}),
+    )
+    .await
+    .unwrap();
+    let mut statuses = Vec::new();
+    while statuses.last() != Some(&json!("completed")) {
+        let note = client.client.next_message(wait).await.expect("a status");
+        assert_eq!(note["method"], "notifications/tasks");
+        assert_eq!(note["params"]["taskId"], task.as_str());
+        assert_eq!(
+            note["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+            6
+        );
+        if note["params"]["status"] == "completed" {
+            assert_eq!(first_text(&note["params"]["result"]), "Ana and Bo");
+        }
+        statuses.push(note["params"]["status"].clone());
+    }
+    assert_eq!(statuses, [json!("working"), json!("completed")]);
+    client.assert_valid();
+}

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use serde_json::{Map, Value};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, broadcast};
 use tokio::task::AbortHandle;
 
 use super::TaskLimits;
@@ -47,6 +47,8 @@ pub(crate) struct Task {
     pub(crate) state: Mutex<TaskState>,
     /// Wakes the run waiting for answers.
     answered: Notify,
+    /// Where its status changes are announced (the store's [`TaskStore::status_changes`]).
+    changes: broadcast::Sender<String>,
 }
 
 /// What changes as a task runs.
@@ -67,6 +69,12 @@ impl Task {
         self.state.lock().expect("lock poisoned")
     }
 
+    /// Tells the listen streams that follow the task that its status changed (none listening
+    /// is not an error).
+    fn announce(&self) {
+        let _ = self.changes.send(self.id.clone());
+    }
+
     /// Records the handle that stops the task's run.
     pub(crate) fn set_abort(&self, abort: AbortHandle) {
         let mut state = self.lock();
@@ -85,6 +93,7 @@ impl Task {
             state.status = Status::InputRequired;
             state.last_updated_at = SystemTime::now();
         }
+        self.announce();
         loop {
             let answered = self.answered.notified();
             {
@@ -92,7 +101,10 @@ impl Task {
                 if state.pending.is_empty() {
                     state.status = Status::Working;
                     state.last_updated_at = SystemTime::now();
-                    return state.answers.clone();
+                    let answers = state.answers.clone();
+                    drop(state);
+                    self.announce();
+                    return answers;
                 }
             }
             answered.await;
@@ -132,6 +144,8 @@ impl Task {
         state.outcome = Some(outcome);
         state.abort = None;
         state.last_updated_at = SystemTime::now();
+        drop(state);
+        self.announce();
     }
 
     /// Stops the task, unless it already ended.
@@ -146,6 +160,8 @@ impl Task {
         state.status = Status::Cancelled;
         state.pending.clear();
         state.last_updated_at = SystemTime::now();
+        drop(state);
+        self.announce();
     }
 }
 
@@ -153,14 +169,25 @@ impl Task {
 pub(crate) struct TaskStore {
     pub(crate) limits: TaskLimits,
     tasks: Mutex<HashMap<String, Arc<Task>>>,
+    /// The id of each task whose status changes, for `notifications/tasks`.
+    changes: broadcast::Sender<String>,
 }
+
+/// How many status changes a listen stream may fall behind by before it misses some.
+const STATUS_BACKLOG: usize = 256;
 
 impl TaskStore {
     pub(crate) fn new(limits: TaskLimits) -> TaskStore {
         TaskStore {
             limits,
             tasks: Mutex::new(HashMap::new()),
+            changes: broadcast::Sender::new(STATUS_BACKLOG),
         }
+    }
+
+    /// The ids of the tasks whose status changes from now on.
+    pub(crate) fn status_changes(&self) -> broadcast::Receiver<String> {
+        self.changes.subscribe()
     }
 
     /// A new working task of `owner`, held before it is returned (a `tasks/get` right after
@@ -188,6 +215,7 @@ impl TaskStore {
                 abort: None,
             }),
             answered: Notify::new(),
+            changes: self.changes.clone(),
         });
         tasks.insert(task.id.clone(), Arc::clone(&task));
         Ok(task)
