@@ -25,7 +25,16 @@
 //! Questions a task's tool asks (`ctx.elicit(..)`, ...) park it in `input_required` with the
 //! questions in `inputRequests`; when `tasks/update` has answered all of them the tool runs
 //! again from the start with the answers at hand, the same re-execution as the input-required
-//! flow of a stateless request ([`Context::question`](crate::Context::question)).
+//! flow of a stateless request ([`Context::question`](crate::Context::question)). An answer
+//! that does not fit its question fails the task (-32602 in its `error`). A status change is
+//! announced as `notifications/tasks` on the `subscriptions/listen` streams whose `taskIds`
+//! name the task.
+//!
+//! Once the call is a task, its request has been answered: progress and log messages the tool
+//! sends from then on reach no one, and `tasks/cancel` (or the end of its `ttl`) stops the tool
+//! at its next `.await`, as a cancelled request does. The tasks live in this process's memory:
+//! several instances behind a balancer must send a task's `tasks/*` to the instance that holds
+//! it (nothing routes them there yet).
 
 pub(crate) mod clock;
 pub(crate) mod store;
