@@ -546,3 +546,37 @@ async fn listen_streams_follow_task_statuses() {
     assert_eq!(statuses, [json!("working"), json!("completed")]);
     client.assert_valid();
 }
+
+/// The session-based revisions have no tasks extension: there a tool with task support, even
+/// a `"required"` one, runs as an ordinary call, and `tasks/get` does not exist.
+#[tokio::test]
+async fn a_session_calls_task_tools_as_ordinary_tools() {
+    let client = common::Checked::connect(&server(), "2025-11-25").await;
+    let result = client.call("doomed", json!({})).await;
+    assert_eq!(result["isError"], true);
+    assert_eq!(first_text(&result), "doomed, as always");
+    let result = client.call("wait", json!({"ms": 1})).await;
+    assert_eq!(first_text(&result), "waited 1 ms");
+    let error = client
+        .request("tasks/get", json!({"taskId": "any"}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorCode::MethodNotFound);
+    client.assert_valid();
+}
+
+/// A listen request names at most `max_subscriptions` tasks: one more is -32602.
+#[tokio::test]
+async fn a_listen_request_names_a_bounded_number_of_tasks() {
+    let server = builder().max_subscriptions(2).build().unwrap();
+    let client = Client::new(&server);
+    let error = ask(
+        &client,
+        "subscriptions/listen",
+        json!({"notifications": {"taskIds": ["a", "b", "c"]}}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(error.kind(), ErrorCode::InvalidParams);
+    assert!(error.message.contains("`taskIds` names 3 tasks"), "{error}");
+}
