@@ -4,7 +4,9 @@
 //!
 //! Where a method runs a handler (`tools/call`, `resources/read`, `prompts/get`) it finds
 //! the handler in the server's registry, builds its `Context` with [`Request::context`], and
-//! turns what the handler returns (or its panic) into the reply.
+//! turns what the handler returns (or its panic) into the reply. The tasks extension's
+//! methods (`tasks/get`, `tasks/update`, `tasks/cancel`) are in `tasks`, with what turns a
+//! `tools/call` into a task.
 
 mod capabilities;
 mod completion_complete;

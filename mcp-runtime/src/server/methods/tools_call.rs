@@ -1,6 +1,9 @@
 //! `tools/call`: decodes `{name, arguments, _meta}`, runs the tool, and sends its result; a
 //! tool's failure (bad arguments, an `Err`, a panic) is a result with `isError`, for the model
-//! to read, never a JSON-RPC error. (`tools/list` is one of the list methods, in `list`.)
+//! to read, never a JSON-RPC error. A tool with task support called by a request that declares
+//! the tasks extension may instead be answered with a task handle once it first waits
+//! (`tasks`); a `"required"` one refuses a request without it (-32021). (`tools/list` is one of
+//! the list methods, in `list`.)
 
 use std::borrow::Cow;
 use std::sync::Arc;
