@@ -7,17 +7,22 @@
 //! the other; an input-required round trip whose retry lands on the other instance completes;
 //! a state sealed with other keys is refused; a legacy stream lost on one instance is resumed
 //! on the other, which replays exactly what was missed and refuses foreign, forged and unknown
-//! ids. Through the balancer: stateless requests
+//! ids; on a protected server (two in-process instances, tokens from the real authorization
+//! server of `common/auth_server.rs`) it resumes there for its caller only. Through the
+//! balancer: stateless requests
 //! alternate, a legacy session sticks to its instance by `Mcp-Session-Id`, the public host
 //! passes and another is refused. Faults: Redis restarted (the bus says so and recovers, no
 //! instance fails); an instance killed (the survivor serves, opening the dead one's sealed
 //! state). Without Redis or HAProxy: an unreachable Redis stops an instance at start-up,
 //! SIGTERM shuts one down gracefully, a rotated key file takes effect without a restart.
 //!
-//! `redis-server` and `haproxy` come from `scripts/install-test-tools` (Debian packages).
-//! Without them the tests that need them pass with a line saying they were skipped, unless the
-//! environment variable `CI` is set: then they fail, saying what is missing.
+//! `redis-server` and `haproxy` come from `scripts/install-test-tools` (Debian packages), as
+//! does the authorization server. Without them the tests that need them pass with a line
+//! saying they were skipped, unless the environment variable `CI` is set: then they fail,
+//! saying what is missing.
 
+#[path = "common/auth_server.rs"]
+mod auth_server;
 #[path = "common/examples.rs"]
 mod examples;
 #[path = "common/http.rs"]
@@ -29,6 +34,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use auth_server::AuthServer;
+use mcp_runtime::HttpOptions;
+use mcp_runtime::auth::ResourceServer;
+use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
 
 /// Two keys (32 bytes of 1s, of 2s) for the instances' key files.
@@ -873,6 +882,126 @@ async fn a_resume_on_the_other_instance_refuses_foreign_forged_and_unknown_ids()
         Duration::from_secs(5),
     );
     cluster.b.assert_alive();
+}
+
+/// Says who is calling: the protected instances' tool.
+#[mcp_tool(read_only)]
+fn whoami(caller: Caller) -> String {
+    caller.subject().to_owned()
+}
+
+/// An instance of a protected server sharing the Redis on `redis_port`, accepting the tokens
+/// `issuer` gives for `resource`, serving in the background: its port.
+async fn protected_instance(redis_port: u16, issuer: &str, resource: &str) -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let protection = ResourceServer::jwt(issuer, resource).unwrap();
+    let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
+        .tool::<whoami>()
+        .redis(format!("redis://127.0.0.1:{redis_port}"))
+        .build()
+        .unwrap();
+    let options = HttpOptions::new().resource_server(protection);
+    tokio::spawn(async move { server.serve_http(listener, options).await });
+    port
+}
+
+/// A request at `port` in `session` (if any) with `token`, and `last_event_id` (if any).
+async fn as_caller(
+    port: u16,
+    token: &str,
+    method: &str,
+    session: Option<&str>,
+    last_event_id: Option<&str>,
+    body: &str,
+) -> http::Response {
+    let authorization = format!("Bearer {token}");
+    let mut headers = vec![ACCEPT, ("authorization", authorization.as_str())];
+    if !body.is_empty() {
+        headers.push(("content-type", "application/json"));
+    }
+    if let Some(session) = session {
+        headers.extend([
+            ("mcp-session-id", session),
+            ("mcp-protocol-version", "2025-11-25"),
+        ]);
+    }
+    if let Some(last) = last_event_id {
+        headers.push(("last-event-id", last));
+    }
+    http::request(port, method, &headers, body).await
+}
+
+/// On a protected server, a legacy stream opened on instance A by one caller is resumed on
+/// instance B by that caller (tokens from a real authorization server), and by no one else:
+/// another caller's token, with the session id and a genuine event id, gets 404 on B as if
+/// the session did not exist, and nothing replayed (the owner the session's record in Redis
+/// names); the owner can still resume after that.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_legacy_stream_on_a_protected_server_is_resumed_elsewhere_by_its_caller_only() {
+    if !tools_present() {
+        return;
+    }
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let scratch = Scratch::new();
+    let redis_port = free_port();
+    let _redis = start_redis(redis_port, &scratch);
+    let resource = format!("https://{PUBLIC_HOST}/mcp");
+    let a_port = protected_instance(redis_port, &auth.keys.issuer, &resource).await;
+    let b_port = protected_instance(redis_port, &auth.keys.issuer, &resource).await;
+    let writer = auth.token("writer", &resource, None).await;
+    let reader = auth.token("reader", &resource, None).await;
+
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "scale-test", "version": "0"}}});
+    let response = as_caller(a_port, &writer, "POST", None, None, &initialize.to_string()).await;
+    assert_eq!(response.status, 200);
+    let session = response
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let response = as_caller(
+        a_port,
+        &writer,
+        "POST",
+        Some(&session),
+        None,
+        &initialized.to_string(),
+    )
+    .await;
+    assert_eq!(response.status, 202);
+    // The session's GET stream, opened on A and lost after its priming event.
+    let mut get = as_caller(a_port, &writer, "GET", Some(&session), None, "").await;
+    assert_eq!(get.status, 200);
+    let (primed, _) = get.next_event().await.expect("the priming event");
+    let primed = primed.expect("its id");
+    drop(get);
+
+    let resume_on_b = |token: String| {
+        let (session, primed) = (session.clone(), primed.clone());
+        async move { as_caller(b_port, &token, "GET", Some(&session), Some(&primed), "").await }
+    };
+    // Its caller resumes it on B: nothing was missed, so the stream ends with a retry hint.
+    let response = resume_on_b(writer.clone()).await;
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("content-type"), Some("text/event-stream"));
+    let text = response.text().await;
+    assert!(text.ends_with("retry: 1000\n\n"), "{text:?}");
+
+    // Another caller, with the session id and the genuine event id: as if no such session.
+    let refused = resume_on_b(reader).await;
+    let message = refusal(refused, 404).await;
+    assert!(message.contains("session not found"), "{message}");
+
+    // The owner, with a fresh token of the same subject, is not harmed by the refusal.
+    let again = auth.token("writer", &resource, None).await;
+    let response = resume_on_b(again).await;
+    assert_eq!(response.status, 200);
+    assert!(response.text().await.ends_with("retry: 1000\n\n"));
 }
 
 /// An instance told to use a Redis that does not answer stops at start-up, naming it, within

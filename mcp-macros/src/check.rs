@@ -31,7 +31,7 @@ pub(crate) fn signature(func: &HandlerFn, errors: &mut Errors) {
             "an MCP handler cannot have a `where` clause: its schema is generated from concrete parameter types; remove it",
         );
     }
-    if let Some(unsafety) = &sig.unsafety {
+    if let syn::Safety::Unsafe(unsafety) = &sig.safety {
         errors.at(unsafety, "an MCP handler cannot be `unsafe`: clients call it with no safety contract; make the function safe and use `unsafe` blocks inside");
     }
     if let Some(abi) = &sig.abi {

@@ -87,8 +87,9 @@ impl<E: Entry> Catalog<E> {
     }
 
     /// Like [`new`](Self::new), for entries already shared.
-    pub(crate) fn from_shared(mut entries: Vec<Arc<E>>) -> Result<Catalog<E>, BuildError> {
-        entries.sort_by(|a, b| a.key().cmp(b.key()));
+    pub(crate) fn from_shared(entries: Vec<Arc<E>>) -> Result<Catalog<E>, BuildError> {
+        let order = crate::sort_order::of(entries.iter().map(|entry| entry.key()));
+        let mut entries: Vec<Arc<E>> = order.iter().map(|&i| Arc::clone(&entries[i])).collect();
         entries.dedup_by(|a, b| a.key() == b.key() && a.location() == b.location());
         let duplicates = entries
             .windows(2)

@@ -363,6 +363,7 @@ mod schema;
 mod sealed_state;
 mod server;
 mod sharded;
+mod sort_order;
 mod stderr;
 pub mod tasks;
 pub mod testing;

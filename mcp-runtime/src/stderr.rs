@@ -38,10 +38,12 @@ pub(crate) fn line(text: impl Display) {
 /// writer to `source` (the stdout of a stdio server) never waits for stderr.
 pub(crate) fn forward(mut source: impl Read + Send + 'static) -> io::Result<()> {
     STDERR.lock().forwarders += 1;
+    // Allocated here, not on the thread: a thread that never allocates gets no malloc arena of
+    // its own (pages of memory the server would hold for nothing until something is printed).
+    let mut chunk = vec![0; 16 * 1024];
     let spawned = std::thread::Builder::new()
         .name("mcp-stdout-to-stderr".to_owned())
         .spawn(move || {
-            let mut chunk = vec![0; 16 * 1024];
             loop {
                 match source.read(&mut chunk) {
                     Ok(0) => break,

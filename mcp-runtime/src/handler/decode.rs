@@ -13,9 +13,14 @@ pub(crate) fn is_optional<T: DeserializeOwned>() -> bool {
 
 /// Says what was expected and what came, in the schema's words where the JSON type is wrong.
 pub(crate) fn describe_error<T: JsonSchema>(value: &Value, error: &serde_json::Error) -> String {
-    let mut schema = crate::schema::input_generator()
+    let schema = crate::schema::input_generator()
         .into_root_schema_for::<T>()
         .to_value();
+    describe_with(schema, value, error)
+}
+
+/// [`describe_error`] once `T`'s schema is known: the same code for every type.
+fn describe_with(mut schema: Value, value: &Value, error: &serde_json::Error) -> String {
     if let Value::Object(map) = &mut schema {
         // A present value is never `null`'s fault: describe what a value should be.
         crate::schema::strip_null(map);

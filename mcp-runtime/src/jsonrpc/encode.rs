@@ -8,20 +8,13 @@ const RESULT_HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
 
 /// `{"jsonrpc":"2.0","id":ID,"result":RESULT}`.
 pub(crate) fn encode_result(id: &RequestId, result: &impl Serialize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(128);
-    out.extend_from_slice(RESULT_HEAD);
-    out.extend_from_slice(id.as_json().as_bytes());
-    out.extend_from_slice(br#","result":"#);
-    if serde_json::to_writer(&mut out, result).is_err() {
-        let error = RpcError::internal("the server could not serialize its reply");
-        return encode_error(Some(id), &error);
-    }
-    out.push(b'}');
-    out
+    encode_result_with(id, result, "")
 }
 
 /// `{"jsonrpc":"2.0","id":ID,"result":RESULT}` where RESULT, a JSON object, gets `members`
 /// (JSON object members, without braces) after its own.
+///
+/// Only serializing `result` is generic; the rest is [`finish_result`], once in the binary.
 pub(crate) fn encode_result_with(
     id: &RequestId,
     result: &impl Serialize,
@@ -31,16 +24,26 @@ pub(crate) fn encode_result_with(
     out.extend_from_slice(RESULT_HEAD);
     out.extend_from_slice(id.as_json().as_bytes());
     out.extend_from_slice(br#","result":"#);
-    if serde_json::to_writer(&mut out, result).is_err() || out.last() != Some(&b'}') {
+    let serialized = serde_json::to_writer(&mut out, result).is_ok();
+    finish_result(id, out, serialized, members)
+}
+
+/// Closes a reply whose result has been written (if `serialized`), adding `members` to it.
+fn finish_result(id: &RequestId, mut out: Vec<u8>, serialized: bool, members: &str) -> Vec<u8> {
+    let adding = !members.is_empty();
+    if !serialized || (adding && out.last() != Some(&b'}')) {
         let error = RpcError::internal("the server could not serialize its reply");
         return encode_error(Some(id), &error);
     }
-    out.pop();
-    if out.last() != Some(&b'{') {
-        out.push(b',');
+    if adding {
+        out.pop();
+        if out.last() != Some(&b'{') {
+            out.push(b',');
+        }
+        out.extend_from_slice(members.as_bytes());
+        out.push(b'}');
     }
-    out.extend_from_slice(members.as_bytes());
-    out.extend_from_slice(b"}}");
+    out.push(b'}');
     out
 }
 

@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 
 use serde::{Deserialize, Deserializer};
+use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::{ErrorCode, RequestId, RpcError};
@@ -57,8 +58,9 @@ struct Envelope<'a> {
     params: Option<&'a RawValue>,
     #[serde(borrow, default, deserialize_with = "present")]
     result: Option<&'a RawValue>,
-    #[serde(default)]
-    error: Option<RpcError>,
+    /// Read by [`error_object`] when the message is a response.
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
 }
 
 /// Keeps a present field even when its value is `null`, so `"id": null` is told from no id
@@ -69,30 +71,46 @@ pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de Raw
 
 /// Classifies the bytes of one message (one line of stdio, one HTTP body).
 pub(crate) fn parse_message(bytes: &[u8]) -> Incoming {
-    let first = bytes.iter().copied().find(|b| !b.is_ascii_whitespace());
+    // Read as text once: serde_json then checks no string or raw value for UTF-8 again,
+    // which reading bytes does for each (several hundred instructions a request), and the
+    // binary holds one reader of serde_json's, not two. JSON is UTF-8 (RFC 8259, section 8.1):
+    // other bytes are a parse error.
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => return not_utf8(&error),
+    };
+    parse_text(text)
+}
+
+/// [`parse_message`] of bytes known to be text.
+fn parse_text(text: &str) -> Incoming {
+    let first = text.bytes().find(|b| !b.is_ascii_whitespace());
     match first {
-        // Read as text once: serde_json then checks no string or raw value for UTF-8 again,
-        // which reading bytes does for each (several hundred instructions a request). Bytes
-        // that are not UTF-8 go the byte way, for serde_json's own parse error.
-        Some(b'{') => match std::str::from_utf8(bytes) {
-            Ok(text) => match serde_json::from_str::<Envelope<'_>>(text) {
-                Ok(envelope) => classify(envelope),
-                Err(error) => not_an_envelope(bytes, &error),
-            },
-            Err(_) => match serde_json::from_slice::<Envelope<'_>>(bytes) {
-                Ok(envelope) => classify(envelope),
-                Err(error) => not_an_envelope(bytes, &error),
-            },
+        Some(b'{') => match serde_json::from_str::<Envelope<'_>>(text) {
+            Ok(envelope) => classify(envelope),
+            Err(error) => not_an_envelope(text, &error),
         },
-        Some(b'[') => match serde_json::from_slice::<Vec<&RawValue>>(bytes) {
+        Some(b'[') => match serde_json::from_str::<Vec<&RawValue>>(text) {
             Ok(items) if items.is_empty() => invalid(None, "an empty JSON array is not a batch"),
             Ok(items) => Incoming::Batch(items.into_iter().map(batch_item).collect()),
             Err(error) => parse_error(&error),
         },
-        _ => match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+        _ => match serde_json::from_str::<serde::de::IgnoredAny>(text) {
             Ok(_) => invalid(None, "a JSON-RPC message must be a JSON object"),
             Err(error) => parse_error(&error),
         },
+    }
+}
+
+/// The parse error for bytes that are not UTF-8.
+fn not_utf8(error: &std::str::Utf8Error) -> Incoming {
+    let at = error.valid_up_to();
+    Incoming::Invalid {
+        id: None,
+        error: RpcError::new(
+            ErrorCode::ParseError,
+            format!("invalid JSON: not UTF-8 (the byte at offset {at})"),
+        ),
     }
 }
 
@@ -101,16 +119,16 @@ pub(crate) fn parse_message(bytes: &[u8]) -> Incoming {
 fn batch_item(item: &RawValue) -> Incoming {
     match item.get().as_bytes().first() {
         Some(b'[') => invalid(None, "batches cannot be nested"),
-        _ => parse_message(item.get().as_bytes()),
+        _ => parse_text(item.get()),
     }
 }
 
-fn not_an_envelope(bytes: &[u8], error: &serde_json::Error) -> Incoming {
+fn not_an_envelope(text: &str, error: &serde_json::Error) -> Incoming {
     if error.is_syntax() || error.is_eof() {
         return parse_error(error);
     }
     // Valid JSON with a field of the wrong type (say `"method": 5`): salvage the id if we can.
-    let id = serde_json::from_slice::<serde_json::Value>(bytes)
+    let id = serde_json::from_str::<serde_json::Value>(text)
         .ok()
         .and_then(|value| {
             let raw = serde_json::value::to_raw_value(value.get("id")?).ok()?;
@@ -183,10 +201,16 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
                 id,
                 outcome: Ok(serde_json::from_str(result.get()).unwrap_or_default()),
             }),
-            (None, Some(error)) => Incoming::Response(IncomingResponse {
-                id,
-                outcome: Err(error),
-            }),
+            (None, Some(error)) => match error_object(error) {
+                Some(error) => Incoming::Response(IncomingResponse {
+                    id,
+                    outcome: Err(error),
+                }),
+                None => invalid(
+                    Some(id),
+                    "not a valid JSON-RPC message: `error` must be an object with an integer `code` and a string `message`",
+                ),
+            },
             _ => invalid(
                 Some(id),
                 "a message with an `id` needs a `method` (a request) or exactly one of `result` and `error` (a response)",
@@ -194,6 +218,24 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
         },
         (None, None) => invalid(None, "a JSON-RPC message needs a `method`"),
     }
+}
+
+/// A response's `error` object (`{code, message, data?}`), read through a `Value`: responses
+/// carrying errors are rare, and the binary then holds no reader of its own for them.
+fn error_object(raw: &RawValue) -> Option<RpcError> {
+    let Ok(Value::Object(mut object)) = serde_json::from_str(raw.get()) else {
+        return None;
+    };
+    let code = object.get("code")?.as_i64()?;
+    let Some(Value::String(message)) = object.remove("message") else {
+        return None;
+    };
+    let data = object.remove("data").filter(|data| !data.is_null());
+    Some(RpcError {
+        code,
+        message,
+        data,
+    })
 }
 
 /// The methods clients send, kept as `'static` names: a message naming one costs no copy.
@@ -274,6 +316,71 @@ mod tests {
             code(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":3}"#),
             -32600
         );
+    }
+
+    #[test]
+    fn an_error_response_is_read_and_a_broken_one_refused_with_its_id() {
+        let response =
+            |error: &str| classify_text(&format!(r#"{{"jsonrpc":"2.0","id":4,"error":{error}}}"#));
+        match response(r#"{"code":-32601,"message":"no","data":{"a":1},"extra":true}"#) {
+            Incoming::Response(IncomingResponse {
+                outcome: Err(error),
+                ..
+            }) => {
+                assert_eq!(error.code, -32601);
+                assert_eq!(error.message, "no");
+                assert_eq!(error.data, Some(serde_json::json!({"a": 1})));
+            }
+            other => panic!("read as {other:?}"),
+        }
+        match response(r#"{"code":1,"message":"m","data":null}"#) {
+            Incoming::Response(IncomingResponse {
+                outcome: Err(error),
+                ..
+            }) => {
+                assert_eq!(error.data, None);
+            }
+            other => panic!("read as {other:?}"),
+        }
+        for broken in [
+            r#"{"code":"1","message":"m"}"#,
+            r#"{"code":1.5,"message":"m"}"#,
+            r#"{"message":"m"}"#,
+            r#"{"code":1}"#,
+            r#"{"code":1,"message":2}"#,
+            "[1]",
+        ] {
+            match response(broken) {
+                Incoming::Invalid {
+                    id: Some(id),
+                    error,
+                } => {
+                    assert_eq!(id.as_json(), "4");
+                    assert_eq!(error.code, -32600, "{broken}");
+                }
+                other => panic!("{broken} was read as {other:?}"),
+            }
+        }
+        // `"error": null` is no error: with no `result` either, not a response.
+        assert!(matches!(response("null"), Incoming::Invalid { .. }));
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_a_parse_error_wherever_they_are() {
+        for bytes in [
+            &b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffng\"}"[..],
+            b"\xff",
+            b"\"\xc3\"",
+            b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":\"\xfe\"}}]",
+        ] {
+            match parse_message(bytes) {
+                Incoming::Invalid { id: None, error } => {
+                    assert_eq!(error.code, -32700);
+                    assert!(error.message.contains("not UTF-8"), "{}", error.message);
+                }
+                other => panic!("{bytes:?} was accepted as {other:?}"),
+            }
+        }
     }
 
     #[test]

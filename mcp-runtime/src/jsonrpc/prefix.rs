@@ -20,7 +20,10 @@ use super::RequestId;
 /// The id of the request `kept` begins, when that is certain from `kept` alone.
 pub(crate) fn request_id_in_prefix(kept: &[u8]) -> Option<RequestId> {
     let mut found = Found::default();
-    let mut deserializer = serde_json::Deserializer::from_slice(kept);
+    // Read as text, as every message is (one reader of serde_json's in the binary): the
+    // valid UTF-8 the bytes begin with, which is all of them unless the cut split a character.
+    let text = kept.utf8_chunks().next().map_or("", |chunk| chunk.valid());
+    let mut deserializer = serde_json::Deserializer::from_str(text);
     // The scan stops at the end of `kept`, mid-message: the error that follows is expected,
     // and what was read before it stands.
     let _ = Scan(&mut found).deserialize(&mut deserializer);
@@ -101,6 +104,15 @@ mod tests {
         assert_eq!(id_in(kept).as_deref(), Some("42"));
         let kept = r#" { "method" : "tools/call", "id" : "a\"b", "params": [1, 2"#;
         assert_eq!(id_in(kept).as_deref(), Some(r#""a\"b""#));
+    }
+
+    #[test]
+    fn a_cut_through_a_character_still_names_the_request() {
+        let text = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"text":"été"#;
+        // The last `é` (two bytes) loses its second byte.
+        let kept = &text.as_bytes()[..text.len() - 1];
+        let id = request_id_in_prefix(kept).map(|id| id.as_json().to_owned());
+        assert_eq!(id.as_deref(), Some("9"));
     }
 
     #[test]

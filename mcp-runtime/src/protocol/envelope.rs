@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
+use super::lifecycle::WireClientInfo;
 use super::{ClientInfo, LoggingLevel, Revision};
 use crate::jsonrpc::{ErrorCode, RpcError};
 
@@ -159,15 +160,6 @@ impl<'de> Deserialize<'de> for ClaimIn<'de> {
     }
 }
 
-/// A client's name and version, borrowed.
-#[derive(Deserialize)]
-struct NameAndVersion<'a> {
-    #[serde(borrow)]
-    name: Cow<'a, str>,
-    #[serde(borrow)]
-    version: Cow<'a, str>,
-}
-
 /// A string, or `None` for any other JSON value (skipped).
 struct TextOrNot<'a>(Option<Cow<'a, str>>);
 
@@ -270,7 +262,7 @@ impl Claim<'_> {
             Some(_) => {
                 return Err(malformed(
                     PROTOCOL_VERSION,
-                    format!("is longer than {MAX_VERSION_LEN} bytes: no revision is"),
+                    &format!("is longer than {MAX_VERSION_LEN} bytes: no revision is"),
                 ));
             }
             None => {
@@ -297,16 +289,15 @@ impl Claim<'_> {
             if !value.is_object() && KNOWN_CAPABILITIES.contains(&name.as_str()) {
                 return Err(malformed(
                     CLIENT_CAPABILITIES,
-                    format!("member `{name}` must be an object (such as {{}})"),
+                    &format!("member `{name}` must be an object (such as {{}})"),
                 ));
             }
         }
         let client = match self.client_info {
             None => None,
-            Some(info) => match serde_json::from_str::<NameAndVersion<'_>>(info.get()) {
-                Ok(NameAndVersion { name, version }) => {
-                    Some((name.into_owned(), version.into_owned()))
-                }
+            // The same shape as `initialize`'s `clientInfo`, read by the same code.
+            Some(info) => match serde_json::from_str::<WireClientInfo>(info.get()) {
+                Ok(WireClientInfo { name, version }) => Some((name, version)),
                 Err(_) => {
                     return Err(malformed(
                         CLIENT_INFO,
@@ -415,7 +406,7 @@ pub(crate) fn supported_versions() -> Vec<&'static str> {
     Revision::ALL.iter().rev().map(|r| r.as_str()).collect()
 }
 
-fn malformed(field: &str, problem: impl std::fmt::Display) -> RpcError {
+fn malformed(field: &str, problem: &str) -> RpcError {
     RpcError::invalid_params(format!("invalid `_meta`: `{field}` {problem}"))
         .with_data(json!({ "field": format!("_meta.{field}") }))
 }

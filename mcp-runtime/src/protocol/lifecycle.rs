@@ -66,6 +66,8 @@ pub(crate) struct InitializeParams {
     pub(crate) client_info: WireClientInfo,
 }
 
+/// A client's name and version: `initialize`'s `clientInfo`, and the one a stateless request
+/// names in `_meta`.
 #[derive(Deserialize)]
 pub(crate) struct WireClientInfo {
     pub(crate) name: String,

@@ -159,15 +159,10 @@ impl ResourceCatalog {
             return Err(error);
         }
         let (templates, resources) = (templates?, resources?);
-        let mut by_specificity: Vec<usize> = (0..templates.shared().len()).collect();
-        by_specificity.sort_by_key(|&i| {
-            std::cmp::Reverse(
-                templates.shared()[i]
-                    .template
-                    .as_ref()
-                    .map_or(0, UriTemplate::specificity),
-            )
-        });
+        let by_specificity = crate::sort_order::of(templates.shared().iter().map(|entry| {
+            let template = entry.template.as_ref();
+            std::cmp::Reverse(template.map_or(0, UriTemplate::specificity))
+        }));
         Ok(ResourceCatalog {
             resources,
             templates,

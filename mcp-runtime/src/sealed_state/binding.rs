@@ -76,10 +76,10 @@ impl fmt::Display for Canonical<'_> {
                 f.write_str("]")
             }
             Value::Object(map) => {
-                let mut entries: Vec<_> = map.iter().collect();
-                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                let entries: Vec<_> = map.iter().collect();
+                let order = crate::sort_order::of(entries.iter().map(|(key, _)| key.as_str()));
                 f.write_str("{")?;
-                for (index, (key, value)) in entries.into_iter().enumerate() {
+                for (index, (key, value)) in order.into_iter().map(|i| entries[i]).enumerate() {
                     if index > 0 {
                         f.write_str(",")?;
                     }

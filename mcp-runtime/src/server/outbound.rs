@@ -104,7 +104,7 @@ impl Outbound {
 /// the backlog that never blocks (see [`crate::stderr`]).
 pub(crate) fn trace(direction: &str, message: &[u8]) {
     let text = String::from_utf8_lossy(message);
-    let parsed: Option<serde_json::Value> = serde_json::from_slice(message).ok();
+    let parsed: Option<serde_json::Value> = serde_json::from_str(&text).ok();
     let field = |name: &str| {
         parsed
             .as_ref()

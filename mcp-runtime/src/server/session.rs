@@ -20,6 +20,7 @@ use tokio::sync::{Notify, oneshot};
 use super::panic::{CatchUnwind, UntilCancelled};
 use super::{Outbound, Outgoing, ServerCore, ServerHandle};
 use crate::context::{Context, LoggingLevel, RequestState};
+use crate::handler::BoxFuture;
 use crate::jsonrpc::{
     Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
     encode_error_without_id, encode_notification, encode_request, parse_message,
@@ -624,7 +625,9 @@ impl Drop for Session {
 /// after it are read at once. The waker of this first poll does nothing: the task's own first
 /// poll, which the runtime does as soon as it is spawned, registers the real one.
 fn start_here(task: impl Future<Output = ()> + Send + 'static) {
-    let mut task = Box::pin(task);
+    // A `dyn Future`, as every task the crate spawns: Tokio's task code (several kilobytes
+    // for each type of future) is then in the binary once.
+    let mut task: BoxFuture<()> = Box::pin(task);
     let mut first = std::task::Context::from_waker(std::task::Waker::noop());
     if task.as_mut().poll(&mut first).is_pending() {
         drop(tokio::spawn(task));

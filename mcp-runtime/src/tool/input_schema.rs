@@ -36,8 +36,18 @@ impl InputSchema {
 
     /// Adds the property `name` described by `T`'s schema; required unless `T` can be absent.
     pub fn add<T: DeserializeOwned + JsonSchema>(&mut self, name: &str, description: Option<&str>) {
-        let mut schema = self.generator.subschema_for::<T>().to_value();
-        let optional = is_optional::<T>();
+        let schema = self.generator.subschema_for::<T>().to_value();
+        self.add_schema(name, description, schema, is_optional::<T>());
+    }
+
+    /// [`add`](Self::add) once the parameter's schema is made: the same code for every type.
+    fn add_schema(
+        &mut self,
+        name: &str,
+        description: Option<&str>,
+        mut schema: Value,
+        optional: bool,
+    ) {
         if let (Value::Object(map), Some(description)) = (&mut schema, description) {
             map.insert("description".to_owned(), Value::from(description));
         }

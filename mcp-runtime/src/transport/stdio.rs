@@ -18,6 +18,7 @@
 //! answered; then it cancels the rest, writes what is pending, and returns.
 
 use std::io::{self, IsTerminal, Read};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,6 +28,7 @@ use super::lines::{Frame, Framer, ReadBuffer};
 use super::stdout_guard::{release_stdout, take_stdout_for_protocol};
 use super::writer::SharedWriter;
 use crate::error::Error;
+use crate::handler::BoxFuture;
 use crate::jsonrpc::{RpcError, request_id_in_prefix};
 use crate::server::{Outbound, Server, Session};
 
@@ -65,10 +67,14 @@ impl Server {
     /// [`serve_stdio`](Self::serve_stdio) on a single-threaded runtime of its own, for
     /// [`ServerBuilder::run`](crate::ServerBuilder::run), which says why one thread.
     pub(crate) fn run_stdio(&self) -> Result<(), Error> {
+        // Boxed as a `dyn Future`: Tokio's `block_on` inlines the future it is given into each
+        // of its two loops, and serving is the largest future of the crate.
+        let serving: Pin<Box<dyn Future<Output = Result<(), Error>> + '_>> =
+            Box::pin(self.serve_stdio());
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?
-            .block_on(self.serve_stdio())
+            .block_on(serving)
     }
 
     fn introduce_on_terminal(&self) {
@@ -219,13 +225,15 @@ async fn serve(
     // waits on stdout's readiness would wake the loop, and with it the I/O driver, once more
     // for every message.
     let closed = Arc::new(tokio::sync::Notify::new());
-    let _watcher = AbortOnDrop(tokio::spawn({
+    let watching: BoxFuture<()> = Box::pin({
         let (writer, closed) = (Arc::clone(writer), Arc::clone(&closed));
         async move {
             writer.closed().await;
             closed.notify_one();
         }
-    }));
+    });
+    // Boxed as the crate's other tasks are (see `Session`'s `start_here`).
+    let _watcher = AbortOnDrop(tokio::spawn(watching));
     let output_closed = closed.notified();
     tokio::pin!(output_closed);
     loop {

@@ -25,6 +25,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 #[cfg(unix)]
 use super::nonblocking::NonBlocking;
+use crate::handler::BoxFuture;
 
 /// Above this many pending bytes a sender writes at once instead of waiting for the flush.
 const WRITE_NOW: usize = 256 * 1024;
@@ -148,10 +149,12 @@ impl SharedWriter {
             queue.scheduled = true;
             drop(queue);
             let writer = Arc::clone(self);
-            drop(runtime.spawn(async move {
+            // Boxed as the crate's other tasks are (see `Session`'s `start_here`).
+            let flushing: BoxFuture<()> = Box::pin(async move {
                 tokio::task::yield_now().await;
                 writer.flush();
-            }));
+            });
+            drop(runtime.spawn(flushing));
             return;
         }
         queue.writing = true;
@@ -204,7 +207,8 @@ impl SharedWriter {
                 && let Output::NonBlocking(_, runtime) = &self.output
             {
                 drop(queue);
-                drop(runtime.spawn(Arc::clone(self).drain_when_writable()));
+                let draining: BoxFuture<()> = Box::pin(Arc::clone(self).drain_when_writable());
+                drop(runtime.spawn(draining));
                 return;
             }
             #[cfg(not(unix))]

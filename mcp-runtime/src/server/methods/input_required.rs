@@ -29,8 +29,9 @@ pub(crate) const MAX_ROUNDS: u32 = 16;
 /// How long a sealed state stays valid: the time a user has to answer.
 pub(crate) const STATE_LIFETIME: Duration = StateKeys::DEFAULT_LIFETIME;
 
-/// What travels in `requestState` between rounds.
-#[derive(Default, Serialize, Deserialize)]
+/// What travels in `requestState` between rounds. Written by serde; read back by
+/// [`Carried::read`].
+#[derive(Default, Serialize)]
 struct Carried {
     /// Every answer used so far, by key.
     answers: Map<String, Value>,
@@ -142,12 +143,29 @@ fn open(
     let payload = keys
         .open(binding, sealed, SystemTime::now())
         .map_err(|refusal| refused(refusal.reason(), refusal.to_string()))?;
-    serde_json::from_slice(&payload).map_err(|_| {
+    Carried::read(&payload).ok_or_else(|| {
         refused(
             "malformed",
             "requestState opened, but its contents are not this server's".to_owned(),
         )
     })
+}
+
+impl Carried {
+    /// What [`Serialize`] wrote, read through a `Value` (the binary holds the `Value` reader
+    /// anyway, and no reader of `Carried`'s own then): both members, of their types, or
+    /// nothing.
+    fn read(payload: &[u8]) -> Option<Carried> {
+        let text = std::str::from_utf8(payload).ok()?;
+        let Ok(Value::Object(mut object)) = serde_json::from_str(text) else {
+            return None;
+        };
+        let round = u32::try_from(object.get("round")?.as_u64()?).ok()?;
+        let Some(Value::Object(answers)) = object.remove("answers") else {
+            return None;
+        };
+        Some(Carried { answers, round })
+    }
 }
 
 impl Input {
@@ -245,5 +263,31 @@ fn shorten(text: &str) -> String {
         format!("{}...", &text[..end])
     } else {
         text.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn carried_reads_back_what_it_wrote_and_nothing_else() {
+        let mut answers = Map::new();
+        answers.insert("name".to_owned(), json!({"action": "accept"}));
+        let written = serde_json::to_vec(&Carried { answers, round: 3 }).unwrap();
+        let read = Carried::read(&written).expect("its own writing");
+        assert_eq!(read.round, 3);
+        assert_eq!(read.answers["name"], json!({"action": "accept"}));
+        for broken in [
+            &br#"{"answers":{}}"#[..],
+            br#"{"round":1}"#,
+            br#"{"answers":[],"round":1}"#,
+            br#"{"answers":{},"round":-1}"#,
+            br#"{"answers":{},"round":4294967296}"#,
+            br#"[]"#,
+            b"\xff",
+        ] {
+            assert!(Carried::read(broken).is_none(), "{broken:?}");
+        }
     }
 }

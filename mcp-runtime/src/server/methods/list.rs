@@ -55,6 +55,20 @@ pub(super) fn list<E: Entry>(
     Ok(request.reply_cacheable(&page))
 }
 
+/// The key a list request's cursor says the page starts after (`None`: the first page).
+fn after_key(method: &str, params: Option<&RawValue>) -> Result<Option<String>, RpcError> {
+    let params: ListParams = parse_params(method, params)?;
+    let Some(cursor) = params.cursor else {
+        return Ok(None);
+    };
+    match cursor.strip_prefix(CURSOR_PREFIX) {
+        Some(key) => Ok(Some(key.to_owned())),
+        None => Err(RpcError::invalid_params(format!(
+            "invalid cursor `{cursor}` for `{method}`: pass back the `nextCursor` of the previous page"
+        ))),
+    }
+}
+
 /// The page of `catalog` a list request asks for.
 fn page<'a, E: Entry>(
     method: &str,
@@ -64,16 +78,8 @@ fn page<'a, E: Entry>(
     key: &'static str,
     wire: impl Fn(&'a E) -> &'a RawValue,
 ) -> Result<Page<'a>, RpcError> {
-    let params: ListParams = parse_params(method, params)?;
-    let after = match params.cursor.as_deref() {
-        None => None,
-        Some(cursor) => Some(cursor.strip_prefix(CURSOR_PREFIX).ok_or_else(|| {
-            RpcError::invalid_params(format!(
-                "invalid cursor `{cursor}` for `{method}`: pass back the `nextCursor` of the previous page"
-            ))
-        })?),
-    };
-    let rest = catalog.after(after);
+    let after = after_key(method, params)?;
+    let rest = catalog.after(after.as_deref());
     let items = &rest[..rest.len().min(page_size)];
     let next_cursor = if items.len() < rest.len() {
         items.last().map(|e| format!("{CURSOR_PREFIX}{}", e.key()))

@@ -152,14 +152,11 @@ impl Request<'_> {
     }
 
     fn reply_with(&self, result: &impl Serialize, cacheable: bool) -> Vec<u8> {
-        if self.envelope().is_none() {
-            return encode_result(&self.id, result);
-        }
         let members = &self.server().complete_members;
-        let members = if cacheable {
-            &members.cacheable
-        } else {
-            &members.plain
+        let members = match self.envelope() {
+            None => "",
+            Some(_) if cacheable => &members.cacheable,
+            Some(_) => &members.plain,
         };
         encode_result_with(&self.id, result, members)
     }
@@ -279,7 +276,10 @@ fn parse_params<T: DeserializeOwned>(
     params: Option<&RawValue>,
 ) -> Result<T, RpcError> {
     let text = params.map_or("{}", RawValue::get);
-    serde_json::from_str(text).map_err(|error| {
-        RpcError::invalid_params(format!("invalid params for `{method}`: {error}"))
-    })
+    serde_json::from_str(text).map_err(|error| invalid_params(method, &error))
+}
+
+/// [`parse_params`]'s error, written once for every type of params.
+fn invalid_params(method: &str, error: &serde_json::Error) -> RpcError {
+    RpcError::invalid_params(format!("invalid params for `{method}`: {error}"))
 }
