@@ -580,3 +580,27 @@ async fn a_listen_request_names_a_bounded_number_of_tasks() {
     assert_eq!(error.kind(), ErrorCode::InvalidParams);
     assert!(error.message.contains("`taskIds` names 3 tasks"), "{error}");
 }
+
+/// A tool built at run time opts in with `DynamicTool::task_support`.
+#[tokio::test]
+async fn a_dynamic_tool_may_support_tasks() {
+    let tool = mcp_runtime::DynamicTool::new("nap", "Naps briefly.")
+        .task_support(mcp_runtime::tasks::TaskSupport::Required)
+        .handler(|_ctx, _arguments| async {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            CallToolResult::text("rested")
+        });
+    let server = Server::builder(mcp_runtime::server_info!())
+        .dynamic_tool(tool)
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    let error = client
+        .request("tools/call", json!({"name": "nap", "arguments": {}}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorCode::MissingRequiredClientCapability);
+    let task = task_id(&call(&client, "nap", json!({})).await);
+    let done = until(&client, &task, "completed").await;
+    assert_eq!(first_text(&done["result"]), "rested");
+}
