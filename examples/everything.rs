@@ -661,6 +661,108 @@ async fn test_input_required_result_prompt(ctx: Context) -> Result<String, Clien
     })
 }
 
+// ===== The tasks extension (io.modelcontextprotocol/tasks, revision 2026-07-28) =====
+//
+// A tool with `task_support` answers a client that declares the extension with a task handle
+// once it first waits; `tasks/get`, `tasks/update` and `tasks/cancel` follow it.
+
+/// Greets by name, at once: never a task.
+#[mcp_tool]
+fn greet(
+    /// Who to greet
+    name: String,
+) -> String {
+    format!("Hello, {name}!")
+}
+
+/// Works for `seconds` seconds, then answers: a task unless `seconds` is 0.
+#[mcp_tool(task_support = "optional")]
+async fn slow_compute(
+    /// How long to work, in seconds
+    seconds: u64,
+    /// A name for this computation
+    label: Option<String>,
+) -> String {
+    tokio::time::sleep(Duration::from_secs(seconds)).await;
+    let label = label.unwrap_or_default();
+    format!("Computed `{label}` in {seconds}s")
+}
+
+/// Fails as a tool after about a second: a completed task whose result is an error. Only as
+/// a task.
+#[mcp_tool(task_support = "required")]
+async fn failing_job() -> CallToolResult {
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    CallToolResult::error("the job failed, as it always does")
+}
+
+/// Panics once it is a task: a failed task carrying a JSON-RPC error.
+#[mcp_tool(task_support = "optional")]
+async fn protocol_error_job(ctx: Context) -> String {
+    ctx.continue_as_task().await;
+    panic!("protocol_error_job breaks on purpose")
+}
+
+/// Whether to go on, as the tasks scenarios answer.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct DeleteConfirmation {
+    /// Whether to delete
+    confirm: bool,
+}
+
+/// Asks, as a task, whether to delete a file: the task waits in `input_required`.
+#[mcp_tool(task_support = "optional")]
+async fn confirm_delete(
+    ctx: Context,
+    /// The file to delete
+    filename: String,
+) -> Result<String, ClientError> {
+    ctx.continue_as_task().await;
+    let answer = ctx
+        .elicit::<DeleteConfirmation>(&format!("Delete {filename}?"))
+        .await?;
+    Ok(match answer {
+        Elicitation::Accept(DeleteConfirmation { confirm: true }) => format!("Deleted {filename}"),
+        other => format!("Kept {filename} ({})", describe(&other)),
+    })
+}
+
+/// One of two answers `multi_input` waits for.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct NamedConfirmation {
+    /// A name
+    name: Option<String>,
+    /// Whether to go on
+    confirm: Option<bool>,
+}
+
+/// Asks two questions at once, as a task: both pending together.
+#[mcp_tool(task_support = "optional")]
+async fn multi_input(ctx: Context) -> Result<String, ClientError> {
+    ctx.continue_as_task().await;
+    let (first, second) = tokio::join!(
+        ctx.elicit::<NamedConfirmation>("First answer?"),
+        ctx.elicit::<NamedConfirmation>("Second answer?"),
+    );
+    Ok(format!("{} / {}", describe(&first?), describe(&second?)))
+}
+
+/// Asks the user's name through an input-required result, then goes on as a task whose
+/// result greets them. Only as a task.
+#[mcp_tool(task_support = "required")]
+async fn test_tool_with_task(ctx: Context) -> Result<String, ClientError> {
+    let answer = ctx
+        .question("user_name")
+        .elicit::<UserName>("What is your name?")
+        .await?;
+    ctx.continue_as_task().await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    Ok(match answer {
+        Elicitation::Accept(UserName { name }) => format!("Hello, {name}, from a task!"),
+        other => format!("No name: {}", describe(&other)),
+    })
+}
+
 // ===== The server =====
 
 /// Every tool, resource and prompt above, plus the hand-written `json_schema_2020_12_tool`.

@@ -119,7 +119,13 @@ async fn tools_list_has_every_tool_with_a_description_and_a_schema() {
     assert_eq!(
         names,
         [
+            "confirm_delete",
+            "failing_job",
+            "greet",
             "json_schema_2020_12_tool",
+            "multi_input",
+            "protocol_error_job",
+            "slow_compute",
             "test_audio_content",
             "test_elicitation",
             "test_elicitation_sep1034_defaults",
@@ -146,6 +152,7 @@ async fn tools_list_has_every_tool_with_a_description_and_a_schema() {
             "test_toggled_tool",
             "test_tool_with_logging",
             "test_tool_with_progress",
+            "test_tool_with_task",
             "test_trigger_prompt_change",
             "test_trigger_tool_change",
         ]

@@ -35,6 +35,13 @@ async fn steps(ctx: Context) -> String {
     "done".to_owned()
 }
 
+/// Waits a little: a task for a client that declares the tasks extension.
+#[mcp_tool(task_support = "optional")]
+async fn slow() -> String {
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    "slept".to_owned()
+}
+
 /// Added by the listen test.
 #[mcp_tool]
 fn later() -> &'static str {
@@ -65,6 +72,7 @@ fn server() -> Server {
         .tool::<echo>()
         .tool::<needs_sampling>()
         .tool::<steps>()
+        .tool::<slow>()
         .max_listeners(1)
         .build()
         .unwrap()
@@ -601,4 +609,42 @@ async fn a_graceful_shutdown_ends_a_listen_stream_with_a_retry_hint() {
             .await
             .is_err()
     );
+}
+
+/// The tasks extension over HTTP: a call becomes a task (200, `resultType: "task"`), and
+/// `tasks/get` must name the task in `Mcp-Name` (400 with -32020 when it is missing or
+/// another), then shows the result once the task completes.
+#[tokio::test]
+async fn a_task_is_followed_with_its_id_in_mcp_name() {
+    let (port, _) = start().await;
+    let with_tasks = |id: u64, method: &str, mut params: Value| {
+        params["_meta"] = meta(json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}));
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+    };
+    let body = with_tasks(1, "tools/call", json!({"name": "slow", "arguments": {}}));
+    let response = post(port, "tools/call", Some("slow"), &body).await;
+    assert_eq!(response.status, 200);
+    let created = response.json().await;
+    assert_eq!(created["result"]["resultType"], "task");
+    let task = created["result"]["taskId"].as_str().unwrap().to_owned();
+
+    let get = with_tasks(2, "tasks/get", json!({"taskId": task}));
+    for name in [None, Some("another-task")] {
+        let response = post(port, "tasks/get", name, &get).await;
+        assert_eq!(response.status, 400, "{name:?}");
+        assert_eq!(response.json().await["error"]["code"], -32020, "{name:?}");
+    }
+    let mut status = Value::Null;
+    for _ in 0..100 {
+        let response = post(port, "tasks/get", Some(&task), &get).await;
+        assert_eq!(response.status, 200);
+        let reply = response.json().await;
+        status = reply["result"]["status"].clone();
+        if status == "completed" {
+            assert_eq!(reply["result"]["result"]["content"][0]["text"], "slept");
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(status, "completed");
 }

@@ -5,13 +5,12 @@
 mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{STATELESS_REVISION, check_message, first_text};
+use common::first_text;
+use common::stateless::Client;
 use mcp_runtime::prelude::*;
-use mcp_runtime::testing::TestClient;
-use mcp_runtime::{CacheHints, CacheScope, Elicitation, RpcError, Server};
+use mcp_runtime::{CacheHints, CacheScope, Elicitation, Server};
 use serde_json::{Value, json};
 
 /// Echoes its input.
@@ -141,78 +140,6 @@ fn server() -> Server {
         .cache_hints(CacheHints::new(Duration::from_secs(60), CacheScope::Public))
         .build()
         .unwrap()
-}
-
-/// A client whose every incoming message is checked against the 2026-07-28 schema, or the
-/// session-based revision `legacy` for the replies to requests without `_meta`.
-struct Client {
-    client: TestClient,
-    failures: Arc<Mutex<Vec<String>>>,
-}
-
-impl Client {
-    fn new(server: &Server) -> Client {
-        let failures = Arc::new(Mutex::new(Vec::new()));
-        let sink = Arc::clone(&failures);
-        let client = TestClient::with_observer(
-            server,
-            Arc::new(move |answers: Option<&str>, message: &Value| {
-                // A stateless result says so; a session-based one never does.
-                let revision = if message["result"].get("resultType").is_some()
-                    || message.get("result").is_none()
-                {
-                    STATELESS_REVISION
-                } else {
-                    "2025-11-25"
-                };
-                if let Err(failure) = check_message(revision, answers, message) {
-                    sink.lock().unwrap().push(failure);
-                }
-            }),
-        );
-        Client { client, failures }
-    }
-
-    async fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
-        self.request_with(method, params, json!({})).await
-    }
-
-    async fn request_with(
-        &self,
-        method: &str,
-        params: Value,
-        capabilities: Value,
-    ) -> Result<Value, RpcError> {
-        let outcome = self
-            .client
-            .request_stateless(method, params, capabilities)
-            .await;
-        self.assert_valid();
-        outcome
-    }
-
-    /// `tools/call` of `name`, which must answer with a result.
-    async fn call(&self, name: &str, arguments: Value) -> Value {
-        self.request("tools/call", json!({"name": name, "arguments": arguments}))
-            .await
-            .unwrap_or_else(|e| panic!("{name}: {e}"))
-    }
-
-    /// `resources/read` of `uri`, which must answer with a result.
-    async fn read(&self, uri: &str) -> Value {
-        self.request("resources/read", json!({"uri": uri}))
-            .await
-            .unwrap_or_else(|e| panic!("{uri}: {e}"))
-    }
-
-    fn assert_valid(&self) {
-        let failures = self.failures.lock().unwrap();
-        assert!(
-            failures.is_empty(),
-            "the server wrote messages that break the schema:\n{}",
-            failures.join("\n\n")
-        );
-    }
 }
 
 fn server_info_of(result: &Value) -> &Value {

@@ -9,8 +9,7 @@ use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
 
 /// The keys `#[mcp_tool]` accepts, as listed in error messages.
-const TOOL_KEYS: &str =
-    "name, title, description, read_only, destructive, idempotent, open_world, scopes, crate";
+const TOOL_KEYS: &str = "name, title, description, read_only, destructive, idempotent, open_world, task_support, scopes, crate";
 
 /// What `#[mcp_tool(...)]` said.
 #[derive(Default)]
@@ -20,6 +19,8 @@ pub(crate) struct ToolAttr {
     pub(crate) destructive: Option<bool>,
     pub(crate) idempotent: Option<bool>,
     pub(crate) open_world: Option<bool>,
+    /// `task_support = "optional"` or `"required"`: its calls may run as tasks.
+    pub(crate) task_support: Option<LitStr>,
 }
 
 /// The keys every macro takes: `name`, `title`, `description`, `scopes`, `crate`.
@@ -222,6 +223,9 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream) -> syn::Result<ToolAttr> {
             "destructive" => set_once(&mut attr.destructive, &meta, &key, || hint_value(&meta))?,
             "idempotent" => set_once(&mut attr.idempotent, &meta, &key, || hint_value(&meta))?,
             "open_world" => set_once(&mut attr.open_world, &meta, &key, || hint_value(&meta))?,
+            "task_support" => set_once(&mut attr.task_support, &meta, &key, || {
+                string_value(&meta, "task_support = \"optional\"")
+            })?,
             _ => return Err(unknown_key(&meta, "mcp_tool", TOOL_KEYS)),
         }
         Ok(())

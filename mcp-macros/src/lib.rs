@@ -20,7 +20,9 @@ use proc_macro::TokenStream;
 /// The keys of `#[mcp_tool(...)]`, all optional: `name = "..."` (the function's name by
 /// default), `title = "..."`, `description = "..."` (the doc comment by default), the hints
 /// `read_only`, `destructive`, `idempotent`, `open_world` (each optionally `= true/false`),
-/// and `crate = path::to::mcp_runtime` (for a renamed dependency).
+/// `task_support = "optional"` or `"required"` (its calls may run as tasks of the tasks
+/// extension of revision 2026-07-28; see `mcp_runtime::tasks`), `scopes = [...]`, and
+/// `crate = path::to::mcp_runtime` (for a renamed dependency).
 ///
 /// The function is a free function (not in an `impl` block: a client calls it with no
 /// `self`). Its parameters' `///` comments describe the arguments; `#[complete(...)]` is not

@@ -58,6 +58,8 @@ pub(crate) enum Runtime {
     Role,
     /// Who may share a cached read: `CacheScope::Public`, `CacheScope::Private`.
     CacheScope,
+    /// Whether a tool's calls may run as tasks: `TaskSupport::Optional`, `TaskSupport::Required`.
+    TaskSupport,
 }
 
 impl Runtime {
@@ -99,6 +101,7 @@ impl Runtime {
             Runtime::Annotations => "Annotations",
             Runtime::Role => "Role",
             Runtime::CacheScope => "CacheScope",
+            Runtime::TaskSupport => "TaskSupport",
         }
     }
 }

@@ -365,6 +365,7 @@ mod server;
 mod sharded;
 mod sort_order;
 mod stderr;
+pub mod tasks;
 pub mod testing;
 mod tool;
 mod transport;
@@ -718,6 +719,7 @@ pub mod __private {
         ResourceContents, ResourceDefinition, Role, ToolAnnotations, ToolDefinition,
     };
     pub use crate::resource::{Resource, ResourceReturns, SuppliedParam};
+    pub use crate::tasks::TaskSupport;
     pub use crate::tool::{ArgErrors, Arguments, InputSchema, OutputCache, Tool, ToolReturns};
 
     /// A parameter that may take `#[complete(...)]`: an argument the client sends as a string.

@@ -11,6 +11,17 @@ const MAX_TOOL_NAME: usize = 128;
 pub(crate) fn tool(func: &HandlerFn, attr: &ToolAttr, name: &str, errors: &mut Errors) {
     super::signature(func, errors);
     super::scopes(attr.common.scopes.as_ref(), errors);
+    if let Some(support) = &attr.task_support
+        && !matches!(support.value().as_str(), "optional" | "required")
+    {
+        errors.at(
+            support,
+            format!(
+                "`task_support` is \"optional\" (a call becomes a task when the client declares the tasks extension) or \"required\" (only as a task), not {:?}",
+                support.value()
+            ),
+        );
+    }
     if let Some(problem) = tool_name_problem(name) {
         // A name too long to read is underlined, not repeated.
         let shown = if name.chars().count() > 64 {

@@ -30,7 +30,7 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         noun: "tool",
         name: name.clone(),
         trait_name: Runtime::Tool,
-        constant: super::constants(quote!(const NAME: &'static str = #name;), &attr.common),
+        constant: super::constants(constants(&attr, &name, &paths), &attr.common),
         specs: Runtime::InputSchema,
         definition: Runtime::ToolDefinition,
         method: "call",
@@ -42,6 +42,26 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         .is_empty()
         .then(|| body(&handler, &attr, &name, &paths));
     super::handler(&function, &handler, &kind, body, errors, &paths)
+}
+
+/// `NAME`, and `TASK_SUPPORT` when the attribute says the calls may run as tasks.
+fn constants(attr: &ToolAttr, name: &str, paths: &Paths) -> TokenStream {
+    let variant = match attr
+        .task_support
+        .as_ref()
+        .map(syn::LitStr::value)
+        .as_deref()
+    {
+        Some("optional") => "Optional",
+        Some("required") => "Required",
+        _ => return quote!(const NAME: &'static str = #name;),
+    };
+    let support = paths.runtime(Runtime::TaskSupport);
+    let variant = syn::Ident::new(variant, proc_macro2::Span::call_site());
+    quote! {
+        const NAME: &'static str = #name;
+        const TASK_SUPPORT: #support = #support::#variant;
+    }
 }
 
 /// A hidden constant named after the tool, so that two tools of one name in one module

@@ -61,6 +61,11 @@ impl InputRound {
         }
     }
 
+    /// Every answer this run may use.
+    pub(crate) fn answers(&self) -> &Map<String, Value> {
+        &self.answers
+    }
+
     /// The key of a question asked without one: its kind and its rank on this run.
     pub(crate) fn default_key(&self, kind: &str) -> String {
         let rank = self.count.fetch_add(1, Ordering::Relaxed) + 1;

@@ -13,6 +13,7 @@ mod logging;
 mod progress;
 mod request_state;
 mod state;
+mod task;
 
 use std::sync::{Arc, OnceLock};
 

@@ -47,6 +47,14 @@ impl ClientInfo {
     pub fn has_capability(&self, name: &str) -> bool {
         self.capabilities.contains_key(name)
     }
+
+    /// Whether the client declared the extension `id` (`capabilities.extensions[id]`).
+    pub fn has_extension(&self, id: &str) -> bool {
+        self.capabilities
+            .get("extensions")
+            .and_then(Value::as_object)
+            .is_some_and(|extensions| extensions.contains_key(id))
+    }
 }
 
 #[derive(Deserialize)]
@@ -89,6 +97,9 @@ pub(crate) struct ServerCapabilities {
     pub(crate) completions: Option<Map<String, Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) logging: Option<Map<String, Value>>,
+    /// The extensions offered (`server/discover` only: the session-based revisions have none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) extensions: Option<Map<String, Value>>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

@@ -70,6 +70,7 @@ pub struct ServerBuilder {
     max_output_backlog: usize,
     max_log_backlog: usize,
     subscriptions: SubscriptionLimits,
+    task_limits: crate::tasks::TaskLimits,
 }
 
 /// A built server: immutable, cheap to clone, able to serve any number of connections.
@@ -110,6 +111,8 @@ pub(crate) struct ServerCore {
     pub(crate) shutdown_grace: Duration,
     pub(crate) max_output_backlog: usize,
     pub(crate) subscriptions: SubscriptionLimits,
+    /// The tasks of the tasks extension, held within their limits.
+    pub(crate) tasks: crate::tasks::store::TaskStore,
 }
 
 impl Server {
@@ -135,6 +138,7 @@ impl Server {
             max_output_backlog: DEFAULT_MAX_OUTPUT_BACKLOG,
             max_log_backlog: crate::stderr::DEFAULT_BACKLOG_BYTES,
             subscriptions: DEFAULT_SUBSCRIPTION_LIMITS,
+            task_limits: crate::tasks::TaskLimits::default(),
         }
     }
 
@@ -390,6 +394,15 @@ impl ServerBuilder {
         self
     }
 
+    /// Sets how many tasks of the tasks extension the server holds at once, for how long, and
+    /// how often clients are told to poll ([`TaskLimits`](crate::tasks::TaskLimits); 1024
+    /// tasks kept 10 minutes by default). A call that would make one task too many is refused
+    /// with -32603 naming the limit.
+    pub fn task_limits(mut self, limits: crate::tasks::TaskLimits) -> ServerBuilder {
+        self.task_limits = limits;
+        self
+    }
+
     /// Checks the configuration and freezes it. The error lists every problem found, not only
     /// the first.
     pub fn build(self) -> Result<Server, BuildError> {
@@ -482,6 +495,7 @@ impl ServerBuilder {
             shutdown_grace: self.shutdown_grace,
             max_output_backlog: self.max_output_backlog,
             subscriptions: self.subscriptions,
+            tasks: crate::tasks::store::TaskStore::new(self.task_limits),
         });
         core.changes.attach(Arc::downgrade(&core));
         Ok(Server { core })

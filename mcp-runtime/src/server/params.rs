@@ -31,6 +31,8 @@ pub(crate) struct Params<'a> {
     name: Option<Cow<'a, str>>,
     /// `uri`, when a string.
     uri: Option<Cow<'a, str>>,
+    /// `taskId` (the tasks extension's methods), when a string.
+    task_id: Option<Cow<'a, str>>,
     arguments: ArgumentsAt,
 }
 
@@ -63,16 +65,18 @@ impl<'a> Params<'a> {
             carries_answers: false,
             name: None,
             uri: None,
+            task_id: None,
             arguments: ArgumentsAt::NotAnObject,
         })
     }
 
-    /// The params' `name` (`field` "name") or `uri` (`field` "uri"), if a string: what the
-    /// HTTP `Mcp-Name` header must equal.
+    /// The params' `name` (`field` "name"), `uri` (`field` "uri") or `taskId` (`field`
+    /// "taskId"), if a string: what the HTTP `Mcp-Name` header must equal.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn named(&self, field: &str) -> Option<&str> {
         match field {
             "uri" => self.uri.as_deref(),
+            "taskId" => self.task_id.as_deref(),
             _ => self.name.as_deref(),
         }
     }
@@ -164,6 +168,7 @@ impl<'de> Visitor<'de> for Members<'de> {
             carries_answers: false,
             name: None,
             uri: None,
+            task_id: None,
             arguments: ArgumentsAt::Absent,
         };
         while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
@@ -175,6 +180,7 @@ impl<'de> Visitor<'de> for Members<'de> {
                 }
                 "name" => params.name = map.next_value::<TextOrNot<'de>>()?.0,
                 "uri" => params.uri = map.next_value::<TextOrNot<'de>>()?.0,
+                "taskId" => params.task_id = map.next_value::<TextOrNot<'de>>()?.0,
                 "inputResponses" | "requestState" => {
                     params.carries_answers = true;
                     map.next_value::<IgnoredAny>()?;

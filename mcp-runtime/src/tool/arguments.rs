@@ -20,12 +20,12 @@ use crate::jsonrpc::Text;
 use crate::protocol::CallToolResult;
 
 /// The `arguments` object of a `tools/call`, consumed parameter by parameter.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Arguments {
     source: Source,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Source {
     /// Decoded into values.
     Map(Map<String, Value>),
@@ -41,7 +41,7 @@ impl Default for Source {
 }
 
 /// One argument of a [`Source::Raw`]: its name and where its value lies in the text.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Field {
     name: Name,
     value: std::ops::Range<usize>,
@@ -50,7 +50,7 @@ struct Field {
 
 /// An argument's name: where it lies in the text, or (when it was written with escapes) its
 /// decoded form.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Name {
     InText(std::ops::Range<usize>),
     Decoded(String),

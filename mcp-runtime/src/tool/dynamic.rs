@@ -1,6 +1,7 @@
 //! Tools built at run time from a name, a schema and a closure, rather than with
 //! `#[mcp_tool]`: for tools whose existence or shape is only known while the server runs.
 
+use crate::tasks::TaskSupport;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -26,6 +27,7 @@ pub struct DynamicTool {
     definition: ToolDefinition,
     handler: Option<Handler>,
     scopes: Vec<String>,
+    task_support: TaskSupport,
 }
 
 impl DynamicTool {
@@ -46,6 +48,7 @@ impl DynamicTool {
             },
             handler: None,
             scopes: Vec::new(),
+            task_support: TaskSupport::Forbidden,
         }
     }
 
@@ -95,6 +98,14 @@ impl DynamicTool {
         self
     }
 
+    /// Whether its calls may run as tasks of the tasks extension (revision 2026-07-28; see
+    /// [`tasks`](crate::tasks)); never by default.
+    #[must_use]
+    pub fn task_support(mut self, support: TaskSupport) -> DynamicTool {
+        self.task_support = support;
+        self
+    }
+
     /// Sets what a call does: an async closure from the context and the `arguments` object
     /// to the result.
     #[must_use]
@@ -137,10 +148,10 @@ impl DynamicTool {
             Arc::new(|_, _| Box::pin(async { CallToolResult::error("this tool has no handler") }))
         });
         let scopes = crate::auth::Scopes::Given(self.scopes.into());
-        Ok(ToolEntry::dynamic(
-            self.definition,
-            scopes,
-            move |ctx, args| handler(ctx, args.into_map()),
-        ))
+        let mut entry = ToolEntry::dynamic(self.definition, scopes, move |ctx, args| {
+            handler(ctx, args.into_map())
+        });
+        entry.task_support = self.task_support;
+        Ok(entry)
     }
 }

@@ -53,6 +53,11 @@ pub trait Tool: 'static {
     /// [`auth`](crate::auth).
     const SCOPES: &'static [&'static str] = &[];
 
+    /// Whether its calls may run as tasks of the tasks extension
+    /// (`#[mcp_tool(task_support = "optional")]`, `"required"`); never by default. See
+    /// [`tasks`](crate::tasks).
+    const TASK_SUPPORT: crate::tasks::TaskSupport = crate::tasks::TaskSupport::Forbidden;
+
     /// Describes the tool: called once when a server is built.
     fn definition(schema: &mut InputSchema) -> ToolDefinition;
 

@@ -40,6 +40,8 @@ pub struct ToolEntry {
     /// The arguments its schema mirrors into HTTP headers (`x-mcp-header`).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) mirrored: Vec<MirroredArgument>,
+    /// Whether its calls may run as tasks.
+    pub(crate) task_support: crate::tasks::TaskSupport,
     call: CallFn,
     wire: WireCache,
 }
@@ -54,6 +56,7 @@ impl ToolEntry {
             location: std::any::type_name::<T>(),
             needs_state: std::mem::take(&mut schema.requirements.states),
             scopes: crate::auth::Scopes::Declared(T::SCOPES),
+            task_support: T::TASK_SUPPORT,
             call: Arc::new(|ctx, args| Box::pin(T::call(ctx, args))),
             wire: Default::default(),
         }
@@ -71,6 +74,7 @@ impl ToolEntry {
             location: "a tool added at run time",
             needs_state: Vec::new(),
             scopes,
+            task_support: crate::tasks::TaskSupport::Forbidden,
             call: Arc::new(call),
             wire: WireCache::default(),
         }

@@ -20,11 +20,13 @@ pub(super) fn capabilities(server: &ServerCore) -> ServerCapabilities {
         prompts: declares(server, "prompts").then(listed),
         completions: declares(server, "completion").then(serde_json::Map::new),
         logging: Some(serde_json::Map::new()),
+        extensions: None,
     }
 }
 
 /// Whether the server declares the capability a family of methods (`tools`, `resources`,
-/// `prompts`, `completion`: a method name's first part) belongs to; other families need none.
+/// `prompts`, `completion`, and `tasks` when a tool supports them: a method name's first
+/// part) belongs to; other families need none.
 pub(super) fn declares(server: &ServerCore, family: &str) -> bool {
     match family {
         "tools" => !server.tools.load().is_empty(),
@@ -39,6 +41,11 @@ pub(super) fn declares(server: &ServerCore, family: &str) -> bool {
                 .flat_map(|specs| &specs.specs)
                 .any(|spec| spec.completer.is_some() || !spec.choices.is_empty())
         }
+        "tasks" => server
+            .tools
+            .load()
+            .iter()
+            .any(|tool| tool.task_support != crate::tasks::TaskSupport::Forbidden),
         _ => true,
     }
 }

@@ -6,9 +6,11 @@
 use serde::Serialize;
 
 use super::Request;
-use super::capabilities::capabilities;
+use super::capabilities::{capabilities, declares};
 use crate::protocol::ServerCapabilities;
 use crate::protocol::envelope::supported_versions;
+use crate::tasks::EXTENSION;
+use serde_json::{Map, Value};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -25,7 +27,11 @@ pub(super) fn discover(request: &Request<'_>) -> Vec<u8> {
     let server = request.server();
     request.reply_cacheable(&DiscoverResult {
         supported_versions: supported_versions(),
-        capabilities: capabilities(server),
+        capabilities: ServerCapabilities {
+            extensions: declares(server, "tasks")
+                .then(|| Map::from_iter([(EXTENSION.to_owned(), Value::Object(Map::new()))])),
+            ..capabilities(server)
+        },
         instructions: server.instructions.as_deref(),
     })
 }

@@ -4,7 +4,9 @@
 //!
 //! Where a method runs a handler (`tools/call`, `resources/read`, `prompts/get`) it finds
 //! the handler in the server's registry, builds its `Context` with [`Request::context`], and
-//! turns what the handler returns (or its panic) into the reply.
+//! turns what the handler returns (or its panic) into the reply. The tasks extension's
+//! methods (`tasks/get`, `tasks/update`, `tasks/cancel`) are in `tasks`, with what turns a
+//! `tools/call` into a task.
 
 mod capabilities;
 mod completion_complete;
@@ -15,6 +17,7 @@ mod list;
 mod prompts_get;
 mod resources_read;
 mod subscriptions_listen;
+mod tasks;
 mod tools_call;
 
 use std::sync::Arc;
@@ -65,6 +68,9 @@ const STATELESS_METHODS: &[&str] = &[
     "prompts/list",
     "prompts/get",
     "completion/complete",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
 ];
 
 /// The session-based methods 2026-07-28 removed, and what replaced each.
@@ -222,6 +228,9 @@ pub(crate) async fn route(
         "prompts/get" => prompts_get::get_prompt(&request, params).await,
         "completion/complete" => completion_complete::complete(&request, params),
         "logging/setLevel" => set_level(session, id, params),
+        "tasks/get" if request.envelope().is_some() => tasks::get(&request, params),
+        "tasks/update" if request.envelope().is_some() => tasks::update(&request, params),
+        "tasks/cancel" if request.envelope().is_some() => tasks::cancel(&request, params),
         _ => Err(method_not_found(&method, METHODS)),
     };
     outcome.unwrap_or_else(|error| encode_error(Some(id), &error))

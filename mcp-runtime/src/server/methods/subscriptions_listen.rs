@@ -1,7 +1,9 @@
 //! `subscriptions/listen` (2026-07-28, basic/patterns/subscriptions): a long-lived request
 //! whose stream carries the changes a stateless client asked for. The acknowledgement comes
 //! first, naming the part of the filter the server honours (what its capabilities declare);
-//! then each change that matches, tagged with the listen request's id as `subscriptionId`.
+//! then each change that matches, tagged with the listen request's id as `subscriptionId`
+//! (with the tasks extension, `taskIds` follows the caller's own tasks: `notifications/tasks`
+//! carries each new status of one, as `tasks/get` would show it).
 //! The stream ends when the client cancels the request (stdio) or closes it (HTTP); the
 //! server ends it itself, with a result, only when it stops publishing changes.
 
@@ -11,12 +13,13 @@ use serde_json::{Map, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::capabilities::capabilities;
-use super::{Request, parse_params};
+use super::{Request, parse_params, tasks};
 use crate::jsonrpc::{RpcError, encode_notification, encode_result};
 use crate::limit_log::LimitLog;
 use crate::protocol::envelope::{SERVER_INFO, SUBSCRIPTION_ID};
 use crate::protocol::stateless_result::ResultType;
 use crate::server::changes::Change;
+use crate::tasks::wire::TaskFields;
 
 /// What a listener asks for (`SubscriptionFilter`); every field optional.
 #[derive(Clone, Default, Deserialize, Serialize, PartialEq, Debug)]
@@ -30,6 +33,9 @@ struct Filter {
     resources_list_changed: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     resource_subscriptions: Option<Vec<String>>,
+    /// The tasks whose status changes are wanted (the tasks extension's `notifications/tasks`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    task_ids: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -48,6 +54,12 @@ impl Filter {
                 .as_ref()
                 .is_some_and(|uris| uris.iter().any(|u| u == uri)),
         }
+    }
+
+    fn follows(&self, task: &str) -> bool {
+        self.task_ids
+            .as_ref()
+            .is_some_and(|ids| ids.iter().any(|id| id == task))
     }
 }
 
@@ -76,6 +88,15 @@ pub(super) async fn listen(
             )));
         }
     }
+    if let Some(ids) = &notifications.task_ids
+        && ids.len() > limits.max
+    {
+        return Err(RpcError::invalid_params(format!(
+            "`taskIds` names {} tasks, over the server's limit of {} per listen request (ServerBuilder::max_subscriptions)",
+            ids.len(),
+            limits.max
+        )));
+    }
     let Some(_listening) = server.listeners.open(limits.max_listeners) else {
         static LOG: LimitLog = LimitLog::new();
         LOG.hit(|| {
@@ -94,6 +115,8 @@ pub(super) async fn listen(
     request.state.mark_endless();
     // Subscribed before the acknowledgement: no change made after it is missed.
     let mut changes = server.changes.subscribe();
+    let mut statuses = server.tasks.status_changes();
+    let owner = request.state.sink.authentication().owner();
     let id = request.id.to_value();
     request.state.notify(encode_notification(
         "notifications/subscriptions/acknowledged",
@@ -103,7 +126,33 @@ pub(super) async fn listen(
         },
     ));
     loop {
-        match changes.recv().await {
+        let change = tokio::select! {
+            change = changes.recv() => change,
+            task = statuses.recv(), if honored.task_ids.is_some() => {
+                match task {
+                    Ok(task) if honored.follows(&task) => {
+                        if let Some(task) = server.tasks.get(&task, owner.as_deref()) {
+                            let status = TaskStatus {
+                                task: TaskFields::of(&task, &server.tasks.limits, true),
+                                meta: tagged(&id),
+                            };
+                            request
+                                .state
+                                .notify(encode_notification("notifications/tasks", &status));
+                        }
+                    }
+                    Ok(_) | Err(RecvError::Closed) => {}
+                    Err(RecvError::Lagged(missed)) => {
+                        static LOG: LimitLog = LimitLog::new();
+                        LOG.hit(|| {
+                            format!("a listen stream fell {missed} task changes behind and missed them")
+                        });
+                    }
+                }
+                continue;
+            }
+        };
+        match change {
             Ok(change) if honored.matches(&change) => {
                 let mut params = tagged(&id);
                 if let Change::ResourceUpdated(uri) = &change {
@@ -155,11 +204,31 @@ fn honored(request: &Request<'_>, asked: Filter) -> Filter {
         resource_subscriptions: asked
             .resource_subscriptions
             .filter(|_| resources.is_some_and(|r| r.subscribe)),
+        task_ids: asked
+            .task_ids
+            .filter(|_| tasks::declared(request))
+            .map(|ids| {
+                // Only the caller's own tasks, as they stand now.
+                let owner = request.state.sink.authentication().owner();
+                let store = &request.server().tasks;
+                ids.into_iter()
+                    .filter(|id| store.get(id, owner.as_deref()).is_some())
+                    .collect()
+            }),
     }
 }
 
 fn tagged(id: &Value) -> Map<String, Value> {
     Map::from_iter([(SUBSCRIPTION_ID.to_owned(), id.clone())])
+}
+
+/// `notifications/tasks`: the task as `tasks/get` shows it, tagged with the subscription.
+#[derive(Serialize)]
+struct TaskStatus {
+    #[serde(flatten)]
+    task: TaskFields,
+    #[serde(rename = "_meta")]
+    meta: Map<String, Value>,
 }
 
 #[derive(Serialize)]

@@ -1,17 +1,23 @@
 //! `tools/call`: decodes `{name, arguments, _meta}`, runs the tool, and sends its result; a
 //! tool's failure (bad arguments, an `Err`, a panic) is a result with `isError`, for the model
-//! to read, never a JSON-RPC error. (`tools/list` is one of the list methods, in `list`.)
+//! to read, never a JSON-RPC error. A tool with task support called by a request that declares
+//! the tasks extension may instead be answered with a task handle once it first waits
+//! (`tasks`); a `"required"` one refuses a request without it (-32021). (`tools/list` is one of
+//! the list methods, in `list`.)
+
+use std::sync::Arc;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::{Request, input_required, parse_params};
+use super::{Request, input_required, parse_params, tasks};
 use crate::jsonrpc::{RpcError, encode_error};
-use crate::protocol::CallToolResult;
+use crate::protocol::{CallToolResult, Revision};
 use crate::server::panic::CatchUnwind;
 use crate::server::params::ParamsLayout;
 use crate::server::suggest::did_you_mean;
-use crate::tool::{Arguments, ArgumentsAt};
+use crate::tasks::TaskSupport;
+use crate::tool::{Arguments, ArgumentsAt, ToolEntry};
 
 /// `tools/call`: runs the tool with its arguments; its failures are results, for the model.
 /// `layout` is where the members of `params` lie, if the era's pass over them found them.
@@ -40,36 +46,69 @@ pub(super) async fn call_tool(
     let shared = request.shared_params(call.params().map(RawValue::get), call.has_meta());
     let answers = call.carries_answers();
     let name = tool.name();
+    let may_be_task = tool.task_support != TaskSupport::Forbidden && request.envelope().is_some();
+    let as_task = may_be_task && tasks::declared(request);
+    if may_be_task && !as_task && tool.task_support == TaskSupport::Required {
+        let error = tasks::undeclared(request, &format!("tool `{name}`"));
+        return encode_error(Some(id), &error);
+    }
     let input = match input_required::begin(request, "tools/call", name, shared.as_ref(), answers) {
         Ok(input) => input,
         Err(error) => return encode_error(Some(id), &error),
     };
     let ctx = request.context(shared);
     let revision = ctx.revision();
-    let call = CatchUnwind(tool.call(
-        ctx.with_input(input.as_ref().map(input_required::Input::round)),
-        call.into_arguments(),
-    ));
+    let arguments = call.into_arguments();
     let outcome = match &input {
-        None => call.await,
-        Some(input) => match input.run(call).await {
-            Ok(outcome) => outcome,
-            Err(stopped) => return input.stopped(request, stopped),
-        },
+        Some(input) if as_task => {
+            let round = input.round();
+            let rerun = tasks::Rerun {
+                tool: Arc::clone(&tool),
+                arguments: arguments.clone(),
+                ctx: ctx.clone(),
+            };
+            let call = CatchUnwind(tool.call(ctx.with_input(Some(Arc::clone(&round))), arguments));
+            match tasks::first_stretch(call, &round).await {
+                tasks::FirstStretch::Done(outcome) => outcome,
+                tasks::FirstStretch::Stopped(stopped) => return input.stopped(request, stopped),
+                tasks::FirstStretch::Waiting(call) => {
+                    return tasks::start(request, call, round, rerun)
+                        .unwrap_or_else(|error| encode_error(Some(id), &error));
+                }
+            }
+        }
+        None => CatchUnwind(tool.call(ctx, arguments)).await,
+        Some(input) => {
+            let call = CatchUnwind(tool.call(ctx.with_input(Some(input.round())), arguments));
+            match input.run(call).await {
+                Ok(outcome) => outcome,
+                Err(stopped) => return input.stopped(request, stopped),
+            }
+        }
     };
-    let mut result = match outcome {
+    let result = match outcome {
         Ok(result) => result,
         Err(panic) => CallToolResult::error(format!(
             "tool `{}` failed unexpectedly: {panic}",
             tool.name()
         )),
     };
+    request.reply(&for_revision(&tool, revision, result))
+}
+
+/// `result` as a client of `revision` reads it: no structured content before 2025-06-18, and
+/// wrapped as `{"result": value}` where the tool's output schema needs it.
+pub(super) fn for_revision(
+    tool: &ToolEntry,
+    revision: Revision,
+    mut result: CallToolResult,
+) -> CallToolResult {
     if !revision.has_structured_output() {
         result.structured_content = None;
     } else if tool.wraps_values(revision) {
         result.wrap_structured_content();
     }
-    request.reply(&result)
+    result
 }
 
 /// `{name, arguments?, _meta?}`, read.

@@ -9,6 +9,7 @@ use mcp_runtime::prelude::*;
     destructive,
     idempotent = true,
     open_world = false,
+    task_support = "optional",
     crate = ::mcp_runtime,
 )]
 fn delete_file(path: String) -> String {
@@ -19,6 +20,12 @@ fn delete_file(path: String) -> String {
 #[mcp_tool(read_only, destructive = false, idempotent, open_world)]
 fn read_file(path: String) -> String {
     format!("read {path}")
+}
+
+/// Only ever a task.
+#[mcp_tool(task_support = "required")]
+async fn crunch() -> String {
+    "crunched".to_owned()
 }
 
 /// Described by its attribute only.
@@ -32,10 +39,11 @@ fn main() {
         .tool::<delete_file>()
         .tool::<read_file>()
         .tool::<list_files>()
+        .tool::<crunch>()
         .build()
         .unwrap();
     assert_eq!(
         server.tool_names(),
-        ["files.delete-one_v2", "list_files", "read_file"]
+        ["crunch", "files.delete-one_v2", "list_files", "read_file"]
     );
 }

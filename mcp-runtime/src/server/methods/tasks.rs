@@ -1,0 +1,224 @@
+//! The tasks extension's side of method routing (`io.modelcontextprotocol/tasks`, revision
+//! 2026-07-28): [`start`] turns a `tools/call` into a task running in the background, and
+//! `tasks/get`, `tasks/update` and `tasks/cancel` read, answer and stop it. Every one of them
+//! needs the request to declare the extension (-32021 otherwise); a task id that is unknown,
+//! expired or another caller's is -32602. The store and its limits are in [`crate::tasks`].
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::Poll;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+
+use super::{Request, parse_params, tools_call};
+use crate::context::{Context, InputRound, Interruption, UntilInput};
+use crate::handler::BoxFuture;
+use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
+use crate::protocol::CallToolResult;
+use crate::protocol::stateless_result::ServerMeta;
+use crate::server::panic::CatchUnwind;
+use crate::tasks::EXTENSION;
+use crate::tasks::store::Task;
+use crate::tasks::wire::TaskFields;
+use crate::tool::{Arguments, ToolEntry};
+
+/// Whether the request declares the extension in its client capabilities.
+pub(super) fn declared(request: &Request<'_>) -> bool {
+    request
+        .envelope()
+        .is_some_and(|envelope| envelope.client.has_extension(EXTENSION))
+}
+
+/// -32021 for a request that needs the extension and does not declare it.
+pub(super) fn undeclared(request: &Request<'_>, what: &str) -> RpcError {
+    request.state.refuse();
+    RpcError::new(
+        ErrorCode::MissingRequiredClientCapability,
+        format!(
+            "{what} needs the `{EXTENSION}` extension, and this request's `_meta` does not declare it: add it under `extensions` in `io.modelcontextprotocol/clientCapabilities`"
+        ),
+    )
+    .with_data(json!({ "requiredCapabilities": { "extensions": { EXTENSION: {} } } }))
+}
+
+/// A tool's run, as `tools/call` polls it.
+pub(super) type Call = CatchUnwind<BoxFuture<CallToolResult>>;
+
+/// How the first stretch of a run that may become a task ended.
+pub(super) enum FirstStretch {
+    /// The tool returned (or panicked) without waiting.
+    Done(Result<CallToolResult, String>),
+    /// It asked a question (or failed): the request's input-required flow answers.
+    Stopped(Interruption),
+    /// It waits on something else: it goes on as a task.
+    Waiting(Call),
+}
+
+/// Polls `call` once: what it does before it first waits decides whether it becomes a task.
+pub(super) async fn first_stretch(mut call: Call, round: &InputRound) -> FirstStretch {
+    let polled = std::future::poll_fn(|cx| {
+        let until = UntilInput::new(Pin::new(&mut call), round);
+        match std::pin::pin!(until).poll(cx) {
+            Poll::Ready(Ok(outcome)) => Poll::Ready(Some(Ok(outcome))),
+            Poll::Ready(Err(stopped)) => Poll::Ready(Some(Err(stopped))),
+            Poll::Pending => Poll::Ready(None),
+        }
+    })
+    .await;
+    match polled {
+        Some(Ok(outcome)) => FirstStretch::Done(outcome),
+        Some(Err(stopped)) => FirstStretch::Stopped(stopped),
+        None => FirstStretch::Waiting(call),
+    }
+}
+
+/// What a task's run needs to run the tool again: the tool, its arguments, the context of
+/// the request that created it.
+pub(super) struct Rerun {
+    pub(super) tool: Arc<ToolEntry>,
+    pub(super) arguments: Arguments,
+    pub(super) ctx: Context,
+}
+
+/// The reply to a call that becomes a task: the task is held before the reply is written
+/// (a `tasks/get` right after finds it), and `call`, already started with `round`, goes on
+/// in the background.
+pub(super) fn start(
+    request: &Request<'_>,
+    call: Call,
+    round: Arc<InputRound>,
+    rerun: Rerun,
+) -> Result<Vec<u8>, RpcError> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct CreateTaskResult<'a> {
+        result_type: &'static str,
+        #[serde(flatten)]
+        task: TaskFields,
+        #[serde(rename = "_meta")]
+        meta: ServerMeta<'a>,
+    }
+    let server = request.server();
+    let owner = request.state.sink.authentication().owner();
+    let task = server.tasks.create(owner)?;
+    let run = tokio::spawn(run(Arc::clone(&task), call, round, rerun));
+    task.set_abort(run.abort_handle());
+    Ok(encode_result(
+        &request.id,
+        &CreateTaskResult {
+            result_type: "task",
+            task: TaskFields::of(&task, &server.tasks.limits, false),
+            meta: ServerMeta(&server.info),
+        },
+    ))
+}
+
+/// Runs the tool until it returns; each time it asks what no answer covers, the task waits
+/// for `tasks/update` to answer every question, then the tool runs again from the start
+/// with every answer so far.
+async fn run(task: Arc<Task>, mut call: Call, mut round: Arc<InputRound>, rerun: Rerun) {
+    let Rerun {
+        tool,
+        arguments,
+        ctx,
+    } = rerun;
+    let revision = ctx.revision();
+    loop {
+        let outcome = match UntilInput::new(Pin::new(&mut call), &round).await {
+            Ok(Ok(result)) => {
+                let result = tools_call::for_revision(&tool, revision, result);
+                serde_json::to_value(&result)
+                    .map_err(|error| RpcError::internal(format!("the result: {error}")))
+            }
+            Ok(Err(panic)) => Err(RpcError::internal(format!(
+                "tool `{}` failed unexpectedly: {panic}",
+                tool.name()
+            ))),
+            Err(Interruption::Failed(error)) => Err(error),
+            Err(Interruption::Asked(questions)) => {
+                let mut answers = round.answers().clone();
+                answers.extend(task.ask(questions).await);
+                round = Arc::new(InputRound::new(answers));
+                let ctx = ctx.clone().with_input(Some(Arc::clone(&round)));
+                call = CatchUnwind(tool.call(ctx, arguments.clone()));
+                continue;
+            }
+        };
+        task.finish(outcome);
+        return;
+    }
+}
+
+#[derive(Deserialize)]
+struct TaskParams {
+    #[serde(rename = "taskId")]
+    task_id: String,
+}
+
+#[derive(Deserialize)]
+struct UpdateParams {
+    #[serde(rename = "taskId")]
+    task_id: String,
+    #[serde(rename = "inputResponses")]
+    input_responses: Map<String, Value>,
+}
+
+/// The caller's task `id`; -32602 when there is none.
+fn find(request: &Request<'_>, id: &str) -> Result<Arc<Task>, RpcError> {
+    let owner = request.state.sink.authentication().owner();
+    request
+        .server()
+        .tasks
+        .get(id, owner.as_deref())
+        .ok_or_else(|| {
+            RpcError::invalid_params(format!(
+                "no task `{id}`: it never existed, it expired, or it is not yours"
+            ))
+            .with_data(json!({ "taskId": id }))
+        })
+}
+
+/// `tasks/get`: the task, with its questions, result or error as its status has them.
+pub(super) fn get(request: &Request<'_>, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+    if !declared(request) {
+        return Err(undeclared(request, "`tasks/get`"));
+    }
+    let TaskParams { task_id } = parse_params("tasks/get", params)?;
+    let task = find(request, &task_id)?;
+    let limits = &request.server().tasks.limits;
+    Ok(request.reply(&TaskFields::of(&task, limits, true)))
+}
+
+/// `tasks/update`: answers to the task's pending questions (others are ignored); an empty
+/// acknowledgement.
+pub(super) fn update(
+    request: &Request<'_>,
+    params: Option<&RawValue>,
+) -> Result<Vec<u8>, RpcError> {
+    if !declared(request) {
+        return Err(undeclared(request, "`tasks/update`"));
+    }
+    let UpdateParams {
+        task_id,
+        input_responses,
+    } = parse_params("tasks/update", params)?;
+    find(request, &task_id)?.answer(input_responses);
+    Ok(request.reply(&json!({})))
+}
+
+/// `tasks/cancel`: stops the task unless it ended already; an empty acknowledgement either
+/// way.
+pub(super) fn cancel(
+    request: &Request<'_>,
+    params: Option<&RawValue>,
+) -> Result<Vec<u8>, RpcError> {
+    if !declared(request) {
+        return Err(undeclared(request, "`tasks/cancel`"));
+    }
+    let TaskParams { task_id } = parse_params("tasks/cancel", params)?;
+    find(request, &task_id)?.cancel();
+    Ok(request.reply(&json!({})))
+}

@@ -1,0 +1,80 @@
+//! The tasks extension of revision 2026-07-28 (`io.modelcontextprotocol/tasks`, SEP-2663): a
+//! `tools/call` answered with a task handle (`resultType: "task"`) while the tool runs in the
+//! background; the client polls `tasks/get`, answers the tool's questions with
+//! `tasks/update`, and may `tasks/cancel` it. There is no `tasks/result` nor `tasks/list`.
+//!
+//! A tool opts in with [`TaskSupport`]: `#[mcp_tool(task_support = "optional")]` (or
+//! `"required"`), or [`DynamicTool::task_support`](crate::DynamicTool::task_support). The
+//! client asks nothing: a call to such a tool from a request that declares the extension in
+//! its client capabilities runs in the request until the tool first waits. A tool that returns
+//! without waiting is answered with its result; one that asks a question first gets the
+//! input-required flow of revision 2026-07-28 (its retry runs it again); one that waits on
+//! anything else, or reaches [`Context::continue_as_task`](crate::Context::continue_as_task),
+//! becomes a task and goes on in the background. A tool whose support is
+//! [`TaskSupport::Required`] is refused (-32021, `requiredCapabilities.extensions`) to a request
+//! that does not declare the extension; an [`TaskSupport::Optional`] one then runs as an
+//! ordinary call. The session-based revisions have no tasks extension: there every call is
+//! ordinary.
+//!
+//! The server holds every task in memory, within [`TaskLimits`]: at most `max_live` tasks at
+//! once (a call beyond it is refused with -32603, saying so), each kept for `ttl` from its
+//! creation (its `ttlMs`), after which it is forgotten and, if still running, stopped. A task
+//! belongs to the caller that created it (the issuer and subject of its access token over
+//! HTTP with a resource server); another caller naming its id is told the id is unknown.
+//!
+//! Questions a task's tool asks (`ctx.elicit(..)`, ...) park it in `input_required` with the
+//! questions in `inputRequests`; when `tasks/update` has answered all of them the tool runs
+//! again from the start with the answers at hand, the same re-execution as the input-required
+//! flow of a stateless request ([`Context::question`](crate::Context::question)). An answer
+//! that does not fit its question fails the task (-32602 in its `error`). A status change is
+//! announced as `notifications/tasks` on the `subscriptions/listen` streams whose `taskIds`
+//! name the task.
+//!
+//! Once the call is a task, its request has been answered: progress and log messages the tool
+//! sends from then on reach no one, and `tasks/cancel` (or the end of its `ttl`) stops the tool
+//! at its next `.await`, as a cancelled request does. The tasks live in this process's memory:
+//! several instances behind a balancer must send a task's `tasks/*` to the instance that holds
+//! it (nothing routes them there yet).
+
+pub(crate) mod clock;
+pub(crate) mod store;
+pub(crate) mod wire;
+
+use std::time::Duration;
+
+/// The extension's identifier, in capabilities.
+pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// Whether a tool's calls may run as tasks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TaskSupport {
+    /// Never: every call is answered with its result (the default).
+    #[default]
+    Forbidden,
+    /// A call from a client that declares the extension becomes a task; others run as usual.
+    Optional,
+    /// Only as a task: a client that does not declare the extension is refused (-32021).
+    Required,
+}
+
+/// How many tasks the server holds and for how long ([`ServerBuilder::task_limits`](crate::ServerBuilder::task_limits)).
+#[derive(Clone, Copy, Debug)]
+pub struct TaskLimits {
+    /// Tasks held at once, running or finished; a call beyond it is refused.
+    pub max_live: usize,
+    /// How long a task is kept from its creation (`ttlMs`); a task still running then is stopped.
+    pub ttl: Duration,
+    /// How often a client is told to poll (`pollIntervalMs`).
+    pub poll_interval: Duration,
+}
+
+impl Default for TaskLimits {
+    /// 1024 tasks, kept 10 minutes each, polled every 500 ms.
+    fn default() -> TaskLimits {
+        TaskLimits {
+            max_live: 1024,
+            ttl: Duration::from_secs(600),
+            poll_interval: Duration::from_millis(500),
+        }
+    }
+}

@@ -1,0 +1,9 @@
+use mcp_runtime::prelude::*;
+
+/// Runs for a long time.
+#[mcp_tool(task_support = "always")]
+fn crunch() -> String {
+    "done".to_owned()
+}
+
+fn main() {}
