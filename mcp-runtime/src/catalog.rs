@@ -51,6 +51,10 @@ pub(crate) trait Entry {
     fn wire(&self, revision: crate::Revision) -> &serde_json::value::RawValue;
     /// Whether it needs OAuth scopes of its caller.
     fn scoped(&self) -> bool;
+    /// What is wrong with it alone, if anything (checked when it joins a catalog).
+    fn problem(&self) -> Option<BuildProblem> {
+        None
+    }
 }
 
 /// Entries sorted by key, shared so that a changed catalog (a tool added at run time) reuses
@@ -99,9 +103,13 @@ impl<E: Entry> Catalog<E> {
                 name: pair[0].key().to_owned(),
                 first: pair[0].location().to_owned(),
                 second: pair[1].location().to_owned(),
-            })
+            });
+        let problems = entries
+            .iter()
+            .filter_map(|entry| entry.problem())
+            .chain(duplicates)
             .collect();
-        match BuildError::of(duplicates) {
+        match BuildError::of(problems) {
             Some(error) => Err(error),
             None => Ok(Catalog::sorted(entries)),
         }

@@ -102,6 +102,14 @@ pub enum BuildProblem {
         /// What is wrong.
         problem: String,
     },
+    /// A tool declares task support (`task_support = "optional"` or `"required"`) but the
+    /// crate was built without its `tasks` feature.
+    TasksNotEnabled {
+        /// The tool's name.
+        tool: String,
+        /// Where it is defined.
+        location: String,
+    },
     /// A page size of zero was configured.
     ZeroPageSize,
     /// The bus shared with other instances could not start (Redis unreachable).
@@ -143,6 +151,10 @@ impl fmt::Display for BuildProblem {
             } => {
                 write!(f, "invalid {kind} `{name}`: {problem}")
             }
+            BuildProblem::TasksNotEnabled { tool, location } => write!(
+                f,
+                "tool `{tool}` (`{location}`) declares task support, which needs the `tasks` feature of mcp-runtime: add `features = [\"tasks\"]` to its dependency, or remove `task_support`"
+            ),
             BuildProblem::ZeroPageSize => {
                 f.write_str("the page size must be at least 1 (`ServerBuilder::page_size`)")
             }

@@ -61,6 +61,7 @@ impl InputRound {
         }
     }
 
+    #[cfg(feature = "tasks")]
     /// Every answer this run may use.
     pub(crate) fn answers(&self) -> &Map<String, Value> {
         &self.answers

@@ -70,6 +70,8 @@ pub struct ServerBuilder {
     max_output_backlog: usize,
     max_log_backlog: usize,
     subscriptions: SubscriptionLimits,
+    // Used only to serve tasks (the `tasks` feature).
+    #[cfg_attr(not(feature = "tasks"), allow(dead_code))]
     task_limits: crate::tasks::TaskLimits,
 }
 
@@ -112,6 +114,7 @@ pub(crate) struct ServerCore {
     pub(crate) max_output_backlog: usize,
     pub(crate) subscriptions: SubscriptionLimits,
     /// The tasks of the tasks extension, held within their limits.
+    #[cfg(feature = "tasks")]
     pub(crate) tasks: crate::tasks::store::TaskStore,
 }
 
@@ -495,6 +498,7 @@ impl ServerBuilder {
             shutdown_grace: self.shutdown_grace,
             max_output_backlog: self.max_output_backlog,
             subscriptions: self.subscriptions,
+            #[cfg(feature = "tasks")]
             tasks: crate::tasks::store::TaskStore::new(self.task_limits),
         });
         core.changes.attach(Arc::downgrade(&core));

@@ -1,4 +1,5 @@
-//! The tasks extension of revision 2026-07-28 (`io.modelcontextprotocol/tasks`, SEP-2663): a
+//! The tasks extension of revision 2026-07-28 (served with the `tasks` feature; without it a
+//! tool that declares task support is refused when the server is built) (`io.modelcontextprotocol/tasks`, SEP-2663): a
 //! `tools/call` answered with a task handle (`resultType: "task"`) while the tool runs in the
 //! background; the client polls `tasks/get`, answers the tool's questions with
 //! `tasks/update`, and may `tasks/cancel` it. There is no `tasks/result` nor `tasks/list`.
@@ -36,8 +37,11 @@
 //! several instances behind a balancer must send a task's `tasks/*` to the instance that holds
 //! it (nothing routes them there yet).
 
+#[cfg(feature = "tasks")]
 pub(crate) mod clock;
+#[cfg(feature = "tasks")]
 pub(crate) mod store;
+#[cfg(feature = "tasks")]
 pub(crate) mod wire;
 
 use std::time::Duration;

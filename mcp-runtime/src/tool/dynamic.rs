@@ -99,7 +99,9 @@ impl DynamicTool {
     }
 
     /// Whether its calls may run as tasks of the tasks extension (revision 2026-07-28; see
-    /// [`tasks`](crate::tasks)); never by default.
+    /// [`tasks`](crate::tasks)); never by default. Anything but [`TaskSupport::Forbidden`]
+    /// needs the crate's `tasks` feature: without it the server refuses the tool when it is
+    /// built or added.
     #[must_use]
     pub fn task_support(mut self, support: TaskSupport) -> DynamicTool {
         self.task_support = support;

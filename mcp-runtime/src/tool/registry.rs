@@ -9,6 +9,7 @@ use super::{Arguments, InputSchema, Tool};
 use crate::auth::refused;
 use crate::catalog::WireCache;
 use crate::context::Context;
+use crate::error::BuildProblem;
 use crate::handler::{BoxFuture, Registration};
 use crate::protocol::{
     CallToolResult, MirroredArgument, Revision, ToolDefinition, WireTool, mirrored_arguments,
@@ -122,7 +123,41 @@ impl crate::catalog::Entry for ToolEntry {
     fn scoped(&self) -> bool {
         !self.scopes.is_empty()
     }
+
+    fn problem(&self) -> Option<BuildProblem> {
+        let refused =
+            !cfg!(feature = "tasks") && self.task_support != crate::tasks::TaskSupport::Forbidden;
+        refused.then(|| BuildProblem::TasksNotEnabled {
+            tool: self.name().to_owned(),
+            location: self.location.to_owned(),
+        })
+    }
 }
 
 /// The frozen set of tools, sorted by name.
 pub(crate) type ToolRegistry = crate::catalog::Catalog<ToolEntry>;
+
+#[cfg(all(test, not(feature = "tasks")))]
+mod tests {
+    use crate::tasks::TaskSupport;
+    use crate::{CallToolResult, DynamicTool, Implementation, Server};
+
+    /// Without the `tasks` feature nothing could run the tool as a task: the build says so,
+    /// naming the tool and the feature, for `"optional"` as for `"required"`.
+    #[test]
+    fn a_tool_with_task_support_needs_the_tasks_feature() {
+        for support in [TaskSupport::Optional, TaskSupport::Required] {
+            let tool = DynamicTool::new("slow", "Takes a while.")
+                .task_support(support)
+                .handler(|_, _| async { CallToolResult::text("done") });
+            let error = Server::builder(Implementation::new("t", "1"))
+                .dynamic_tool(tool)
+                .build()
+                .err()
+                .expect("the build refuses the tool");
+            let message = error.to_string();
+            assert!(message.contains("tool `slow`"), "{message}");
+            assert!(message.contains("`tasks` feature"), "{message}");
+        }
+    }
+}

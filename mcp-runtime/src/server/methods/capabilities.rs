@@ -41,11 +41,14 @@ pub(super) fn declares(server: &ServerCore, family: &str) -> bool {
                 .flat_map(|specs| &specs.specs)
                 .any(|spec| spec.completer.is_some() || !spec.choices.is_empty())
         }
-        "tasks" => server
-            .tools
-            .load()
-            .iter()
-            .any(|tool| tool.task_support != crate::tasks::TaskSupport::Forbidden),
+        "tasks" => {
+            cfg!(feature = "tasks")
+                && server
+                    .tools
+                    .load()
+                    .iter()
+                    .any(|tool| tool.task_support != crate::tasks::TaskSupport::Forbidden)
+        }
         _ => true,
     }
 }

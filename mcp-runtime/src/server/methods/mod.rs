@@ -17,6 +17,7 @@ mod list;
 mod prompts_get;
 mod resources_read;
 mod subscriptions_listen;
+#[cfg(feature = "tasks")]
 mod tasks;
 mod tools_call;
 
@@ -228,8 +229,11 @@ pub(crate) async fn route(
         "prompts/get" => prompts_get::get_prompt(&request, params).await,
         "completion/complete" => completion_complete::complete(&request, params),
         "logging/setLevel" => set_level(session, id, params),
+        #[cfg(feature = "tasks")]
         "tasks/get" if request.envelope().is_some() => tasks::get(&request, params),
+        #[cfg(feature = "tasks")]
         "tasks/update" if request.envelope().is_some() => tasks::update(&request, params),
+        #[cfg(feature = "tasks")]
         "tasks/cancel" if request.envelope().is_some() => tasks::cancel(&request, params),
         _ => Err(method_not_found(&method, METHODS)),
     };

@@ -13,12 +13,15 @@ use serde_json::{Map, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::capabilities::capabilities;
-use super::{Request, parse_params, tasks};
+#[cfg(feature = "tasks")]
+use super::tasks;
+use super::{Request, parse_params};
 use crate::jsonrpc::{RpcError, encode_notification, encode_result};
 use crate::limit_log::LimitLog;
 use crate::protocol::envelope::{SERVER_INFO, SUBSCRIPTION_ID};
 use crate::protocol::stateless_result::ResultType;
 use crate::server::changes::Change;
+#[cfg(feature = "tasks")]
 use crate::tasks::wire::TaskFields;
 
 /// What a listener asks for (`SubscriptionFilter`); every field optional.
@@ -56,6 +59,7 @@ impl Filter {
         }
     }
 
+    #[cfg(feature = "tasks")]
     fn follows(&self, task: &str) -> bool {
         self.task_ids
             .as_ref()
@@ -115,7 +119,9 @@ pub(super) async fn listen(
     request.state.mark_endless();
     // Subscribed before the acknowledgement: no change made after it is missed.
     let mut changes = server.changes.subscribe();
+    #[cfg(feature = "tasks")]
     let mut statuses = server.tasks.status_changes();
+    #[cfg(feature = "tasks")]
     let owner = request.state.sink.authentication().owner();
     let id = request.id.to_value();
     request.state.notify(encode_notification(
@@ -126,6 +132,9 @@ pub(super) async fn listen(
         },
     ));
     loop {
+        #[cfg(not(feature = "tasks"))]
+        let change = changes.recv().await;
+        #[cfg(feature = "tasks")]
         let change = tokio::select! {
             change = changes.recv() => change,
             task = statuses.recv(), if honored.task_ids.is_some() => {
@@ -204,6 +213,9 @@ fn honored(request: &Request<'_>, asked: Filter) -> Filter {
         resource_subscriptions: asked
             .resource_subscriptions
             .filter(|_| resources.is_some_and(|r| r.subscribe)),
+        #[cfg(not(feature = "tasks"))]
+        task_ids: None,
+        #[cfg(feature = "tasks")]
         task_ids: asked
             .task_ids
             .filter(|_| tasks::declared(request))
@@ -223,6 +235,7 @@ fn tagged(id: &Value) -> Map<String, Value> {
 }
 
 /// `notifications/tasks`: the task as `tasks/get` shows it, tagged with the subscription.
+#[cfg(feature = "tasks")]
 #[derive(Serialize)]
 struct TaskStatus {
     #[serde(flatten)]

@@ -5,17 +5,21 @@
 //! (`tasks`); a `"required"` one refuses a request without it (-32021). (`tools/list` is one of
 //! the list methods, in `list`.)
 
+#[cfg(feature = "tasks")]
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::{Request, input_required, parse_params, tasks};
+#[cfg(feature = "tasks")]
+use super::tasks;
+use super::{Request, input_required, parse_params};
 use crate::jsonrpc::{RpcError, encode_error};
 use crate::protocol::{CallToolResult, Revision};
 use crate::server::panic::CatchUnwind;
 use crate::server::params::ParamsLayout;
 use crate::server::suggest::did_you_mean;
+#[cfg(feature = "tasks")]
 use crate::tasks::TaskSupport;
 use crate::tool::{Arguments, ArgumentsAt, ToolEntry};
 
@@ -46,12 +50,19 @@ pub(super) async fn call_tool(
     let shared = request.shared_params(call.params().map(RawValue::get), call.has_meta());
     let answers = call.carries_answers();
     let name = tool.name();
-    let may_be_task = tool.task_support != TaskSupport::Forbidden && request.envelope().is_some();
-    let as_task = may_be_task && tasks::declared(request);
-    if may_be_task && !as_task && tool.task_support == TaskSupport::Required {
-        let error = tasks::undeclared(request, &format!("tool `{name}`"));
-        return encode_error(Some(id), &error);
-    }
+    // Tools with task support exist only with the `tasks` feature (the build refuses them
+    // otherwise), so without it every call is an ordinary one.
+    #[cfg(feature = "tasks")]
+    let as_task = {
+        let may_be_task =
+            tool.task_support != TaskSupport::Forbidden && request.envelope().is_some();
+        let as_task = may_be_task && tasks::declared(request);
+        if may_be_task && !as_task && tool.task_support == TaskSupport::Required {
+            let error = tasks::undeclared(request, &format!("tool `{name}`"));
+            return encode_error(Some(id), &error);
+        }
+        as_task
+    };
     let input = match input_required::begin(request, "tools/call", name, shared.as_ref(), answers) {
         Ok(input) => input,
         Err(error) => return encode_error(Some(id), &error),
@@ -60,6 +71,7 @@ pub(super) async fn call_tool(
     let revision = ctx.revision();
     let arguments = call.into_arguments();
     let outcome = match &input {
+        #[cfg(feature = "tasks")]
         Some(input) if as_task => {
             let round = input.round();
             let rerun = tasks::Rerun {
