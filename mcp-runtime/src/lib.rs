@@ -322,6 +322,8 @@
 //! | (none) | the macros, the runtime, stdio, the in-process test client |
 //! | `http` | Streamable HTTP: `Server::serve_http`, `Server::http_router`, `HttpOptions`, `HostPolicy` |
 //! | `tracing` | `log_bridge::McpLogLayer`: `tracing` events in handlers become client log messages (install it with `tracing-subscriber` 0.3) |
+//! | `auth` | an OAuth 2.1 resource server for Streamable HTTP: `HttpOptions::resource_server`, `auth::JwtVerifier` (includes `http`) |
+//! | `tasks` | the tasks extension of revision 2026-07-28 ([`tasks`]): tools with `#[mcp_tool(task_support = ...)]` run as tasks, `tasks/get`, `tasks/update`, `tasks/cancel`; without it such a tool is refused when the server is built |
 //! | `redis` | `ServerBuilder::redis`: change notifications shared by several instances through Redis, and the legacy sessions' stream events for a resume on any instance (and `--redis URL` for `ServerBuilder::run`) |
 
 #![warn(missing_docs)]
