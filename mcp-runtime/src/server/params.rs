@@ -58,7 +58,12 @@ impl<'a> Params<'a> {
         let read = Members { text }.deserialize(&mut deserializer);
         // A member of the wrong type inside `_meta` (a duplicate key, a `_meta` that is not an
         // object): no claim, and `tools/call` explains what it can through a decoded object.
-        read.unwrap_or(Params {
+        read.unwrap_or(Params::nothing(text, ArgumentsAt::NotAnObject))
+    }
+
+    /// Params in which nothing was found (yet), `arguments` being as given.
+    fn nothing(text: &'a str, arguments: ArgumentsAt) -> Params<'a> {
+        Params {
             text,
             claim: None,
             has_meta: false,
@@ -66,8 +71,8 @@ impl<'a> Params<'a> {
             name: None,
             uri: None,
             task_id: None,
-            arguments: ArgumentsAt::NotAnObject,
-        })
+            arguments,
+        }
     }
 
     /// The params' `name` (`field` "name"), `uri` (`field` "uri") or `taskId` (`field`
@@ -161,16 +166,7 @@ impl<'de> Visitor<'de> for Members<'de> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params<'de>, A::Error> {
-        let mut params = Params {
-            text: self.text,
-            claim: None,
-            has_meta: false,
-            carries_answers: false,
-            name: None,
-            uri: None,
-            task_id: None,
-            arguments: ArgumentsAt::Absent,
-        };
+        let mut params = Params::nothing(self.text, ArgumentsAt::Absent);
         while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
             match &*key {
                 // The first `_meta` is the one that claims.
