@@ -1,5 +1,7 @@
 //! What every use of Redis shares (the change bus, `redis_bus.rs`; the HTTP transport's event
-//! store): how long a connection or a round trip may take, and making a connection within it.
+//! store; the tasks' records, `tasks/redis_records.rs`): how long a connection or a round trip
+//! may take, making a connection within it, and a connection that is made again after a
+//! failure.
 
 use std::time::Duration;
 
@@ -15,5 +17,51 @@ pub(crate) async fn connect(
         Ok(Ok(connection)) => Ok(connection),
         Ok(Err(e)) => Err(e.to_string()),
         Err(_) => Err(format!("no answer within {CONNECT_TIMEOUT:?}")),
+    }
+}
+
+/// A connection made on first use, and again after a failure.
+pub(crate) struct Reconnecting {
+    client: redis::Client,
+    connection: Option<redis::aio::MultiplexedConnection>,
+}
+
+impl Reconnecting {
+    pub(crate) fn new(client: redis::Client) -> Reconnecting {
+        Reconnecting {
+            client,
+            connection: None,
+        }
+    }
+
+    /// One round trip within [`CONNECT_TIMEOUT`], on the open connection (a handle to it: a
+    /// multiplexed connection is shared by its clones), or on a new one (once more on a new
+    /// one when an old connection fails).
+    pub(crate) async fn round_trip<T, F, Fut>(&mut self, attempt: F) -> Result<T, String>
+    where
+        F: Fn(redis::aio::MultiplexedConnection) -> Fut,
+        Fut: Future<Output = redis::RedisResult<T>>,
+    {
+        let mut last_error = String::new();
+        for _ in 0..2 {
+            let fresh = self.connection.is_none();
+            let connection = match &self.connection {
+                Some(connection) => connection.clone(),
+                None => {
+                    let connection = connect(&self.client).await?;
+                    self.connection.insert(connection).clone()
+                }
+            };
+            match tokio::time::timeout(CONNECT_TIMEOUT, attempt(connection)).await {
+                Ok(Ok(value)) => return Ok(value),
+                Ok(Err(e)) => last_error = e.to_string(),
+                Err(_) => last_error = format!("no answer within {CONNECT_TIMEOUT:?}"),
+            }
+            self.connection = None;
+            if fresh {
+                break;
+            }
+        }
+        Err(last_error)
     }
 }

@@ -26,7 +26,7 @@ use super::shared_events::{
     Pending, SessionRecord, SharedEvents, Stored, StoredEvent, Unavailable,
 };
 use crate::limit_log::LimitLog;
-use crate::server::redis_link;
+use crate::server::redis_link::{self, Reconnecting};
 
 /// How many writes may wait for Redis.
 pub(super) const QUEUE: usize = 4096;
@@ -70,13 +70,12 @@ enum Write {
 
 /// What the thread works with.
 struct Link {
-    client: redis::Client,
     /// `host:port`, for log lines.
     address: String,
     /// `NAME`, in every key.
     name: String,
     ttl_ms: u64,
-    connection: Option<redis::aio::MultiplexedConnection>,
+    connection: Reconnecting,
 }
 
 impl RedisEvents {
@@ -88,11 +87,10 @@ impl RedisEvents {
         let address = client.get_connection_info().addr().to_string();
         let (commands, queue) = mpsc::channel(QUEUE);
         let link = Link {
-            client,
             address,
             name: name.to_owned(),
             ttl_ms: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1),
-            connection: None,
+            connection: Reconnecting::new(client),
         };
         std::thread::Builder::new()
             .name("mcp-redis-events".to_owned())
@@ -306,7 +304,7 @@ impl Link {
     /// restarted since it was made).
     async fn write_all(&mut self, writes: Vec<Write>) {
         let pipe = self.pipeline(&writes);
-        let outcome = self.round_trip(|mut connection| {
+        let outcome = self.connection.round_trip(|mut connection| {
             let pipe = pipe.clone();
             async move { pipe.query_async::<()>(&mut connection).await }
         });
@@ -327,6 +325,7 @@ impl Link {
         let key = events_key(&self.name, session, stream);
         type Entries = Vec<(String, Vec<Vec<u8>>)>;
         let (record, entries): (Option<Vec<u8>>, Entries) = self
+            .connection
             .round_trip(|mut connection| {
                 let mut pipe = redis::pipe();
                 pipe.cmd("GET").arg(&record_key);
@@ -348,38 +347,6 @@ impl Link {
             );
         }
         Ok(Stored { record, events })
-    }
-
-    /// One round trip within the connect timeout, on the open connection (a handle to it: a
-    /// multiplexed connection is shared by its clones), or on a new one (once more on a new
-    /// one when an old connection fails).
-    async fn round_trip<T, F, Fut>(&mut self, attempt: F) -> Result<T, String>
-    where
-        F: Fn(redis::aio::MultiplexedConnection) -> Fut,
-        Fut: Future<Output = redis::RedisResult<T>>,
-    {
-        let mut last_error = String::new();
-        for _ in 0..2 {
-            let fresh = self.connection.is_none();
-            let connection = match &self.connection {
-                Some(connection) => connection.clone(),
-                None => {
-                    let connection = redis_link::connect(&self.client).await?;
-                    self.connection.insert(connection).clone()
-                }
-            };
-            let timeout = redis_link::CONNECT_TIMEOUT;
-            match tokio::time::timeout(timeout, attempt(connection)).await {
-                Ok(Ok(value)) => return Ok(value),
-                Ok(Err(e)) => last_error = e.to_string(),
-                Err(_) => last_error = format!("no answer within {timeout:?}"),
-            }
-            self.connection = None;
-            if fresh {
-                break;
-            }
-        }
-        Err(last_error)
     }
 }
 
