@@ -465,11 +465,21 @@ impl ServerBuilder {
         }
         let (tools, resources, prompts) = (tools?, resources?, prompts?);
         #[cfg(feature = "redis")]
-        let changes: Box<dyn ChangeBus> = match &self.redis {
-            Some(url) => Box::new(
-                super::redis_bus::RedisBus::connect(url, format!("mcp:changes:{}", self.info.name))
-                    .map_err(|problem| BuildError::from(BuildProblem::ChangeBus { problem }))?,
-            ),
+        let bus = (self.redis.as_deref())
+            .map(|url| super::redis_bus::RedisBus::connect(url, &self.info.name))
+            .transpose()
+            .map_err(|problem| BuildError::from(BuildProblem::ChangeBus { problem }))?;
+        #[cfg(feature = "tasks")]
+        let shared_tasks = shared_tasks(
+            self.task_limits.ttl,
+            #[cfg(feature = "redis")]
+            self.redis.as_deref().zip(bus.as_ref()),
+            #[cfg(feature = "redis")]
+            &self.info.name,
+        )?;
+        #[cfg(feature = "redis")]
+        let changes: Box<dyn ChangeBus> = match bus {
+            Some(bus) => Box::new(bus),
             None => Box::new(InProcessBus::new()),
         };
         #[cfg(not(feature = "redis"))]
@@ -499,7 +509,7 @@ impl ServerBuilder {
             max_output_backlog: self.max_output_backlog,
             subscriptions: self.subscriptions,
             #[cfg(feature = "tasks")]
-            tasks: crate::tasks::store::TaskStore::new(self.task_limits),
+            tasks: crate::tasks::store::TaskStore::new(self.task_limits, shared_tasks),
         });
         core.changes.attach(Arc::downgrade(&core));
         Ok(Server { core })
@@ -578,4 +588,23 @@ impl ServerBuilder {
             )),
         }
     }
+}
+
+/// Where the records of tasks are shared: in the Redis at `url` with its bus (the bus carries
+/// the commands for the tasks this instance runs) for the server `name`, nowhere without it.
+#[cfg(feature = "tasks")]
+fn shared_tasks(
+    ttl: Duration,
+    #[cfg(feature = "redis")] redis: Option<(&str, &super::redis_bus::RedisBus)>,
+    #[cfg(feature = "redis")] name: &str,
+) -> Result<Arc<dyn crate::tasks::shared::SharedTasks>, BuildError> {
+    #[cfg(feature = "redis")]
+    if let Some((url, bus)) = redis {
+        let records =
+            crate::tasks::redis_records::RedisTasks::start(url, name, bus.instance(), ttl)
+                .map_err(|problem| BuildError::from(BuildProblem::ChangeBus { problem }))?;
+        return Ok(Arc::new(records));
+    }
+    let _ = ttl;
+    Ok(Arc::new(crate::tasks::shared::NotShared))
 }

@@ -2,6 +2,11 @@
 //! [`ServerBuilder::redis`](super::ServerBuilder::redis)): a change made on one instance
 //! reaches the `subscriptions/listen` streams of every instance.
 //!
+//! With the `tasks` feature the bus also carries what another instance asks of the tasks this
+//! one runs (`tasks/cancel`, `tasks/update`): it subscribes to this instance's own channel
+//! `mcp:tasks:NAME:INSTANCE` and hands each command to the server's task store
+//! (`tasks/redis_records.rs` publishes them).
+//!
 //! Each change is delivered to this instance's listeners at once, as the in-process bus does,
 //! and published on a Redis channel (`PUBLISH`, one JSON message naming the instance that made
 //! it); every instance subscribes to that channel and hands the changes of the *other*
@@ -47,6 +52,12 @@ pub(crate) const HEARTBEAT: Duration = Duration::from_secs(5);
 
 /// The bus: local delivery, and the queue to the Redis thread.
 pub(crate) struct RedisBus {
+    /// This instance's name on the channels.
+    #[cfg_attr(
+        not(feature = "tasks"),
+        expect(dead_code, reason = "names the runner of a task")
+    )]
+    me: String,
     local: broadcast::Sender<Change>,
     outgoing: mpsc::Sender<Change>,
     #[cfg_attr(
@@ -104,6 +115,9 @@ struct Link {
     /// `host:port` (never the URL, which may hold a password), for log lines.
     address: String,
     channel: String,
+    /// The channel of commands for this instance's tasks.
+    #[cfg(feature = "tasks")]
+    tasks_channel: String,
     /// This instance's name on the channel: its own messages come back and are skipped.
     me: String,
     local: broadcast::Sender<Change>,
@@ -113,9 +127,10 @@ struct Link {
 }
 
 impl RedisBus {
-    /// Connects to the Redis at `url` and subscribes to `channel`, within [`CONNECT_TIMEOUT`];
-    /// `Err` says why not, naming the address.
-    pub(crate) fn connect(url: &str, channel: String) -> Result<RedisBus, String> {
+    /// Connects to the Redis at `url` and subscribes to the channel of the server `name`
+    /// (`mcp:changes:NAME`), within [`CONNECT_TIMEOUT`]; `Err` says why not, naming the
+    /// address.
+    pub(crate) fn connect(url: &str, name: &str) -> Result<RedisBus, String> {
         let client = redis::Client::open(url)
             .map_err(|e| format!("`{url}` is not a Redis URL (ServerBuilder::redis): {e}"))?;
         let address = client.get_connection_info().addr().to_string();
@@ -125,11 +140,14 @@ impl RedisBus {
         let (stop, stopped) = oneshot::channel();
         let (started, start) = std::sync::mpsc::sync_channel(1);
         let server = Arc::new(OnceLock::new());
+        let me = instance_name();
         let link = Link {
             client,
             address,
-            channel,
-            me: instance_name(),
+            channel: format!("mcp:changes:{name}"),
+            #[cfg(feature = "tasks")]
+            tasks_channel: crate::tasks::redis_records::runner_channel(name, &me),
+            me: me.clone(),
             local: local.clone(),
             connected: Arc::clone(&connected),
             server: Arc::clone(&server),
@@ -140,6 +158,7 @@ impl RedisBus {
             .map_err(|e| format!("cannot start the Redis bus's thread: {e}"))?;
         match start.recv() {
             Ok(Ok(())) => Ok(RedisBus {
+                me,
                 local,
                 outgoing,
                 connected,
@@ -149,6 +168,14 @@ impl RedisBus {
             Ok(Err(problem)) => Err(problem),
             Err(_) => Err("the Redis bus's thread ended before connecting".to_owned()),
         }
+    }
+}
+
+impl RedisBus {
+    /// This instance's name on the channels: the runner its tasks' records name.
+    #[cfg(feature = "tasks")]
+    pub(crate) fn instance(&self) -> &str {
+        &self.me
     }
 }
 
@@ -233,6 +260,8 @@ impl Link {
         let attempt = async {
             let mut pubsub = self.client.get_async_pubsub().await?;
             pubsub.subscribe(&self.channel).await?;
+            #[cfg(feature = "tasks")]
+            pubsub.subscribe(&self.tasks_channel).await?;
             Ok::<_, redis::RedisError>(pubsub)
         };
         match tokio::time::timeout(CONNECT_TIMEOUT, attempt).await {
@@ -293,7 +322,7 @@ impl Link {
         loop {
             tokio::select! {
                 message = messages.next() => match message {
-                    Some(message) => self.deliver(message.get_payload_bytes()),
+                    Some(message) => self.deliver(message.get_channel_name(), message.get_payload_bytes()),
                     None => return "the connection closed".to_owned(),
                 },
                 _ = heartbeat.tick() => {
@@ -308,8 +337,14 @@ impl Link {
         }
     }
 
-    /// One message from the channel, to the local listeners unless this instance sent it.
-    fn deliver(&self, payload: &[u8]) {
+    /// One message from a channel: a change, to the local listeners unless this instance sent
+    /// it; a command, to the task store.
+    fn deliver(&self, channel: &str, payload: &[u8]) {
+        #[cfg(feature = "tasks")]
+        if channel == self.tasks_channel {
+            return self.command(payload);
+        }
+        let _ = channel;
         match serde_json::from_slice::<Message>(payload) {
             Ok(message) if message.from == self.me => {}
             Ok(message) => {
@@ -325,6 +360,28 @@ impl Link {
                     format!(
                         "a message on the Redis channel `{}` is not a change ({e}): ignored",
                         self.channel
+                    )
+                });
+            }
+        }
+    }
+
+    /// A command for a task this instance runs, to the server's task store.
+    #[cfg(feature = "tasks")]
+    fn command(&self, payload: &[u8]) {
+        use crate::tasks::shared::ForRunner;
+        match serde_json::from_slice::<ForRunner>(payload) {
+            Ok(message) => {
+                if let Some(server) = self.server.get().and_then(Weak::upgrade) {
+                    server.tasks.command(&message.task, message.command);
+                }
+            }
+            Err(e) => {
+                static MALFORMED: LimitLog = LimitLog::new();
+                MALFORMED.hit(|| {
+                    format!(
+                        "a message on the Redis channel `{}` is not a command for a task ({e}): ignored",
+                        self.tasks_channel
                     )
                 });
             }
@@ -414,7 +471,7 @@ mod tests {
     fn an_unreachable_redis_fails_at_once_naming_its_address() {
         // Port 1 on the loopback: nothing listens there, the connection is refused.
         let started = std::time::Instant::now();
-        let error = RedisBus::connect("redis://127.0.0.1:1", "mcp:test".to_owned())
+        let error = RedisBus::connect("redis://127.0.0.1:1", "test")
             .err()
             .expect("nothing listens on port 1");
         assert!(
@@ -422,7 +479,7 @@ mod tests {
             "{error}"
         );
         assert!(started.elapsed() <= CONNECT_TIMEOUT + Duration::from_secs(1));
-        let error = RedisBus::connect("http://example.com", "mcp:test".to_owned())
+        let error = RedisBus::connect("http://example.com", "test")
             .err()
             .expect("not a Redis URL");
         assert!(error.contains("is not a Redis URL"), "{error}");

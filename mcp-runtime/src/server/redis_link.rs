@@ -21,11 +21,13 @@ pub(crate) async fn connect(
 }
 
 /// A connection made on first use, and again after a failure.
+#[cfg(any(feature = "http", feature = "tasks"))]
 pub(crate) struct Reconnecting {
     client: redis::Client,
     connection: Option<redis::aio::MultiplexedConnection>,
 }
 
+#[cfg(any(feature = "http", feature = "tasks"))]
 impl Reconnecting {
     pub(crate) fn new(client: redis::Client) -> Reconnecting {
         Reconnecting {

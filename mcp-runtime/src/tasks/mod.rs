@@ -40,6 +40,12 @@
 #[cfg(feature = "tasks")]
 pub(crate) mod clock;
 #[cfg(feature = "tasks")]
+pub(crate) mod record;
+#[cfg(all(feature = "tasks", feature = "redis"))]
+pub(crate) mod redis_records;
+#[cfg(feature = "tasks")]
+pub(crate) mod shared;
+#[cfg(feature = "tasks")]
 pub(crate) mod store;
 #[cfg(feature = "tasks")]
 pub(crate) mod wire;

@@ -1,5 +1,6 @@
-//! The tasks the server holds: each with its status, its pending questions and the answers
-//! given, its outcome, and the handle that stops it; within [`TaskLimits`].
+//! The tasks the server holds: those this instance runs, each with its record, the answers
+//! given and the handle that stops it, within [`TaskLimits`]; and, through [`SharedTasks`],
+//! those other instances run (with Redis).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -10,57 +11,27 @@ use tokio::sync::{Notify, broadcast};
 use tokio::task::AbortHandle;
 
 use super::TaskLimits;
+use super::record::{Status, TaskRecord};
+use super::shared::{Command, SharedTasks, Unavailable};
 use crate::jsonrpc::RpcError;
 
-/// Where a task stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Status {
-    Working,
-    InputRequired,
-    Completed,
-    Failed,
-    Cancelled,
-}
-
-impl Status {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Status::Working => "working",
-            Status::InputRequired => "input_required",
-            Status::Completed => "completed",
-            Status::Failed => "failed",
-            Status::Cancelled => "cancelled",
-        }
-    }
-
-    pub(crate) fn is_terminal(self) -> bool {
-        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
-    }
-}
-
-/// One task.
+/// One task this instance runs.
 pub(crate) struct Task {
     pub(crate) id: String,
-    /// Who created it ([`Authentication::owner`](crate::auth::Authentication::owner)).
-    owner: Option<String>,
-    pub(crate) created_at: SystemTime,
-    pub(crate) state: Mutex<TaskState>,
+    state: Mutex<TaskState>,
     /// Wakes the run waiting for answers.
     answered: Notify,
     /// Where its status changes are announced (the store's [`TaskStore::status_changes`]).
     changes: broadcast::Sender<String>,
+    /// Where its record is written for the other instances.
+    shared: Arc<dyn SharedTasks>,
 }
 
 /// What changes as a task runs.
-pub(crate) struct TaskState {
-    pub(crate) status: Status,
-    pub(crate) last_updated_at: SystemTime,
-    /// Questions not answered yet: key, then `{method, params}`.
-    pub(crate) pending: Vec<(String, Value)>,
+struct TaskState {
+    record: TaskRecord,
     /// Every answer given, by key.
-    pub(crate) answers: Map<String, Value>,
-    /// The tool's result (`completed`) or the protocol error (`failed`).
-    pub(crate) outcome: Option<Result<Value, RpcError>>,
+    answers: Map<String, Value>,
     abort: Option<AbortHandle>,
 }
 
@@ -69,16 +40,24 @@ impl Task {
         self.state.lock().expect("lock poisoned")
     }
 
-    /// Tells the listen streams that follow the task that its status changed (none listening
-    /// is not an error).
-    fn announce(&self) {
-        let _ = self.changes.send(self.id.clone());
+    /// The task as it stands.
+    pub(crate) fn record(&self) -> TaskRecord {
+        self.lock().record.clone()
+    }
+
+    /// Shares its new record and, when its status changed, tells the listen streams that
+    /// follow it (none listening is not an error).
+    fn changed(&self, record: TaskRecord, status_changed: bool) {
+        self.shared.update(record);
+        if status_changed {
+            let _ = self.changes.send(self.id.clone());
+        }
     }
 
     /// Records the handle that stops the task's run.
     pub(crate) fn set_abort(&self, abort: AbortHandle) {
         let mut state = self.lock();
-        if state.status.is_terminal() {
+        if state.record.status.is_terminal() {
             abort.abort();
         } else {
             state.abort = Some(abort);
@@ -87,23 +66,24 @@ impl Task {
 
     /// Parks the task on `questions` and waits until every one is answered; the answers so far.
     pub(crate) async fn ask(&self, questions: Vec<(String, Value)>) -> Map<String, Value> {
-        {
+        let record = {
             let mut state = self.lock();
-            state.pending = questions;
-            state.status = Status::InputRequired;
-            state.last_updated_at = SystemTime::now();
-        }
-        self.announce();
+            state.record.pending = questions;
+            state.record.status = Status::InputRequired;
+            state.record.last_updated_at = SystemTime::now();
+            state.record.clone()
+        };
+        self.changed(record, true);
         loop {
             let answered = self.answered.notified();
             {
                 let mut state = self.lock();
-                if state.pending.is_empty() {
-                    state.status = Status::Working;
-                    state.last_updated_at = SystemTime::now();
-                    let answers = state.answers.clone();
+                if state.record.pending.is_empty() {
+                    state.record.status = Status::Working;
+                    state.record.last_updated_at = SystemTime::now();
+                    let (answers, record) = (state.answers.clone(), state.record.clone());
                     drop(state);
-                    self.announce();
+                    self.changed(record, true);
                     return answers;
                 }
             }
@@ -116,15 +96,26 @@ impl Task {
         let mut state = self.lock();
         let mut taken = false;
         for (key, answer) in responses {
-            if let Some(at) = state.pending.iter().position(|(asked, _)| *asked == key) {
-                state.pending.remove(at);
+            if let Some(at) = state
+                .record
+                .pending
+                .iter()
+                .position(|(asked, _)| *asked == key)
+            {
+                state.record.pending.remove(at);
                 state.answers.insert(key, answer);
                 taken = true;
             }
         }
         if taken {
-            state.last_updated_at = SystemTime::now();
-            drop(state);
+            state.record.last_updated_at = SystemTime::now();
+        }
+        let record = state.record.clone();
+        drop(state);
+        // Written even when nothing was taken: another instance may have written answers
+        // taken off a record older than this one.
+        self.changed(record, false);
+        if taken {
             self.answered.notify_waiters();
         }
     }
@@ -132,56 +123,74 @@ impl Task {
     /// Ends the task with `outcome`, unless it already ended (a cancel came first).
     pub(crate) fn finish(&self, outcome: Result<Value, RpcError>) {
         let mut state = self.lock();
-        if state.status.is_terminal() {
+        if state.record.status.is_terminal() {
             return;
         }
-        state.status = if outcome.is_ok() {
+        state.record.status = if outcome.is_ok() {
             Status::Completed
         } else {
             Status::Failed
         };
-        state.pending.clear();
-        state.outcome = Some(outcome);
+        state.record.pending.clear();
+        state.record.outcome = Some(outcome);
         state.abort = None;
-        state.last_updated_at = SystemTime::now();
+        state.record.last_updated_at = SystemTime::now();
+        let record = state.record.clone();
         drop(state);
-        self.announce();
+        self.changed(record, true);
     }
 
     /// Stops the task, unless it already ended.
     pub(crate) fn cancel(&self) {
         let mut state = self.lock();
-        if state.status.is_terminal() {
+        if state.record.status.is_terminal() {
             return;
         }
         if let Some(abort) = state.abort.take() {
             abort.abort();
         }
-        state.status = Status::Cancelled;
-        state.pending.clear();
-        state.last_updated_at = SystemTime::now();
+        state.record.cancel();
+        let record = state.record.clone();
         drop(state);
-        self.announce();
+        self.changed(record, true);
+    }
+}
+
+/// A task found by its id: run here, or by another instance.
+pub(crate) enum Found {
+    Here(Arc<Task>),
+    Elsewhere(TaskRecord),
+}
+
+impl Found {
+    pub(crate) fn record(&self) -> TaskRecord {
+        match self {
+            Found::Here(task) => task.record(),
+            Found::Elsewhere(record) => record.clone(),
+        }
     }
 }
 
 /// The tasks held, by id.
 pub(crate) struct TaskStore {
     pub(crate) limits: TaskLimits,
+    /// The tasks this instance runs (or ran), until their `ttl` ends.
     tasks: Mutex<HashMap<String, Arc<Task>>>,
     /// The id of each task whose status changes, for `notifications/tasks`.
     changes: broadcast::Sender<String>,
+    shared: Arc<dyn SharedTasks>,
 }
 
 /// How many status changes a listen stream may fall behind by before it misses some.
 const STATUS_BACKLOG: usize = 256;
 
 impl TaskStore {
-    pub(crate) fn new(limits: TaskLimits) -> TaskStore {
+    pub(crate) fn new(limits: TaskLimits, shared: Arc<dyn SharedTasks>) -> TaskStore {
         TaskStore {
             limits,
             tasks: Mutex::new(HashMap::new()),
             changes: broadcast::Sender::new(STATUS_BACKLOG),
+            shared,
         }
     }
 
@@ -190,57 +199,152 @@ impl TaskStore {
         self.changes.subscribe()
     }
 
-    /// A new working task of `owner`, held before it is returned (a `tasks/get` right after
-    /// finds it); -32603 when `max_live` tasks are held already.
-    pub(crate) fn create(&self, owner: Option<String>) -> Result<Arc<Task>, RpcError> {
+    /// A new working task of `owner`, held (and shared) before it is returned: a `tasks/get`
+    /// right after finds it, on any instance. -32603 when this instance holds `max_live`
+    /// tasks already, or when the shared store does not answer.
+    pub(crate) async fn create(&self, owner: Option<String>) -> Result<Arc<Task>, RpcError> {
         let now = SystemTime::now();
-        let mut tasks = self.tasks.lock().expect("lock poisoned");
-        self.forget_expired(&mut tasks, now);
-        if tasks.len() >= self.limits.max_live {
-            return Err(RpcError::internal(format!(
-                "the server holds {} tasks, its limit: try again when some have expired",
-                self.limits.max_live
-            )));
-        }
-        let task = Arc::new(Task {
-            id: new_id(),
-            owner,
-            created_at: now,
-            state: Mutex::new(TaskState {
+        let task = {
+            let mut tasks = self.tasks.lock().expect("lock poisoned");
+            self.forget_expired(&mut tasks, now);
+            if tasks.len() >= self.limits.max_live {
+                return Err(RpcError::internal(format!(
+                    "the server holds {} tasks, its limit: try again when some have expired",
+                    self.limits.max_live
+                )));
+            }
+            let id = new_id();
+            let record = TaskRecord {
+                id: id.clone(),
+                owner,
+                runner: self.shared.instance().to_owned(),
+                created_at: now,
                 status: Status::Working,
                 last_updated_at: now,
                 pending: Vec::new(),
-                answers: Map::new(),
                 outcome: None,
-                abort: None,
-            }),
-            answered: Notify::new(),
-            changes: self.changes.clone(),
-        });
-        tasks.insert(task.id.clone(), Arc::clone(&task));
+            };
+            let task = Arc::new(Task {
+                id,
+                state: Mutex::new(TaskState {
+                    record,
+                    answers: Map::new(),
+                    abort: None,
+                }),
+                answered: Notify::new(),
+                changes: self.changes.clone(),
+                shared: Arc::clone(&self.shared),
+            });
+            tasks.insert(task.id.clone(), Arc::clone(&task));
+            task
+        };
+        if let Err(Unavailable(why)) = self.shared.create(task.record()).await {
+            self.tasks.lock().expect("lock poisoned").remove(&task.id);
+            return Err(unavailable(&why));
+        }
         Ok(task)
     }
 
-    /// The task `id` of `owner`: `None` when there is none, it expired, or it is another's.
+    /// The task `id` of `owner` that this instance runs: `None` when there is none, it
+    /// expired, or it is another's.
     pub(crate) fn get(&self, id: &str, owner: Option<&str>) -> Option<Arc<Task>> {
         let mut tasks = self.tasks.lock().expect("lock poisoned");
         self.forget_expired(&mut tasks, SystemTime::now());
         tasks
             .get(id)
-            .filter(|task| task.owner.as_deref() == owner)
+            .filter(|task| task.lock().record.owner.as_deref() == owner)
             .cloned()
+    }
+
+    /// The task `id` of `owner`, here or on another instance: `None` when there is none, it
+    /// expired, or it is another's; -32603 when the shared store does not answer.
+    pub(crate) async fn find(
+        &self,
+        id: &str,
+        owner: Option<&str>,
+    ) -> Result<Option<Found>, RpcError> {
+        if let Some(task) = self.get(id, owner) {
+            return Ok(Some(Found::Here(task)));
+        }
+        let record = self
+            .shared
+            .load(id)
+            .await
+            .map_err(|Unavailable(why)| unavailable(&why))?;
+        let alive = |record: &TaskRecord| record.created_at + self.limits.ttl > SystemTime::now();
+        Ok(record
+            .filter(|record| record.owner.as_deref() == owner && alive(record))
+            .map(Found::Elsewhere))
+    }
+
+    /// `tasks/cancel`: stops the task unless it ended.
+    pub(crate) async fn cancel(&self, found: Found) -> Result<(), RpcError> {
+        match found {
+            Found::Here(task) => task.cancel(),
+            Found::Elsewhere(mut record) => {
+                if !record.status.is_terminal() {
+                    record.cancel();
+                    (self.shared.command(record, Command::Cancel).await)
+                        .map_err(|Unavailable(why)| unavailable(&why))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `tasks/update`: answers to the task's pending questions (others are ignored).
+    pub(crate) async fn answer(
+        &self,
+        found: Found,
+        responses: Map<String, Value>,
+    ) -> Result<(), RpcError> {
+        match found {
+            Found::Here(task) => task.answer(responses),
+            Found::Elsewhere(mut record) => {
+                if !record.status.is_terminal() {
+                    record.take_answered(responses.keys().map(String::as_str));
+                    let command = Command::Answer { responses };
+                    (self.shared.command(record, command).await)
+                        .map_err(|Unavailable(why)| unavailable(&why))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A command from another instance for a task this one runs (it checked the caller);
+    /// one this instance no longer holds is ignored.
+    #[cfg_attr(
+        not(feature = "redis"),
+        expect(dead_code, reason = "commands travel on the Redis bus")
+    )]
+    pub(crate) fn command(&self, id: &str, command: Command) {
+        let task = self.tasks.lock().expect("lock poisoned").get(id).cloned();
+        if let Some(task) = task {
+            match command {
+                Command::Cancel => task.cancel(),
+                Command::Answer { responses } => task.answer(responses),
+            }
+        }
     }
 
     fn forget_expired(&self, tasks: &mut HashMap<String, Arc<Task>>, now: SystemTime) {
         let ttl = self.limits.ttl;
         tasks.retain(|_, task| {
-            let alive = task.created_at + ttl > now;
+            let alive = task.lock().record.created_at + ttl > now;
             if !alive {
                 task.cancel();
             }
             alive
         });
     }
+}
+
+/// -32603 for a shared store that does not answer.
+fn unavailable(why: &str) -> RpcError {
+    RpcError::internal(format!(
+        "the store of tasks shared by this server's instances did not answer ({why}): try again later"
+    ))
 }
 
 /// 128 random bits, hex: not guessable, so an id is all a client needs to name its task.
@@ -256,56 +360,85 @@ mod tests {
 
     use serde_json::json;
 
+    use super::super::shared::NotShared;
     use super::*;
 
     fn store(max_live: usize, ttl: Duration) -> TaskStore {
-        TaskStore::new(TaskLimits {
+        let limits = TaskLimits {
             max_live,
             ttl,
             ..TaskLimits::default()
-        })
+        };
+        TaskStore::new(limits, Arc::new(NotShared))
     }
 
-    #[test]
-    fn refuses_beyond_the_cap_and_forgets_expired_tasks() {
+    #[tokio::test]
+    async fn refuses_beyond_the_cap_and_forgets_expired_tasks() {
         let store = store(2, Duration::from_secs(60));
-        store.create(None).unwrap();
-        store.create(None).unwrap();
-        let error = store.create(None).err().unwrap();
+        store.create(None).await.unwrap();
+        store.create(None).await.unwrap();
+        let error = store.create(None).await.err().unwrap();
         assert!(error.to_string().contains("holds 2 tasks"), "{error}");
 
         let store = self::store(1, Duration::ZERO);
-        let first = store.create(None).unwrap();
+        let first = store.create(None).await.unwrap();
         assert!(store.get(&first.id, None).is_none());
-        store.create(None).unwrap();
-        assert_eq!(first.state.lock().unwrap().status, Status::Cancelled);
+        store.create(None).await.unwrap();
+        assert_eq!(first.record().status, Status::Cancelled);
     }
 
-    #[test]
-    fn a_task_is_its_owners_only() {
+    #[tokio::test]
+    async fn a_task_is_its_owners_only() {
         let store = store(4, Duration::from_secs(60));
-        let task = store.create(Some("iss alice".into())).unwrap();
+        let task = store.create(Some("iss alice".into())).await.unwrap();
         assert!(store.get(&task.id, Some("iss alice")).is_some());
         assert!(store.get(&task.id, Some("iss mallory")).is_none());
         assert!(store.get(&task.id, None).is_none());
+        let found = store.find(&task.id, Some("iss mallory")).await.unwrap();
+        assert!(found.is_none());
     }
 
-    #[test]
-    fn answers_only_pending_questions_and_ends_once() {
+    #[tokio::test]
+    async fn answers_only_pending_questions_and_ends_once() {
         let store = store(4, Duration::from_secs(60));
-        let task = store.create(None).unwrap();
-        task.state.lock().unwrap().pending = vec![("a".into(), json!({})), ("b".into(), json!({}))];
+        let task = store.create(None).await.unwrap();
+        task.lock().record.pending = vec![("a".into(), json!({})), ("b".into(), json!({}))];
         task.answer(Map::from_iter([
             ("a".into(), json!(1)),
             ("zz".into(), json!(2)),
         ]));
-        let state = task.state.lock().unwrap();
-        assert_eq!(state.pending.len(), 1);
+        let state = task.lock();
+        assert_eq!(state.record.pending.len(), 1);
         assert_eq!(state.answers, Map::from_iter([("a".into(), json!(1))]));
         drop(state);
         task.cancel();
         task.finish(Ok(json!({})));
         task.cancel();
-        assert_eq!(task.state.lock().unwrap().status, Status::Cancelled);
+        assert_eq!(task.record().status, Status::Cancelled);
+    }
+
+    #[test]
+    fn a_record_elsewhere_takes_answers_and_a_cancel_until_it_ends() {
+        let now = SystemTime::now();
+        let mut record = TaskRecord {
+            id: "t".into(),
+            owner: None,
+            runner: "a".into(),
+            created_at: now,
+            status: Status::InputRequired,
+            last_updated_at: now,
+            pending: vec![("a".into(), json!({})), ("b".into(), json!({}))],
+            outcome: None,
+        };
+        assert!(!record.take_answered(["zz"]));
+        assert!(record.take_answered(["a"]));
+        assert_eq!(record.status, Status::InputRequired);
+        assert!(record.take_answered(["b"]));
+        assert_eq!(record.status, Status::Working);
+        record.cancel();
+        assert_eq!(record.status, Status::Cancelled);
+        record.status = Status::Completed;
+        record.cancel();
+        assert_eq!(record.status, Status::Completed);
     }
 }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::TaskLimits;
 use super::clock::rfc3339;
-use super::store::{Status, Task};
+use super::record::{Status, TaskRecord};
 use crate::jsonrpc::RpcError;
 
 /// The fields of a task, with what its status adds when `detailed` (`tasks/get`).
@@ -30,12 +30,11 @@ pub(crate) struct TaskFields {
 }
 
 impl TaskFields {
-    pub(crate) fn of(task: &Task, limits: &TaskLimits, detailed: bool) -> TaskFields {
-        let state = task.state.lock().expect("lock poisoned");
+    pub(crate) fn of(state: &TaskRecord, limits: &TaskLimits, detailed: bool) -> TaskFields {
         let mut fields = TaskFields {
-            task_id: task.id.clone(),
+            task_id: state.id.clone(),
             status: state.status.as_str(),
-            created_at: rfc3339(task.created_at),
+            created_at: rfc3339(state.created_at),
             last_updated_at: rfc3339(state.last_updated_at),
             ttl_ms: millis(limits.ttl),
             poll_interval_ms: millis(limits.poll_interval).max(1),

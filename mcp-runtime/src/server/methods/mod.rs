@@ -230,11 +230,11 @@ pub(crate) async fn route(
         "completion/complete" => completion_complete::complete(&request, params),
         "logging/setLevel" => set_level(session, id, params),
         #[cfg(feature = "tasks")]
-        "tasks/get" if request.envelope().is_some() => tasks::get(&request, params),
+        "tasks/get" if request.envelope().is_some() => tasks::get(&request, params).await,
         #[cfg(feature = "tasks")]
-        "tasks/update" if request.envelope().is_some() => tasks::update(&request, params),
+        "tasks/update" if request.envelope().is_some() => tasks::update(&request, params).await,
         #[cfg(feature = "tasks")]
-        "tasks/cancel" if request.envelope().is_some() => tasks::cancel(&request, params),
+        "tasks/cancel" if request.envelope().is_some() => tasks::cancel(&request, params).await,
         _ => Err(method_not_found(&method, METHODS)),
     };
     outcome.unwrap_or_else(|error| encode_error(Some(id), &error))

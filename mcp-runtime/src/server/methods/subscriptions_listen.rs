@@ -142,7 +142,7 @@ pub(super) async fn listen(
                     Ok(task) if honored.follows(&task) => {
                         if let Some(task) = server.tasks.get(&task, owner.as_deref()) {
                             let status = TaskStatus {
-                                task: TaskFields::of(&task, &server.tasks.limits, true),
+                                task: TaskFields::of(&task.record(), &server.tasks.limits, true),
                                 meta: tagged(&id),
                             };
                             request

@@ -21,7 +21,7 @@ use crate::protocol::CallToolResult;
 use crate::protocol::stateless_result::ServerMeta;
 use crate::server::panic::CatchUnwind;
 use crate::tasks::EXTENSION;
-use crate::tasks::store::Task;
+use crate::tasks::store::{Found, Task};
 use crate::tasks::wire::TaskFields;
 use crate::tool::{Arguments, ToolEntry};
 
@@ -86,7 +86,7 @@ pub(super) struct Rerun {
 /// The reply to a call that becomes a task: the task is held before the reply is written
 /// (a `tasks/get` right after finds it), and `call`, already started with `round`, goes on
 /// in the background.
-pub(super) fn start(
+pub(super) async fn start(
     request: &Request<'_>,
     call: Call,
     round: Arc<InputRound>,
@@ -103,14 +103,14 @@ pub(super) fn start(
     }
     let server = request.server();
     let owner = request.state.sink.authentication().owner();
-    let task = server.tasks.create(owner)?;
+    let task = server.tasks.create(owner).await?;
     let run = tokio::spawn(run(Arc::clone(&task), call, round, rerun));
     task.set_abort(run.abort_handle());
     Ok(encode_result(
         &request.id,
         &CreateTaskResult {
             result_type: "task",
-            task: TaskFields::of(&task, &server.tasks.limits, false),
+            task: TaskFields::of(&task.record(), &server.tasks.limits, false),
             meta: ServerMeta(&server.info),
         },
     ))
@@ -166,35 +166,35 @@ struct UpdateParams {
     input_responses: Map<String, Value>,
 }
 
-/// The caller's task `id`; -32602 when there is none.
-fn find(request: &Request<'_>, id: &str) -> Result<Arc<Task>, RpcError> {
+/// The caller's task `id`, here or on another instance; -32602 when there is none.
+async fn find(request: &Request<'_>, id: &str) -> Result<Found, RpcError> {
     let owner = request.state.sink.authentication().owner();
-    request
-        .server()
-        .tasks
-        .get(id, owner.as_deref())
-        .ok_or_else(|| {
-            RpcError::invalid_params(format!(
-                "no task `{id}`: it never existed, it expired, or it is not yours"
-            ))
-            .with_data(json!({ "taskId": id }))
-        })
+    let found = request.server().tasks.find(id, owner.as_deref()).await?;
+    found.ok_or_else(|| {
+        RpcError::invalid_params(format!(
+            "no task `{id}`: it never existed, it expired, or it is not yours"
+        ))
+        .with_data(json!({ "taskId": id }))
+    })
 }
 
 /// `tasks/get`: the task, with its questions, result or error as its status has them.
-pub(super) fn get(request: &Request<'_>, params: Option<&RawValue>) -> Result<Vec<u8>, RpcError> {
+pub(super) async fn get(
+    request: &Request<'_>,
+    params: Option<&RawValue>,
+) -> Result<Vec<u8>, RpcError> {
     if !declared(request) {
         return Err(undeclared(request, "`tasks/get`"));
     }
     let TaskParams { task_id } = parse_params("tasks/get", params)?;
-    let task = find(request, &task_id)?;
+    let record = find(request, &task_id).await?.record();
     let limits = &request.server().tasks.limits;
-    Ok(request.reply(&TaskFields::of(&task, limits, true)))
+    Ok(request.reply(&TaskFields::of(&record, limits, true)))
 }
 
 /// `tasks/update`: answers to the task's pending questions (others are ignored); an empty
 /// acknowledgement.
-pub(super) fn update(
+pub(super) async fn update(
     request: &Request<'_>,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
@@ -205,13 +205,18 @@ pub(super) fn update(
         task_id,
         input_responses,
     } = parse_params("tasks/update", params)?;
-    find(request, &task_id)?.answer(input_responses);
+    let found = find(request, &task_id).await?;
+    request
+        .server()
+        .tasks
+        .answer(found, input_responses)
+        .await?;
     Ok(request.reply(&json!({})))
 }
 
 /// `tasks/cancel`: stops the task unless it ended already; an empty acknowledgement either
 /// way.
-pub(super) fn cancel(
+pub(super) async fn cancel(
     request: &Request<'_>,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
@@ -219,6 +224,7 @@ pub(super) fn cancel(
         return Err(undeclared(request, "`tasks/cancel`"));
     }
     let TaskParams { task_id } = parse_params("tasks/cancel", params)?;
-    find(request, &task_id)?.cancel();
+    let found = find(request, &task_id).await?;
+    request.server().tasks.cancel(found).await?;
     Ok(request.reply(&json!({})))
 }

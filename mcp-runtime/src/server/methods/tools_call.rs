@@ -85,6 +85,7 @@ pub(super) async fn call_tool(
                 tasks::FirstStretch::Stopped(stopped) => return input.stopped(request, stopped),
                 tasks::FirstStretch::Waiting(call) => {
                     return tasks::start(request, call, round, rerun)
+                        .await
                         .unwrap_or_else(|error| encode_error(Some(id), &error));
                 }
             }

@@ -1,0 +1,326 @@
+//! The tasks' records on Redis (`shared.rs` says what is shared and who has the last word):
+//! each task is a hash `mcp:task:NAME:ID` (NAME is the server's `serverInfo.name`) with its
+//! `status` and its `record` (JSON), which expires when the task does (its `ttlMs` from its
+//! creation). A command for a task goes to the instance that runs it on the pub/sub channel
+//! `mcp:tasks:NAME:INSTANCE`, which that instance's change bus subscribes to
+//! (`server/redis_bus.rs`).
+//!
+//! Like the event store, the records are written from a thread of their own with a
+//! one-thread Tokio runtime, fed by a bounded queue ([`QUEUE`]), on a connection made on first
+//! use and again after a failure: a change on the running instance is queued and never waits
+//! (one that finds the queue full, or Redis away, is not shared: a rate-limited line says so).
+//! A new task, a read, and a command wait for their answer, within twice the connect timeout
+//! (the writes queued before them go first, so a read sees them): a Redis that does not answer
+//! fails the request with a clear error, never leaves it hanging.
+
+use std::time::{Duration, SystemTime};
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::record::TaskRecord;
+use super::shared::{Command, ForRunner, Pending, SharedTasks, Unavailable};
+use crate::limit_log::LimitLog;
+use crate::server::redis_link::{self, Reconnecting};
+
+/// How many record changes may wait for Redis.
+pub(crate) const QUEUE: usize = 4096;
+
+/// Writes a record unless the stored one has ended, or whatever the stored one when
+/// `ARGV[4]` is `1` (the runner's word on its own task); expires it in `ARGV[3]` ms.
+const WRITE: &str = r"
+local stored = redis.call('HGET', KEYS[1], 'status')
+if ARGV[4] ~= '1' and (stored == 'completed' or stored == 'failed' or stored == 'cancelled') then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'record', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+";
+
+/// The store: the queue to its thread.
+pub(crate) struct RedisTasks {
+    requests: mpsc::Sender<Request>,
+    instance: String,
+}
+
+enum Request {
+    /// The runner's change.
+    Update(TaskRecord),
+    Create {
+        record: TaskRecord,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    Load {
+        id: String,
+        reply: oneshot::Sender<Result<Option<TaskRecord>, String>>,
+    },
+    Command {
+        record: TaskRecord,
+        command: Command,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+}
+
+/// What the thread works with.
+struct Link {
+    connection: Reconnecting,
+    /// `host:port`, for log lines.
+    address: String,
+    /// `NAME`, in every key.
+    name: String,
+    /// How long a task lives from its creation.
+    ttl: Duration,
+}
+
+/// The key of task `id`'s record.
+fn task_key(name: &str, id: &str) -> String {
+    format!("mcp:task:{name}:{id}")
+}
+
+/// The channel on which the instance `instance` of server `name` hears commands for its tasks.
+pub(crate) fn runner_channel(name: &str, instance: &str) -> String {
+    format!("mcp:tasks:{name}:{instance}")
+}
+
+impl RedisTasks {
+    /// The records of the server `name` on the Redis at `url`, this instance being `instance`
+    /// (its name on the change bus), each kept for `ttl` from its task's creation. Connects on
+    /// first use.
+    pub(crate) fn start(
+        url: &str,
+        name: &str,
+        instance: &str,
+        ttl: Duration,
+    ) -> Result<RedisTasks, String> {
+        let client = redis::Client::open(url)
+            .map_err(|e| format!("`{url}` is not a Redis URL (ServerBuilder::redis): {e}"))?;
+        let address = client.get_connection_info().addr().to_string();
+        let (requests, queue) = mpsc::channel(QUEUE);
+        let link = Link {
+            connection: Reconnecting::new(client),
+            address,
+            name: name.to_owned(),
+            ttl,
+        };
+        std::thread::Builder::new()
+            .name("mcp-redis-tasks".to_owned())
+            .spawn(move || link.run(queue))
+            .map_err(|e| format!("cannot start the Redis task store's thread: {e}"))?;
+        Ok(RedisTasks {
+            requests,
+            instance: instance.to_owned(),
+        })
+    }
+
+    /// Queues `request` and waits for the answer `answer` brings, within twice the connect
+    /// timeout (the thread bounds each round trip; this bounds the wait for what is queued
+    /// before).
+    fn ask<T: Send + 'static>(
+        &self,
+        request: Request,
+        answer: oneshot::Receiver<Result<T, String>>,
+    ) -> Pending<Result<T, Unavailable>> {
+        let requests = self.requests.clone();
+        Box::pin(async move {
+            let asked = async {
+                let ended = "the task store's thread has ended";
+                requests.send(request).await.map_err(|_| ended.to_owned())?;
+                answer.await.map_err(|_| ended.to_owned())?
+            };
+            let within = redis_link::CONNECT_TIMEOUT * 2;
+            let outcome = match tokio::time::timeout(within, asked).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(format!("no answer within {within:?}")),
+            };
+            outcome.map_err(|why| {
+                static FAILED: LimitLog = LimitLog::new();
+                FAILED.hit(|| {
+                    format!("the Redis task store failed ({why}): the tasks/* request or the task-creating call that needed it is refused")
+                });
+                Unavailable(why)
+            })
+        })
+    }
+}
+
+impl SharedTasks for RedisTasks {
+    fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    fn create(&self, record: TaskRecord) -> Pending<Result<(), Unavailable>> {
+        let (reply, answer) = oneshot::channel();
+        self.ask(Request::Create { record, reply }, answer)
+    }
+
+    fn update(&self, record: TaskRecord) {
+        if self.requests.try_send(Request::Update(record)).is_err() {
+            static FULL: LimitLog = LimitLog::new();
+            FULL.hit(|| {
+                format!("{QUEUE} task changes wait for the Redis task store: this one is not shared, and other instances see the task as it was until its next change")
+            });
+        }
+    }
+
+    fn load(&self, id: &str) -> Pending<Result<Option<TaskRecord>, Unavailable>> {
+        let (reply, answer) = oneshot::channel();
+        let id = id.to_owned();
+        self.ask(Request::Load { id, reply }, answer)
+    }
+
+    fn command(&self, record: TaskRecord, command: Command) -> Pending<Result<(), Unavailable>> {
+        let (reply, answer) = oneshot::channel();
+        let request = Request::Command {
+            record,
+            command,
+            reply,
+        };
+        self.ask(request, answer)
+    }
+}
+
+impl Link {
+    fn run(mut self, mut queue: mpsc::Receiver<Request>) {
+        let runtime = match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime,
+            Err(e) => {
+                crate::stderr::line(format_args!(
+                    "mcp: cannot start the Redis task store's runtime ({e}): tasks are not shared with other instances, and creating one fails"
+                ));
+                return;
+            }
+        };
+        runtime.block_on(async move {
+            while let Some(request) = queue.recv().await {
+                match request {
+                    Request::Update(record) => {
+                        if let Err(e) = self.write(&record, None).await {
+                            static FAILED: LimitLog = LimitLog::new();
+                            FAILED.hit(|| {
+                                format!(
+                                    "writing a task's record to Redis at {} failed ({e}): other instances see it as it was until its next change",
+                                    self.address
+                                )
+                            });
+                        }
+                    }
+                    Request::Create { record, reply } => {
+                        let _ = reply.send(self.write(&record, None).await.map(drop));
+                    }
+                    Request::Load { id, reply } => {
+                        let _ = reply.send(self.load(&id).await);
+                    }
+                    Request::Command {
+                        record,
+                        command,
+                        reply,
+                    } => {
+                        let _ = reply.send(self.command(record, command).await);
+                    }
+                }
+            }
+        });
+    }
+
+    /// Writes `record` (the runner's word when it is the runner's: any record but one of
+    /// `elsewhere`), then publishes `elsewhere`'s command, in one round trip: how many
+    /// instances heard the command.
+    async fn write(
+        &mut self,
+        record: &TaskRecord,
+        elsewhere: Option<&ForRunner>,
+    ) -> Result<i64, String> {
+        let left = (record.created_at + self.ttl)
+            .duration_since(SystemTime::now())
+            .unwrap_or_default();
+        let left = u64::try_from(left.as_millis()).unwrap_or(u64::MAX);
+        let key = task_key(&self.name, &record.id);
+        let text = serde_json::to_string(record).expect("a record serializes");
+        let status = record.status.as_str();
+        let runners_word = elsewhere.is_none();
+        let publishing = elsewhere.is_some();
+        let publish = elsewhere.map(|command| {
+            let channel = runner_channel(&self.name, &record.runner);
+            (
+                channel,
+                serde_json::to_string(command).expect("a command serializes"),
+            )
+        });
+        if left == 0 && publish.is_none() {
+            // It expired: Redis forgot it, or is about to.
+            return Ok(0);
+        }
+        self.connection
+            .round_trip(|mut connection| {
+                let mut pipe = redis::pipe();
+                if left > 0 {
+                    pipe.cmd("EVAL")
+                        .arg(WRITE)
+                        .arg(1)
+                        .arg(&key)
+                        .arg(status)
+                        .arg(&text)
+                        .arg(left)
+                        .arg(u8::from(runners_word))
+                        .ignore();
+                }
+                match &publish {
+                    Some((channel, message)) => {
+                        pipe.cmd("PUBLISH").arg(channel).arg(message);
+                    }
+                    None => {
+                        pipe.cmd("PING").ignore();
+                    }
+                }
+                async move {
+                    if publishing {
+                        let (heard,): (i64,) = pipe.query_async(&mut connection).await?;
+                        Ok(heard)
+                    } else {
+                        pipe.query_async::<()>(&mut connection).await?;
+                        Ok(0)
+                    }
+                }
+            })
+            .await
+    }
+
+    async fn load(&mut self, id: &str) -> Result<Option<TaskRecord>, String> {
+        let key = task_key(&self.name, id);
+        let stored: Option<Vec<u8>> = self
+            .connection
+            .round_trip(|mut connection| {
+                let mut command = redis::cmd("HGET");
+                command.arg(&key).arg("record");
+                async move { command.query_async(&mut connection).await }
+            })
+            .await?;
+        match stored {
+            Some(bytes) => serde_json::from_slice(&bytes)
+                .map(Some)
+                .map_err(|e| format!("the record at {key} is not one ({e})")),
+            None => Ok(None),
+        }
+    }
+
+    /// Writes `record` (changed here) unless it ended, and hands `command` to its runner.
+    /// Answers that no instance heard are an error (the runner stopped, or lost Redis): the
+    /// task cannot go on with them. A cancel no one heard still stands in the record.
+    async fn command(&mut self, record: TaskRecord, command: Command) -> Result<(), String> {
+        let message = ForRunner {
+            task: record.id.clone(),
+            command,
+        };
+        let heard = self.write(&record, Some(&message)).await?;
+        if heard == 0 && matches!(message.command, Command::Answer { .. }) {
+            return Err(format!(
+                "the instance that runs task `{}` does not listen on Redis (it stopped, or lost its connection): the answers did not reach it",
+                record.id
+            ));
+        }
+        Ok(())
+    }
+}
