@@ -8,8 +8,11 @@
 //! a state sealed with other keys is refused; a legacy stream lost on one instance is resumed
 //! on the other, which replays exactly what was missed and refuses foreign, forged and unknown
 //! ids; on a protected server (two in-process instances, tokens from the real authorization
-//! server of `common/auth_server.rs`) it resumes there for its caller only. Through the
-//! balancer: stateless requests
+//! server of `common/auth_server.rs`) it resumes there for its caller only. A task of the
+//! tasks extension created on one instance is read, answered (its questions one at a time),
+//! awaited and cancelled through the other; on a protected server it is its caller's only on
+//! every instance; with Redis down, `tasks/*` and a task-creating call are refused at once,
+//! saying so. Through the balancer: stateless requests
 //! alternate, a legacy session sticks to its instance by `Mcp-Session-Id`, the public host
 //! passes and another is refused. Faults: Redis restarted (the bus says so and recovers, no
 //! instance fails); an instance killed (the survivor serves, opening the dead one's sealed
@@ -288,7 +291,7 @@ impl Cluster {
 const REVISION: &str = "2026-07-28";
 
 /// A request of revision 2026-07-28 for `method` (the tool or prompt `name`), with the
-/// headers the transport checks.
+/// headers the transport checks (and the `_meta` members `params` does not set).
 fn stateless(id: u64, method: &str, mut params: Value) -> (String, Vec<(String, String)>) {
     let mut meta = params["_meta"].take();
     for (key, value) in [
@@ -302,7 +305,9 @@ fn stateless(id: u64, method: &str, mut params: Value) -> (String, Vec<(String, 
             json!({"name": "scale-test", "version": "0"}),
         ),
     ] {
-        meta[key] = value;
+        if meta.get(key).is_none() {
+            meta[key] = value;
+        }
     }
     params["_meta"] = meta;
     let mut headers = vec![
@@ -313,7 +318,9 @@ fn stateless(id: u64, method: &str, mut params: Value) -> (String, Vec<(String, 
         ("mcp-protocol-version".to_owned(), REVISION.to_owned()),
         ("mcp-method".to_owned(), method.to_owned()),
     ];
-    if let Some(name) = params.get("name").and_then(Value::as_str) {
+    // The tool's or prompt's name, or a task's id (the tasks extension's methods).
+    let named = params.get("name").or_else(|| params.get("taskId"));
+    if let Some(name) = named.and_then(Value::as_str) {
         headers.push(("mcp-name".to_owned(), name.to_owned()));
     }
     let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
@@ -890,7 +897,7 @@ fn whoami(caller: Caller) -> String {
     caller.subject().to_owned()
 }
 
-/// An instance of a protected server sharing the Redis on `redis_port`, accepting the tokens
+/// An instance of a protected server (`whoami`, and `nap` as a task) sharing the Redis on `redis_port`, accepting the tokens
 /// `issuer` gives for `resource`, serving in the background: its port.
 async fn protected_instance(redis_port: u16, issuer: &str, resource: &str) -> u16 {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -898,12 +905,54 @@ async fn protected_instance(redis_port: u16, issuer: &str, resource: &str) -> u1
     let protection = ResourceServer::jwt(issuer, resource).unwrap();
     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
         .tool::<whoami>()
+        .tool::<nap>()
         .redis(format!("redis://127.0.0.1:{redis_port}"))
         .build()
         .unwrap();
     let options = HttpOptions::new().resource_server(protection);
     tokio::spawn(async move { server.serve_http(listener, options).await });
     port
+}
+
+/// Two instances of a protected server sharing a Redis, the authorization server that
+/// issues their tokens, and the tokens of two callers, `writer` and `reader`.
+struct ProtectedPair {
+    _scratch: Scratch,
+    _redis: Process,
+    auth: AuthServer,
+    resource: String,
+    a: u16,
+    b: u16,
+    writer: String,
+    reader: String,
+}
+
+impl ProtectedPair {
+    /// `None` (the test skips, saying why) without the tools.
+    async fn start() -> Option<ProtectedPair> {
+        if !tools_present() {
+            return None;
+        }
+        let auth = AuthServer::start()?;
+        let scratch = Scratch::new();
+        let redis_port = free_port();
+        let redis = start_redis(redis_port, &scratch);
+        let resource = format!("https://{PUBLIC_HOST}/mcp");
+        let a = protected_instance(redis_port, &auth.keys.issuer, &resource).await;
+        let b = protected_instance(redis_port, &auth.keys.issuer, &resource).await;
+        let writer = auth.token("writer", &resource, None).await;
+        let reader = auth.token("reader", &resource, None).await;
+        Some(ProtectedPair {
+            _scratch: scratch,
+            _redis: redis,
+            auth,
+            resource,
+            a,
+            b,
+            writer,
+            reader,
+        })
+    }
 }
 
 /// A request at `port` in `session` (if any) with `token`, and `last_event_id` (if any).
@@ -939,20 +988,11 @@ async fn as_caller(
 /// names); the owner can still resume after that.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_legacy_stream_on_a_protected_server_is_resumed_elsewhere_by_its_caller_only() {
-    if !tools_present() {
-        return;
-    }
-    let Some(auth) = AuthServer::start() else {
+    let Some(pair) = ProtectedPair::start().await else {
         return;
     };
-    let scratch = Scratch::new();
-    let redis_port = free_port();
-    let _redis = start_redis(redis_port, &scratch);
-    let resource = format!("https://{PUBLIC_HOST}/mcp");
-    let a_port = protected_instance(redis_port, &auth.keys.issuer, &resource).await;
-    let b_port = protected_instance(redis_port, &auth.keys.issuer, &resource).await;
-    let writer = auth.token("writer", &resource, None).await;
-    let reader = auth.token("reader", &resource, None).await;
+    let (a_port, b_port) = (pair.a, pair.b);
+    let (writer, reader) = (pair.writer.clone(), pair.reader.clone());
 
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
@@ -998,7 +1038,7 @@ async fn a_legacy_stream_on_a_protected_server_is_resumed_elsewhere_by_its_calle
     assert!(message.contains("session not found"), "{message}");
 
     // The owner, with a fresh token of the same subject, is not harmed by the refusal.
-    let again = auth.token("writer", &resource, None).await;
+    let again = pair.auth.token("writer", &pair.resource, None).await;
     let response = resume_on_b(again).await;
     assert_eq!(response.status, 200);
     assert!(response.text().await.ends_with("retry: 1000\n\n"));
@@ -1200,4 +1240,232 @@ async fn a_rotated_key_file_takes_effect_without_a_restart() {
         done["result"]["content"][0]["text"], "Hello, Rot!",
         "{done}"
     );
+}
+
+// ===== Tasks (io.modelcontextprotocol/tasks) across instances =====
+
+/// The `_meta` of a request that declares the tasks extension.
+fn with_tasks(mut params: Value) -> Value {
+    params["_meta"] = json!({"io.modelcontextprotocol/clientCapabilities": {
+        "elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}}});
+    params
+}
+
+/// `method` with `params` at `port`, declaring the tasks extension: the JSON-RPC reply.
+async fn task_request(port: u16, id: u64, method: &str, params: Value) -> Value {
+    let host = format!("127.0.0.1:{port}");
+    post(port, &host, id, method, with_tasks(params))
+        .await
+        .json()
+        .await
+}
+
+/// Starts the `everything` tool `name` as a task on `port`: its id.
+async fn start_task(port: u16, name: &str, arguments: Value) -> String {
+    let created = task_request(
+        port,
+        1,
+        "tools/call",
+        json!({"name": name, "arguments": arguments}),
+    )
+    .await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    created["result"]["taskId"]
+        .as_str()
+        .expect("a task id")
+        .to_owned()
+}
+
+/// `tasks/get` at `port` until the task's status is `status` (within 10 s): the task.
+async fn until_status(port: u16, task: &str, status: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = task_request(port, 2, "tasks/get", json!({"taskId": task})).await;
+        if got["result"]["status"] == status {
+            return got["result"].clone();
+        }
+        assert!(Instant::now() < deadline, "never {status}: {got}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A task created on instance A is followed on instance B (its record is in Redis): B reads
+/// it while it works and once it completed, with its result; B answers its question, and the
+/// task, running on A, goes on and completes; B cancels another, which ends cancelled on both.
+#[tokio::test]
+async fn a_task_created_on_one_instance_is_read_answered_and_cancelled_on_the_other() {
+    if !tools_present() {
+        return;
+    }
+    let cluster = Cluster::start().await;
+    let (a, b) = (cluster.a_port, cluster.b_port);
+
+    let task = start_task(a, "slow_compute", json!({"seconds": 1, "label": "shared"})).await;
+    let working = task_request(b, 2, "tasks/get", json!({"taskId": task})).await;
+    assert_eq!(working["result"]["taskId"], task.as_str(), "{working}");
+    assert_eq!(working["result"]["status"], "working", "{working}");
+    assert!(
+        working["result"]["ttlMs"].as_u64().unwrap() > 0,
+        "{working}"
+    );
+    let done = until_status(b, &task, "completed").await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Computed `shared` in 1s",
+        "{done}"
+    );
+
+    // Two questions at once: answered one at a time on B, each answer taken at once.
+    let task = start_task(a, "multi_input", json!({})).await;
+    let asked = until_status(b, &task, "input_required").await;
+    let mut keys: Vec<String> = asked["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(keys.len(), 2, "{asked}");
+    let answer = json!({"action": "accept", "content": {"confirm": true}});
+    let second = keys.pop().unwrap();
+    let update = json!({"taskId": task, "inputResponses": {&keys[0]: answer}});
+    let ack = task_request(b, 3, "tasks/update", update).await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    let got = task_request(b, 4, "tasks/get", json!({"taskId": task})).await;
+    assert_eq!(got["result"]["status"], "input_required", "{got}");
+    let pending: Vec<&String> = got["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(pending, [&second], "{got}");
+    let update = json!({"taskId": task, "inputResponses": {&second: answer}});
+    task_request(b, 5, "tasks/update", update).await;
+    let done = until_status(b, &task, "completed").await;
+    let text = done["result"]["content"][0]["text"].as_str().unwrap();
+    assert_eq!(text.matches("action=accept").count(), 2, "{done}");
+    until_status(a, &task, "completed").await;
+
+    // Cancelled on B: at once on B, and on A, which stops the run.
+    let task = start_task(a, "slow_compute", json!({"seconds": 60})).await;
+    let ack = task_request(b, 6, "tasks/cancel", json!({"taskId": task})).await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    assert!(ack["result"].get("status").is_none(), "{ack}");
+    let got = task_request(b, 7, "tasks/get", json!({"taskId": task})).await;
+    assert_eq!(got["result"]["status"], "cancelled", "{got}");
+    until_status(a, &task, "cancelled").await;
+    // Cancelling again, anywhere, changes nothing.
+    let ack = task_request(a, 8, "tasks/cancel", json!({"taskId": task})).await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    until_status(b, &task, "cancelled").await;
+
+    // An id no instance made is unknown on each.
+    for port in [a, b] {
+        let unknown =
+            task_request(port, 9, "tasks/get", json!({"taskId": "0123456789abcdef"})).await;
+        assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    }
+}
+
+/// Works a while as a task: the protected instances' task.
+#[mcp_tool(task_support = "optional")]
+async fn nap(ctx: Context) -> String {
+    ctx.continue_as_task().await;
+    tokio::time::sleep(Duration::from_secs(30)).await;
+    "rested".to_owned()
+}
+
+/// A request of revision 2026-07-28 declaring the tasks extension, at `port` with `token`: the
+/// JSON-RPC reply.
+async fn task_request_as(port: u16, token: &str, method: &str, params: Value) -> Value {
+    let (body, mut headers) = stateless(1, method, with_tasks(params));
+    headers.push(("authorization".to_owned(), format!("Bearer {token}")));
+    headers.push(("content-type".to_owned(), "application/json".to_owned()));
+    let headers: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    http::request(port, "POST", &headers, &body)
+        .await
+        .json()
+        .await
+}
+
+/// On a protected server, a task created on instance A by one caller is theirs on instance B
+/// too (the owner its record in Redis names): another caller's `tasks/get`, `tasks/update`
+/// and `tasks/cancel` there are told the id is unknown, and the task goes on.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_task_on_a_protected_server_is_its_caller_s_only_on_every_instance() {
+    let Some(pair) = ProtectedPair::start().await else {
+        return;
+    };
+    let (a, b, writer, reader) = (pair.a, pair.b, &pair.writer, &pair.reader);
+
+    let created = task_request_as(
+        a,
+        &writer,
+        "tools/call",
+        json!({"name": "nap", "arguments": {}}),
+    )
+    .await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let task = created["result"]["taskId"].as_str().unwrap().to_owned();
+    for (method, params) in [
+        ("tasks/get", json!({"taskId": task})),
+        (
+            "tasks/update",
+            json!({"taskId": task, "inputResponses": {}}),
+        ),
+        ("tasks/cancel", json!({"taskId": task})),
+    ] {
+        let refused = task_request_as(b, &reader, method, params).await;
+        assert_eq!(refused["error"]["code"], -32602, "{method}: {refused}");
+        assert!(
+            refused["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("not yours"),
+            "{refused}"
+        );
+    }
+    let got = task_request_as(b, &writer, "tasks/get", json!({"taskId": task})).await;
+    assert_eq!(got["result"]["status"], "working", "{got}");
+    let ack = task_request_as(b, &writer, "tasks/cancel", json!({"taskId": task})).await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    let got = task_request_as(a, &writer, "tasks/get", json!({"taskId": task})).await;
+    assert_eq!(got["result"]["status"], "cancelled", "{got}");
+}
+
+/// Redis gone: a task another instance runs cannot be read, and a new task cannot be shared;
+/// each request is refused at once with an error that says so (no hang), and the instances
+/// keep serving.
+#[tokio::test]
+async fn tasks_say_so_when_redis_is_down() {
+    if !tools_present() {
+        return;
+    }
+    let mut cluster = Cluster::start().await;
+    let (a, b) = (cluster.a_port, cluster.b_port);
+    let task = start_task(a, "slow_compute", json!({"seconds": 60})).await;
+    cluster.redis.kill();
+
+    let started = Instant::now();
+    let refused = task_request(b, 2, "tasks/get", json!({"taskId": task})).await;
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("did not answer"), "{message}");
+    let call = json!({"name": "slow_compute", "arguments": {"seconds": 60}});
+    let refused = task_request(a, 3, "tools/call", call).await;
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    cluster
+        .b
+        .wait_for_log("the Redis task store failed", Duration::from_secs(5));
+    // The instance that runs the task still answers about it from its memory.
+    let got = task_request(a, 4, "tasks/get", json!({"taskId": task})).await;
+    assert_eq!(got["result"]["status"], "working", "{got}");
+    cluster.a.assert_alive();
+    cluster.b.assert_alive();
 }
