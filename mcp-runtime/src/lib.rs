@@ -324,7 +324,7 @@
 //! | `tracing` | `log_bridge::McpLogLayer`: `tracing` events in handlers become client log messages (install it with `tracing-subscriber` 0.3) |
 //! | `auth` | an OAuth 2.1 resource server for Streamable HTTP: `HttpOptions::resource_server`, `auth::JwtVerifier` (includes `http`) |
 //! | `tasks` | the tasks extension of revision 2026-07-28 ([`tasks`]): tools with `#[mcp_tool(task_support = ...)]` run as tasks, `tasks/get`, `tasks/update`, `tasks/cancel`; without it such a tool is refused when the server is built |
-//! | `redis` | `ServerBuilder::redis`: change notifications shared by several instances through Redis, and the legacy sessions' stream events for a resume on any instance (and `--redis URL` for `ServerBuilder::run`) |
+//! | `redis` | `ServerBuilder::redis`: change notifications shared by several instances through Redis, the legacy sessions' stream events for a resume on any instance, and (with `tasks`) the tasks of the tasks extension (and `--redis URL` for `ServerBuilder::run`) |
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

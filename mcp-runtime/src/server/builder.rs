@@ -296,6 +296,14 @@ impl ServerBuilder {
     /// 2025 revisions in that Redis, so that a stream resumed with `Last-Event-ID` on another
     /// instance replays what the client missed
     /// (`HttpOptions::shared_events_ttl` says what is kept, and for how long).
+    ///
+    /// With the `tasks` feature, the tasks of the tasks extension are shared too: each task's
+    /// record is written to that Redis (at `mcp:task:NAME:ID`, until its `ttlMs` from its
+    /// creation ends) so that any instance answers `tasks/get`, `tasks/update` and
+    /// `tasks/cancel` about it, handing the last two to the instance that runs it (the
+    /// `tasks` module says more). A call that becomes a task waits until its record is
+    /// written; one that Redis does not answer is refused with -32603 (as is a `tasks/*`
+    /// request about a task another instance runs), within 10 s, never hanging.
     #[cfg(feature = "redis")]
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub fn redis(mut self, url: impl Into<String>) -> ServerBuilder {

@@ -33,9 +33,15 @@
 //!
 //! Once the call is a task, its request has been answered: progress and log messages the tool
 //! sends from then on reach no one, and `tasks/cancel` (or the end of its `ttl`) stops the tool
-//! at its next `.await`, as a cancelled request does. The tasks live in this process's memory:
-//! several instances behind a balancer must send a task's `tasks/*` to the instance that holds
-//! it (nothing routes them there yet).
+//! at its next `.await`, as a cancelled request does.
+//!
+//! A task runs, and is held, on the instance that created it. With
+//! [`ServerBuilder::redis`](crate::ServerBuilder::redis) (the `redis` feature) several
+//! instances share their tasks: each task's record (status, timestamps, pending questions,
+//! result or error, owner) is also in Redis for its `ttl`, so `tasks/get`, `tasks/update` and
+//! `tasks/cancel` are served by any instance, the last two handed on to the instance that runs
+//! the task. `max_live` counts the tasks one instance runs. `notifications/tasks` reach the
+//! listen streams of the instance that runs the task only. Without Redis nothing is shared.
 
 #[cfg(feature = "tasks")]
 pub(crate) mod clock;
