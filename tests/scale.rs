@@ -10,7 +10,7 @@
 //! ids; on a protected server (two in-process instances, tokens from the real authorization
 //! server of `common/auth_server.rs`) it resumes there for its caller only. A task of the
 //! tasks extension created on one instance is read, answered (its questions one at a time),
-//! awaited and cancelled through the other; on a protected server it is its caller's only on
+//! awaited and cancelled through the other, and a listener there hears its statuses; on a protected server it is its caller's only on
 //! every instance; with Redis down, `tasks/*` and a task-creating call are refused at once,
 //! saying so. Through the balancer: stateless requests
 //! alternate, a legacy session sticks to its instance by `Mcp-Session-Id`, the public host
@@ -1365,6 +1365,66 @@ async fn a_task_created_on_one_instance_is_read_answered_and_cancelled_on_the_ot
     }
 }
 
+/// A listen stream on instance B follows a task instance A runs: acknowledged with its id
+/// (not an unknown one), it gets `notifications/tasks` for each new status, read from the
+/// record in Redis, up to the result once B's answer made A finish it.
+#[tokio::test]
+async fn a_listener_on_one_instance_follows_a_task_the_other_runs() {
+    if !tools_present() {
+        return;
+    }
+    let cluster = Cluster::start().await;
+    let (a, b) = (cluster.a_port, cluster.b_port);
+    let task = start_task(a, "confirm_delete", json!({"filename": "f.txt"})).await;
+    let asked = until_status(b, &task, "input_required").await;
+    let key = asked["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+
+    let listen = with_tasks(json!({"notifications": {"taskIds": [task, "0123456789abcdef"]}}));
+    let host = format!("127.0.0.1:{b}");
+    let mut stream = post(b, &host, 1, "subscriptions/listen", listen).await;
+    assert_eq!(stream.status, 200);
+    let (_, ack) = stream.next_event().await.expect("the acknowledgement");
+    let ack: Value = serde_json::from_str(&ack).unwrap();
+    assert_eq!(
+        ack["params"]["notifications"]["taskIds"],
+        json!([task]),
+        "{ack}"
+    );
+
+    let answer = json!({"action": "accept", "content": {"confirm": true}});
+    let update = json!({"taskId": task, "inputResponses": {key: answer}});
+    task_request(b, 2, "tasks/update", update).await;
+    let mut statuses = Vec::new();
+    while statuses.last() != Some(&json!("completed")) {
+        let (_, note) = tokio::time::timeout(Duration::from_secs(10), stream.next_event())
+            .await
+            .expect("a status within 10 s")
+            .expect("an event");
+        let note: Value = serde_json::from_str(&note).unwrap();
+        assert_eq!(note["method"], "notifications/tasks", "{note}");
+        assert_eq!(note["params"]["taskId"], task.as_str(), "{note}");
+        if note["params"]["status"] == "completed" {
+            assert_eq!(
+                note["params"]["result"]["content"][0]["text"],
+                "Deleted f.txt"
+            );
+        }
+        statuses.push(note["params"]["status"].clone());
+    }
+    // A notification shows the task as its record stands when it is read: the `working` one
+    // may already read `completed`.
+    assert!(
+        statuses == [json!("working"), json!("completed")] || statuses == [json!("completed")],
+        "{statuses:?}"
+    );
+}
+
 /// Works a while as a task: the protected instances' task.
 #[mcp_tool(task_support = "optional")]
 async fn nap(ctx: Context) -> String {
@@ -1401,7 +1461,7 @@ async fn a_task_on_a_protected_server_is_its_caller_s_only_on_every_instance() {
 
     let created = task_request_as(
         a,
-        &writer,
+        writer,
         "tools/call",
         json!({"name": "nap", "arguments": {}}),
     )
@@ -1416,7 +1476,7 @@ async fn a_task_on_a_protected_server_is_its_caller_s_only_on_every_instance() {
         ),
         ("tasks/cancel", json!({"taskId": task})),
     ] {
-        let refused = task_request_as(b, &reader, method, params).await;
+        let refused = task_request_as(b, reader, method, params).await;
         assert_eq!(refused["error"]["code"], -32602, "{method}: {refused}");
         assert!(
             refused["error"]["message"]
@@ -1426,11 +1486,11 @@ async fn a_task_on_a_protected_server_is_its_caller_s_only_on_every_instance() {
             "{refused}"
         );
     }
-    let got = task_request_as(b, &writer, "tasks/get", json!({"taskId": task})).await;
+    let got = task_request_as(b, writer, "tasks/get", json!({"taskId": task})).await;
     assert_eq!(got["result"]["status"], "working", "{got}");
-    let ack = task_request_as(b, &writer, "tasks/cancel", json!({"taskId": task})).await;
+    let ack = task_request_as(b, writer, "tasks/cancel", json!({"taskId": task})).await;
     assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
-    let got = task_request_as(a, &writer, "tasks/get", json!({"taskId": task})).await;
+    let got = task_request_as(a, writer, "tasks/get", json!({"taskId": task})).await;
     assert_eq!(got["result"]["status"], "cancelled", "{got}");
 }
 

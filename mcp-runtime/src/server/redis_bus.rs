@@ -5,7 +5,8 @@
 //! With the `tasks` feature the bus also carries what another instance asks of the tasks this
 //! one runs (`tasks/cancel`, `tasks/update`): it subscribes to this instance's own channel
 //! `mcp:tasks:NAME:INSTANCE` and hands each command to the server's task store
-//! (`tasks/redis_records.rs` publishes them).
+//! (`tasks/redis_records.rs` publishes them); and, on `mcp:task-status:NAME`, the status
+//! changes of the tasks other instances run, for the listen streams here that follow them.
 //!
 //! Each change is delivered to this instance's listeners at once, as the in-process bus does,
 //! and published on a Redis channel (`PUBLISH`, one JSON message naming the instance that made
@@ -118,6 +119,9 @@ struct Link {
     /// The channel of commands for this instance's tasks.
     #[cfg(feature = "tasks")]
     tasks_channel: String,
+    /// The channel on which tasks' status changes are announced.
+    #[cfg(feature = "tasks")]
+    status_channel: String,
     /// This instance's name on the channel: its own messages come back and are skipped.
     me: String,
     local: broadcast::Sender<Change>,
@@ -147,6 +151,8 @@ impl RedisBus {
             channel: format!("mcp:changes:{name}"),
             #[cfg(feature = "tasks")]
             tasks_channel: crate::tasks::redis_records::runner_channel(name, &me),
+            #[cfg(feature = "tasks")]
+            status_channel: crate::tasks::redis_records::status_channel(name),
             me: me.clone(),
             local: local.clone(),
             connected: Arc::clone(&connected),
@@ -261,7 +267,9 @@ impl Link {
             let mut pubsub = self.client.get_async_pubsub().await?;
             pubsub.subscribe(&self.channel).await?;
             #[cfg(feature = "tasks")]
-            pubsub.subscribe(&self.tasks_channel).await?;
+            pubsub
+                .subscribe(&[&self.tasks_channel, &self.status_channel])
+                .await?;
             Ok::<_, redis::RedisError>(pubsub)
         };
         match tokio::time::timeout(CONNECT_TIMEOUT, attempt).await {
@@ -344,6 +352,10 @@ impl Link {
         if channel == self.tasks_channel {
             return self.command(payload);
         }
+        #[cfg(feature = "tasks")]
+        if channel == self.status_channel {
+            return self.status_changed(payload);
+        }
         let _ = channel;
         match serde_json::from_slice::<Message>(payload) {
             Ok(message) if message.from == self.me => {}
@@ -369,7 +381,7 @@ impl Link {
     /// A command for a task this instance runs, to the server's task store.
     #[cfg(feature = "tasks")]
     fn command(&self, payload: &[u8]) {
-        use crate::tasks::shared::ForRunner;
+        use crate::tasks::redis_records::ForRunner;
         match serde_json::from_slice::<ForRunner>(payload) {
             Ok(message) => {
                 if let Some(server) = self.server.get().and_then(Weak::upgrade) {
@@ -382,6 +394,30 @@ impl Link {
                     format!(
                         "a message on the Redis channel `{}` is not a command for a task ({e}): ignored",
                         self.tasks_channel
+                    )
+                });
+            }
+        }
+    }
+
+    /// A task another instance runs changed its status: to the server's task store, for the
+    /// listen streams that follow it.
+    #[cfg(feature = "tasks")]
+    fn status_changed(&self, payload: &[u8]) {
+        use crate::tasks::redis_records::StatusChanged;
+        match serde_json::from_slice::<StatusChanged>(payload) {
+            Ok(message) if message.from == self.me => {}
+            Ok(message) => {
+                if let Some(server) = self.server.get().and_then(Weak::upgrade) {
+                    server.tasks.changed_elsewhere(message.task);
+                }
+            }
+            Err(e) => {
+                static MALFORMED: LimitLog = LimitLog::new();
+                MALFORMED.hit(|| {
+                    format!(
+                        "a message on the Redis channel `{}` is not a task's status change ({e}): ignored",
+                        self.status_channel
                     )
                 });
             }

@@ -40,8 +40,9 @@
 //! instances share their tasks: each task's record (status, timestamps, pending questions,
 //! result or error, owner) is also in Redis for its `ttl`, so `tasks/get`, `tasks/update` and
 //! `tasks/cancel` are served by any instance, the last two handed on to the instance that runs
-//! the task. `max_live` counts the tasks one instance runs. `notifications/tasks` reach the
-//! listen streams of the instance that runs the task only. Without Redis nothing is shared.
+//! the task; each status change is announced to every instance, whose listen streams that
+//! follow the task send `notifications/tasks`. `max_live` counts the tasks one instance runs.
+//! Without Redis nothing is shared.
 
 #[cfg(feature = "tasks")]
 pub(crate) mod clock;

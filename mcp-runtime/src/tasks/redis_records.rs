@@ -3,7 +3,9 @@
 //! `status` and its `record` (JSON), which expires when the task does (its `ttlMs` from its
 //! creation). A command for a task goes to the instance that runs it on the pub/sub channel
 //! `mcp:tasks:NAME:INSTANCE`, which that instance's change bus subscribes to
-//! (`server/redis_bus.rs`).
+//! (`server/redis_bus.rs`); a status change, written by the running instance, is announced
+//! on `mcp:task-status:NAME` (after the record is written: whoever hears of it reads the new
+//! one), which every instance's bus subscribes to.
 //!
 //! Like the event store, the records are written from a thread of their own with a
 //! one-thread Tokio runtime, fed by a bounded queue ([`QUEUE`]), on a connection made on first
@@ -15,10 +17,11 @@
 
 use std::time::{Duration, SystemTime};
 
+use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
 use super::record::TaskRecord;
-use super::shared::{Command, ForRunner, Pending, SharedTasks, Unavailable};
+use super::shared::{Command, Pending, SharedTasks, Unavailable};
 use crate::limit_log::LimitLog;
 use crate::server::redis_link::{self, Reconnecting};
 
@@ -44,8 +47,8 @@ pub(crate) struct RedisTasks {
 }
 
 enum Request {
-    /// The runner's change.
-    Update(TaskRecord),
+    /// The runner's change, and whether its status changed.
+    Update(TaskRecord, bool),
     Create {
         record: TaskRecord,
         reply: oneshot::Sender<Result<(), String>>,
@@ -70,11 +73,33 @@ struct Link {
     name: String,
     /// How long a task lives from its creation.
     ttl: Duration,
+    /// This instance's name, in its announcements.
+    instance: String,
 }
 
 /// The key of task `id`'s record.
 fn task_key(name: &str, id: &str) -> String {
     format!("mcp:task:{name}:{id}")
+}
+
+/// A command for one task, as it travels to the instance that runs it.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ForRunner {
+    pub(crate) task: String,
+    #[serde(flatten)]
+    pub(crate) command: Command,
+}
+
+/// The channel on which every instance of server `name` hears of tasks' status changes.
+pub(crate) fn status_channel(name: &str) -> String {
+    format!("mcp:task-status:{name}")
+}
+
+/// A task's status changed, on the instance `from`, which runs it.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct StatusChanged {
+    pub(crate) from: String,
+    pub(crate) task: String,
 }
 
 /// The channel on which the instance `instance` of server `name` hears commands for its tasks.
@@ -101,6 +126,7 @@ impl RedisTasks {
             address,
             name: name.to_owned(),
             ttl,
+            instance: instance.to_owned(),
         };
         std::thread::Builder::new()
             .name("mcp-redis-tasks".to_owned())
@@ -153,8 +179,12 @@ impl SharedTasks for RedisTasks {
         self.ask(Request::Create { record, reply }, answer)
     }
 
-    fn update(&self, record: TaskRecord) {
-        if self.requests.try_send(Request::Update(record)).is_err() {
+    fn update(&self, record: TaskRecord, announce: bool) {
+        if self
+            .requests
+            .try_send(Request::Update(record, announce))
+            .is_err()
+        {
             static FULL: LimitLog = LimitLog::new();
             FULL.hit(|| {
                 format!("{QUEUE} task changes wait for the Redis task store: this one is not shared, and other instances see the task as it was until its next change")
@@ -196,8 +226,17 @@ impl Link {
         runtime.block_on(async move {
             while let Some(request) = queue.recv().await {
                 match request {
-                    Request::Update(record) => {
-                        if let Err(e) = self.write(&record, None).await {
+                    Request::Update(record, announce) => {
+                        let announcement = announce.then(|| StatusChanged {
+                            from: self.instance.clone(),
+                            task: record.id.clone(),
+                        });
+                        let publish = announcement.map(|announcement| {
+                            let text = serde_json::to_string(&announcement)
+                                .expect("an announcement serializes");
+                            (status_channel(&self.name), text)
+                        });
+                        if let Err(e) = self.write(&record, true, publish).await {
                             static FAILED: LimitLog = LimitLog::new();
                             FAILED.hit(|| {
                                 format!(
@@ -208,7 +247,7 @@ impl Link {
                         }
                     }
                     Request::Create { record, reply } => {
-                        let _ = reply.send(self.write(&record, None).await.map(drop));
+                        let _ = reply.send(self.write(&record, true, None).await.map(drop));
                     }
                     Request::Load { id, reply } => {
                         let _ = reply.send(self.load(&id).await);
@@ -225,13 +264,14 @@ impl Link {
         });
     }
 
-    /// Writes `record` (the runner's word when it is the runner's: any record but one of
-    /// `elsewhere`), then publishes `elsewhere`'s command, in one round trip: how many
-    /// instances heard the command.
+    /// Writes `record` (over one that ended only when it is the `runners_word`), then
+    /// publishes `publish`'s message on its channel, in one round trip: how many instances
+    /// heard the message.
     async fn write(
         &mut self,
         record: &TaskRecord,
-        elsewhere: Option<&ForRunner>,
+        runners_word: bool,
+        publish: Option<(String, String)>,
     ) -> Result<i64, String> {
         let left = (record.created_at + self.ttl)
             .duration_since(SystemTime::now())
@@ -240,15 +280,7 @@ impl Link {
         let key = task_key(&self.name, &record.id);
         let text = serde_json::to_string(record).expect("a record serializes");
         let status = record.status.as_str();
-        let runners_word = elsewhere.is_none();
-        let publishing = elsewhere.is_some();
-        let publish = elsewhere.map(|command| {
-            let channel = runner_channel(&self.name, &record.runner);
-            (
-                channel,
-                serde_json::to_string(command).expect("a command serializes"),
-            )
-        });
+        let publishing = publish.is_some();
         if left == 0 && publish.is_none() {
             // It expired: Redis forgot it, or is about to.
             return Ok(0);
@@ -314,7 +346,9 @@ impl Link {
             task: record.id.clone(),
             command,
         };
-        let heard = self.write(&record, Some(&message)).await?;
+        let channel = runner_channel(&self.name, &record.runner);
+        let text = serde_json::to_string(&message).expect("a command serializes");
+        let heard = self.write(&record, false, Some((channel, text))).await?;
         if heard == 0 && matches!(message.command, Command::Answer { .. }) {
             return Err(format!(
                 "the instance that runs task `{}` does not listen on Redis (it stopped, or lost its connection): the answers did not reach it",
@@ -322,5 +356,29 @@ impl Link {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, json};
+
+    use super::*;
+
+    #[test]
+    fn a_command_round_trips_through_its_wire_form() {
+        for command in [
+            Command::Cancel,
+            Command::Answer {
+                responses: Map::from_iter([("a".to_owned(), json!({"action": "accept"}))]),
+            },
+        ] {
+            let message = ForRunner {
+                task: "t1".to_owned(),
+                command,
+            };
+            let text = serde_json::to_string(&message).unwrap();
+            assert_eq!(serde_json::from_str::<ForRunner>(&text).unwrap(), message);
+        }
     }
 }

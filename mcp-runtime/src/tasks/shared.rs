@@ -6,7 +6,9 @@
 //! with [`ServerBuilder::redis`](crate::ServerBuilder::redis)) writes each task's record to
 //! Redis for its `ttl`, so that any instance answers `tasks/get` about it, and hands
 //! `tasks/cancel` and `tasks/update` received elsewhere to the instance that runs it (on the
-//! change bus's connection: `server/redis_bus.rs`).
+//! change bus's connection: `server/redis_bus.rs`), and tells every instance of a status
+//! change, so that their `subscriptions/listen` streams that follow the task send
+//! `notifications/tasks` (read from its record).
 //!
 //! The instance that runs a task has the last word on it: what it writes when the task ends
 //! stands, whatever was written before; another instance writes only a task that has not ended
@@ -37,14 +39,6 @@ pub(crate) enum Command {
     Answer { responses: Map<String, Value> },
 }
 
-/// A command for one task, as it travels to the instance that runs it.
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct ForRunner {
-    pub(crate) task: String,
-    #[serde(flatten)]
-    pub(crate) command: Command,
-}
-
 /// Where the records of tasks are shared with other instances.
 pub(crate) trait SharedTasks: Send + Sync {
     /// This instance's name, which the records of the tasks it runs carry.
@@ -52,8 +46,10 @@ pub(crate) trait SharedTasks: Send + Sync {
     /// Writes a new task's record, and waits until it is written: a `tasks/get` that reaches
     /// another instance right after the task's handle finds it.
     fn create(&self, record: TaskRecord) -> Pending<Result<(), Unavailable>>;
-    /// Writes the record again after a change on this instance, its runner; never waits.
-    fn update(&self, record: TaskRecord);
+    /// Writes the record again after a change on this instance, its runner, and when its
+    /// status changed (`announce`) tells the other instances, whose listen streams may follow
+    /// the task; never waits.
+    fn update(&self, record: TaskRecord, announce: bool);
     /// The record of a task this instance does not run: `None` when there is none (never
     /// created, or expired).
     fn load(&self, id: &str) -> Pending<Result<Option<TaskRecord>, Unavailable>>;
@@ -74,7 +70,7 @@ impl SharedTasks for NotShared {
         Box::pin(async { Ok(()) })
     }
 
-    fn update(&self, _record: TaskRecord) {}
+    fn update(&self, _record: TaskRecord, _announce: bool) {}
 
     fn load(&self, _id: &str) -> Pending<Result<Option<TaskRecord>, Unavailable>> {
         Box::pin(async { Ok(None) })
@@ -83,29 +79,5 @@ impl SharedTasks for NotShared {
     fn command(&self, _record: TaskRecord, _command: Command) -> Pending<Result<(), Unavailable>> {
         // `load` finds nothing, so there is never a task elsewhere to command.
         Box::pin(async { Ok(()) })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    #[test]
-    fn a_command_round_trips_through_its_wire_form() {
-        for command in [
-            Command::Cancel,
-            Command::Answer {
-                responses: Map::from_iter([("a".to_owned(), json!({"action": "accept"}))]),
-            },
-        ] {
-            let message = ForRunner {
-                task: "t1".to_owned(),
-                command,
-            };
-            let text = serde_json::to_string(&message).unwrap();
-            assert_eq!(serde_json::from_str::<ForRunner>(&text).unwrap(), message);
-        }
     }
 }

@@ -48,7 +48,7 @@ impl Task {
     /// Shares its new record and, when its status changed, tells the listen streams that
     /// follow it (none listening is not an error).
     fn changed(&self, record: TaskRecord, status_changed: bool) {
-        self.shared.update(record);
+        self.shared.update(record, status_changed);
         if status_changed {
             let _ = self.changes.send(self.id.clone());
         }
@@ -159,14 +159,14 @@ impl Task {
 /// A task found by its id: run here, or by another instance.
 pub(crate) enum Found {
     Here(Arc<Task>),
-    Elsewhere(TaskRecord),
+    Elsewhere(Box<TaskRecord>),
 }
 
 impl Found {
     pub(crate) fn record(&self) -> TaskRecord {
         match self {
             Found::Here(task) => task.record(),
-            Found::Elsewhere(record) => record.clone(),
+            Found::Elsewhere(record) => (**record).clone(),
         }
     }
 }
@@ -274,7 +274,7 @@ impl TaskStore {
         let alive = |record: &TaskRecord| record.created_at + self.limits.ttl > SystemTime::now();
         Ok(record
             .filter(|record| record.owner.as_deref() == owner && alive(record))
-            .map(Found::Elsewhere))
+            .map(|record| Found::Elsewhere(Box::new(record))))
     }
 
     /// `tasks/cancel`: stops the task unless it ended.
@@ -284,7 +284,7 @@ impl TaskStore {
             Found::Elsewhere(mut record) => {
                 if !record.status.is_terminal() {
                     record.cancel();
-                    (self.shared.command(record, Command::Cancel).await)
+                    (self.shared.command(*record, Command::Cancel).await)
                         .map_err(|Unavailable(why)| unavailable(&why))?;
                 }
             }
@@ -304,7 +304,7 @@ impl TaskStore {
                 if !record.status.is_terminal() {
                     record.take_answered(responses.keys().map(String::as_str));
                     let command = Command::Answer { responses };
-                    (self.shared.command(record, command).await)
+                    (self.shared.command(*record, command).await)
                         .map_err(|Unavailable(why)| unavailable(&why))?;
                 }
             }
@@ -326,6 +326,16 @@ impl TaskStore {
                 Command::Answer { responses } => task.answer(responses),
             }
         }
+    }
+
+    /// A task another instance runs changed its status: the listen streams here that follow
+    /// it hear of it.
+    #[cfg_attr(
+        not(feature = "redis"),
+        expect(dead_code, reason = "status changes travel on the Redis bus")
+    )]
+    pub(crate) fn changed_elsewhere(&self, id: String) {
+        let _ = self.changes.send(id);
     }
 
     fn forget_expired(&self, tasks: &mut HashMap<String, Arc<Task>>, now: SystemTime) {

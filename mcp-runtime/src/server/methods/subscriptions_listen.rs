@@ -2,8 +2,9 @@
 //! whose stream carries the changes a stateless client asked for. The acknowledgement comes
 //! first, naming the part of the filter the server honours (what its capabilities declare);
 //! then each change that matches, tagged with the listen request's id as `subscriptionId`
-//! (with the tasks extension, `taskIds` follows the caller's own tasks: `notifications/tasks`
-//! carries each new status of one, as `tasks/get` would show it).
+//! (with the tasks extension, `taskIds` follows the caller's own tasks, on this instance or,
+//! with Redis, another: `notifications/tasks` carries each new status of one, as `tasks/get`
+//! would show it).
 //! The stream ends when the client cancels the request (stdio) or closes it (HTTP); the
 //! server ends it itself, with a result, only when it stops publishing changes.
 
@@ -114,7 +115,7 @@ pub(super) async fn listen(
             limits.max_listeners
         )));
     };
-    let honored = honored(request, notifications);
+    let honored = honored(request, notifications).await;
     // Open until the client ends it: a closing connection must not wait for it.
     request.state.mark_endless();
     // Subscribed before the acknowledgement: no change made after it is missed.
@@ -140,9 +141,10 @@ pub(super) async fn listen(
             task = statuses.recv(), if honored.task_ids.is_some() => {
                 match task {
                     Ok(task) if honored.follows(&task) => {
-                        if let Some(task) = server.tasks.get(&task, owner.as_deref()) {
+                        // Here or elsewhere: as its record stands now.
+                        if let Ok(Some(found)) = server.tasks.find(&task, owner.as_deref()).await {
                             let status = TaskStatus {
-                                task: TaskFields::of(&task.record(), &server.tasks.limits, true),
+                                task: TaskFields::of(&found.record(), &server.tasks.limits, true),
                                 meta: tagged(&id),
                             };
                             request
@@ -199,7 +201,23 @@ pub(super) async fn listen(
 }
 
 /// The part of `asked` the server's capabilities cover.
-fn honored(request: &Request<'_>, asked: Filter) -> Filter {
+async fn honored(request: &Request<'_>, asked: Filter) -> Filter {
+    #[cfg(feature = "tasks")]
+    let task_ids = match asked.task_ids.filter(|_| tasks::declared(request)) {
+        Some(ids) => {
+            // Only the caller's own tasks, here or on another instance, as they stand now.
+            let owner = request.state.sink.authentication().owner();
+            let store = &request.server().tasks;
+            let mut own = Vec::with_capacity(ids.len());
+            for id in ids {
+                if let Ok(Some(_)) = store.find(&id, owner.as_deref()).await {
+                    own.push(id);
+                }
+            }
+            Some(own)
+        }
+        None => None,
+    };
     let capabilities = capabilities(request.server());
     let listed = |list: &Option<crate::protocol::ListCapability>| {
         list.as_ref().is_some_and(|l| l.list_changed)
@@ -216,17 +234,7 @@ fn honored(request: &Request<'_>, asked: Filter) -> Filter {
         #[cfg(not(feature = "tasks"))]
         task_ids: None,
         #[cfg(feature = "tasks")]
-        task_ids: asked
-            .task_ids
-            .filter(|_| tasks::declared(request))
-            .map(|ids| {
-                // Only the caller's own tasks, as they stand now.
-                let owner = request.state.sink.authentication().owner();
-                let store = &request.server().tasks;
-                ids.into_iter()
-                    .filter(|id| store.get(id, owner.as_deref()).is_some())
-                    .collect()
-            }),
+        task_ids,
     }
 }
 
