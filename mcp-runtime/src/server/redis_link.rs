@@ -67,3 +67,53 @@ impl Reconnecting {
         Err(last_error)
     }
 }
+
+/// A real `redis-server` for the unit tests of what stands on Redis.
+#[cfg(test)]
+pub(crate) mod test_server {
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+
+    /// A `redis-server` on a free port, killed when dropped.
+    pub(crate) struct Server(std::process::Child, u16);
+
+    impl Server {
+        pub(crate) fn url(&self) -> String {
+            format!("redis://127.0.0.1:{}", self.1)
+        }
+    }
+
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    /// `None` (and a line saying so) when `redis-server` is not installed
+    /// (`scripts/install-test-tools` installs it; `tests/scale.rs` fails without it under CI).
+    pub(crate) fn redis_server() -> Option<Server> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .ok()?
+            .port();
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        let Ok(child) = child else {
+            eprintln!("skipped: redis-server is not installed");
+            return None;
+        };
+        let server = Server(child, port);
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Some(server);
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        panic!("redis-server does not listen on {port}");
+    }
+}

@@ -236,7 +236,10 @@ impl Link {
                                 .expect("an announcement serializes");
                             (status_channel(&self.name), text)
                         });
-                        if let Err(e) = self.write(&record, true, publish).await {
+                        // Over one that ended only with its own end: a change queued before
+                        // a cancel from elsewhere landed does not undo it.
+                        let ends = record.status.is_terminal();
+                        if let Err(e) = self.write(&record, ends, publish).await {
                             static FAILED: LimitLog = LimitLog::new();
                             FAILED.hit(|| {
                                 format!(
@@ -363,7 +366,87 @@ impl Link {
 mod tests {
     use serde_json::{Map, json};
 
+    use super::super::record::Status;
     use super::*;
+    use crate::server::redis_link::test_server::redis_server;
+
+    fn record(status: Status) -> TaskRecord {
+        let now = SystemTime::now();
+        TaskRecord {
+            id: "t1".to_owned(),
+            owner: Some("iss alice".to_owned()),
+            runner: "a".to_owned(),
+            created_at: now,
+            status,
+            last_updated_at: now,
+            pending: vec![("q".to_owned(), json!({"method": "elicitation/create"}))],
+            outcome: None,
+        }
+    }
+
+    /// The record lives in Redis for the task's TTL; a cancel from elsewhere stands against
+    /// the runner's later changes but not against its end; answers no instance hears are an
+    /// error; a Redis gone fails each request at once.
+    #[tokio::test]
+    async fn the_runner_has_the_last_word_and_a_cancel_stands_until_it_speaks() {
+        let Some(server) = redis_server() else {
+            return;
+        };
+        let url = server.url();
+        let store = RedisTasks::start(&url, "t", "a", Duration::from_secs(60)).unwrap();
+        let working = record(Status::InputRequired);
+        store.create(working.clone()).await.unwrap();
+        assert_eq!(store.load("t1").await.unwrap(), Some(working.clone()));
+        assert_eq!(store.load("t2").await.unwrap(), None);
+        let mut raw = redis::Client::open(url.as_str())
+            .unwrap()
+            .get_multiplexed_async_connection()
+            .await
+            .unwrap();
+        let ttl: i64 = redis::cmd("PTTL")
+            .arg("mcp:task:t:t1")
+            .query_async(&mut raw)
+            .await
+            .unwrap();
+        assert!((50_000..=60_000).contains(&ttl), "{ttl} ms");
+
+        // Cancelled elsewhere: no instance listens on `a`'s channel, and the cancel stands.
+        let mut cancelled = working.clone();
+        cancelled.cancel();
+        store.command(cancelled, Command::Cancel).await.unwrap();
+        assert_eq!(
+            store.load("t1").await.unwrap().unwrap().status,
+            Status::Cancelled
+        );
+        // A change the runner queued before it heard of the cancel does not undo it...
+        store.update(record(Status::Working), true);
+        assert_eq!(
+            store.load("t1").await.unwrap().unwrap().status,
+            Status::Cancelled
+        );
+        // ... but its end does: it finished first.
+        let mut completed = record(Status::Completed);
+        completed.outcome = Some(Ok(json!({"content": []})));
+        store.update(completed.clone(), true);
+        assert_eq!(store.load("t1").await.unwrap(), Some(completed));
+
+        // Answers no instance hears are refused, and change nothing.
+        let answers = Command::Answer {
+            responses: Map::new(),
+        };
+        let refused = store.command(working, answers).await.err().unwrap();
+        assert!(refused.0.contains("does not listen"), "{}", refused.0);
+        assert_eq!(
+            store.load("t1").await.unwrap().unwrap().status,
+            Status::Completed
+        );
+
+        drop(server);
+        let started = std::time::Instant::now();
+        let down = store.load("t1").await.err().expect("no Redis");
+        assert!(!down.0.is_empty());
+        assert!(started.elapsed() < redis_link::CONNECT_TIMEOUT * 2);
+    }
 
     #[test]
     fn a_command_round_trips_through_its_wire_form() {

@@ -372,46 +372,8 @@ fn entry(id: &str, fields: Vec<Vec<u8>>) -> Option<StoredEvent> {
 
 #[cfg(test)]
 mod tests {
-    use std::process::{Command, Stdio};
-
     use super::*;
-
-    /// A `redis-server` on a free port, killed when dropped.
-    struct Server(std::process::Child, u16);
-
-    impl Drop for Server {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-
-    /// `None` (and a line saying so) when `redis-server` is not installed
-    /// (`scripts/install-test-tools` installs it; `tests/scale.rs` fails without it under CI).
-    fn redis_server() -> Option<Server> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .ok()?
-            .port();
-        let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let Ok(child) = child else {
-            eprintln!("skipped: redis-server is not installed");
-            return None;
-        };
-        let server = Server(child, port);
-        for _ in 0..200 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Some(server);
-            }
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        panic!("redis-server does not listen on {port}");
-    }
+    use crate::server::redis_link::test_server::redis_server;
 
     fn event(seq: u64, last: bool) -> StoredEvent {
         StoredEvent {
@@ -426,7 +388,7 @@ mod tests {
         let Some(server) = redis_server() else {
             return;
         };
-        let url = format!("redis://127.0.0.1:{}", server.1);
+        let url = server.url();
         let store = RedisEvents::start(&url, "t", Duration::from_secs(60)).unwrap();
         let record = SessionRecord {
             owner: None,
