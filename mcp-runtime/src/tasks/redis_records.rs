@@ -443,7 +443,7 @@ mod tests {
 
         drop(server);
         let started = std::time::Instant::now();
-        let down = store.load("t1").await.err().expect("no Redis");
+        let down = store.load("t1").await.expect_err("no Redis");
         assert!(!down.0.is_empty());
         assert!(started.elapsed() < redis_link::CONNECT_TIMEOUT * 2);
     }
