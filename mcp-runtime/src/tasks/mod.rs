@@ -77,7 +77,8 @@ pub enum TaskSupport {
 /// How many tasks the server holds and for how long ([`ServerBuilder::task_limits`](crate::ServerBuilder::task_limits)).
 #[derive(Clone, Copy, Debug)]
 pub struct TaskLimits {
-    /// Tasks held at once, running or finished; a call beyond it is refused.
+    /// Tasks held at once, running or finished (by each instance, when several share Redis); a
+    /// call beyond it is refused.
     pub max_live: usize,
     /// How long a task is kept from its creation (`ttlMs`); a task still running then is stopped.
     pub ttl: Duration,

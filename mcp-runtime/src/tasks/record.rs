@@ -63,8 +63,8 @@ impl TaskRecord {
         }
     }
 
-    /// Takes the questions `responses` answer off its pending ones; when none is left it is
-    /// working again. Whether any was.
+    /// Takes the questions whose keys are `keys` off its pending ones; when none is left it
+    /// is working again. Whether any was taken.
     pub(crate) fn take_answered<'a>(&mut self, keys: impl IntoIterator<Item = &'a str>) -> bool {
         let before = self.pending.len();
         for key in keys {
