@@ -2,8 +2,8 @@
 //! padding. The key id is 4 bytes (6 characters); the body is a random 24-byte XChaCha20
 //! nonce, then the ciphertext of `expiry || payload` (the expiry in milliseconds since the
 //! Unix epoch, 8 bytes big-endian), then the 16-byte Poly1305 tag. The associated data is the
-//! header `v1.<key id>.` followed by the binding's encoding, so neither the version, the key id,
-//! the expiry nor the request the state belongs to can change without the tag failing.
+//! header `v1.<key id>.` followed by the binding's encoding, so neither the version, the key
+//! id, the expiry nor the request the state belongs to can change without the tag failing.
 //!
 //! A fresh random nonce per seal makes two seals of one payload differ; 192 bits make a
 //! repeated nonce under one key negligible however many states are sealed.
@@ -57,6 +57,7 @@ pub(super) fn seal(key: &Key, binding: &[u8], expires_ms: u64, payload: &[u8]) -
     sealed
 }
 
+/// The header, then the binding: the header has one length, so the two never run together.
 fn associated_data(header: &str, binding: &[u8]) -> Vec<u8> {
     [header.as_bytes(), binding].concat()
 }

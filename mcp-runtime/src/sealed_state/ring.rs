@@ -10,11 +10,11 @@ use super::clock::unix_ms;
 use chacha20poly1305::aead::inout::InOutBuf;
 use chacha20poly1305::{AeadInOut, KeyInit, XChaCha20Poly1305, XNonce};
 
-/// A key's check value: four zero bytes encrypted under the key with a nonce of its own
-/// (the first 4 bytes of the key's XChaCha20 keystream there), as key check values are
-/// made with a block cipher. It names the key in a sealed string and tells nothing useful
-/// about it: the keystream is a pseudorandom function of the key. Seals draw their nonces at
-/// random from 2^192, so none uses this one.
+/// A key's check value, made the way a block cipher's is: four zero bytes encrypted under
+/// the key, here with a nonce of its own (so the first 4 bytes of the key's XChaCha20
+/// keystream at that nonce). It names the key in a sealed string and tells nothing useful
+/// about it, the keystream being a pseudorandom function of the key; seals draw their
+/// nonces at random from 2^192 values, so none uses this one.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) struct KeyId(pub(super) [u8; 4]);
 
