@@ -1,17 +1,17 @@
-//! What a sealed state is bound to: the request it was issued for. Its digest is the AEAD's
-//! associated data, so a state replayed with another method, name, arguments or audience
-//! fails authentication.
+//! What a sealed state is bound to: the request it was issued for. Its encoding is part of
+//! the AEAD's associated data (which authenticates input of any length), so a state replayed
+//! with another method, name, arguments or audience fails authentication.
 //!
-//! The arguments are hashed in a canonical form, object keys sorted recursively at every
+//! The arguments are written in a canonical form, object keys sorted recursively at every
 //! depth, so a client that re-serializes the same arguments in another key order still
 //! matches. Strings and numbers are written as `serde_json` writes them: `1` and `1.0` are
 //! different arguments. No arguments and an empty object are the same (as `tools/call` reads
 //! them).
 
 use std::fmt;
+use std::io::Write;
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 /// The request a state belongs to.
 #[derive(Debug, Clone, Copy)]
@@ -27,35 +27,24 @@ pub(crate) struct Binding<'a> {
     pub(crate) audience: &'a str,
 }
 
-/// Separates this digest from any other SHA-256 of the same bytes.
+/// Separates these bytes from anything else authenticated under the same keys.
 const DOMAIN: &[u8] = b"mcp-runtime requestState binding v1\n";
 
 impl Binding<'_> {
-    /// SHA-256 of the domain, the length-prefixed method, name and audience, then the
-    /// canonical arguments (last, so they need no length).
-    pub(super) fn digest(&self) -> [u8; 32] {
-        let mut hash = HashWriter(Sha256::new());
-        hash.0.update(DOMAIN);
+    /// The domain, the length-prefixed method, name and audience, then the canonical
+    /// arguments (last, so they need no length): one byte string per binding, and distinct
+    /// bindings never give the same one.
+    pub(super) fn encoded(&self) -> Vec<u8> {
+        let mut bytes = DOMAIN.to_vec();
         for field in [self.method, self.name, self.audience] {
-            hash.0.update((field.len() as u64).to_be_bytes());
-            hash.0.update(field.as_bytes());
+            bytes.extend_from_slice(&(field.len() as u64).to_be_bytes());
+            bytes.extend_from_slice(field.as_bytes());
         }
         let empty = Value::Object(serde_json::Map::new());
         let arguments = Canonical(self.arguments.unwrap_or(&empty));
-        // Neither the writer nor `Canonical` has a way to fail.
-        fmt::Write::write_fmt(&mut hash, format_args!("{arguments}"))
-            .expect("hashing canonical JSON cannot fail");
-        hash.0.finalize().into()
-    }
-}
-
-/// A hash as a `fmt::Write`, so the canonical form is hashed as it is written.
-struct HashWriter(Sha256);
-
-impl fmt::Write for HashWriter {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.0.update(s.as_bytes());
-        Ok(())
+        // Neither a `Vec` nor `Canonical` has a way to fail.
+        write!(bytes, "{arguments}").expect("writing canonical JSON to memory cannot fail");
+        bytes
     }
 }
 
@@ -101,14 +90,14 @@ mod tests {
 
     use super::*;
 
-    fn digest(method: &str, name: &str, arguments: Option<&Value>, audience: &str) -> [u8; 32] {
+    fn encoded(method: &str, name: &str, arguments: Option<&Value>, audience: &str) -> Vec<u8> {
         Binding {
             method,
             name,
             arguments,
             audience,
         }
-        .digest()
+        .encoded()
     }
 
     #[test]
@@ -127,8 +116,8 @@ mod tests {
         let one: Value = serde_json::from_str(r#"{"x":1,"y":{"p":"q","o":[1,2]}}"#).unwrap();
         let other: Value = serde_json::from_str(r#"{"y":{"o":[1,2],"p":"q"},"x":1}"#).unwrap();
         assert_eq!(
-            digest("tools/call", "t", Some(&one), "a"),
-            digest("tools/call", "t", Some(&other), "a")
+            encoded("tools/call", "t", Some(&one), "a"),
+            encoded("tools/call", "t", Some(&other), "a")
         );
     }
 
@@ -136,31 +125,34 @@ mod tests {
     fn no_arguments_and_an_empty_object_bind_the_same_and_null_does_not() {
         let empty = json!({});
         assert_eq!(
-            digest("tools/call", "t", None, "a"),
-            digest("tools/call", "t", Some(&empty), "a")
+            encoded("tools/call", "t", None, "a"),
+            encoded("tools/call", "t", Some(&empty), "a")
         );
         assert_ne!(
-            digest("tools/call", "t", None, "a"),
-            digest("tools/call", "t", Some(&Value::Null), "a")
+            encoded("tools/call", "t", None, "a"),
+            encoded("tools/call", "t", Some(&Value::Null), "a")
         );
     }
 
     #[test]
-    fn every_field_changes_the_digest_and_fields_do_not_run_into_each_other() {
+    fn every_field_changes_the_encoding_and_fields_do_not_run_into_each_other() {
         let args = json!({"n": 1});
-        let base = digest("tools/call", "t", Some(&args), "a");
-        assert_ne!(base, digest("prompts/get", "t", Some(&args), "a"));
-        assert_ne!(base, digest("tools/call", "u", Some(&args), "a"));
-        assert_ne!(base, digest("tools/call", "t", Some(&json!({"n": 2})), "a"));
+        let base = encoded("tools/call", "t", Some(&args), "a");
+        assert_ne!(base, encoded("prompts/get", "t", Some(&args), "a"));
+        assert_ne!(base, encoded("tools/call", "u", Some(&args), "a"));
         assert_ne!(
             base,
-            digest("tools/call", "t", Some(&json!({"n": 1.0})), "a")
+            encoded("tools/call", "t", Some(&json!({"n": 2})), "a")
         );
-        assert_ne!(base, digest("tools/call", "t", Some(&args), "b"));
+        assert_ne!(
+            base,
+            encoded("tools/call", "t", Some(&json!({"n": 1.0})), "a")
+        );
+        assert_ne!(base, encoded("tools/call", "t", Some(&args), "b"));
         // Moving a character from one field to the next is another binding.
         assert_ne!(
-            digest("tools/call", "ab", None, "c"),
-            digest("tools/call", "a", None, "bc")
+            encoded("tools/call", "ab", None, "c"),
+            encoded("tools/call", "a", None, "bc")
         );
     }
 }

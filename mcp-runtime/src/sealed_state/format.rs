@@ -2,8 +2,8 @@
 //! padding. The key id is 4 bytes (6 characters); the body is a random 24-byte XChaCha20
 //! nonce, then the ciphertext of `expiry || payload` (the expiry in milliseconds since the
 //! Unix epoch, 8 bytes big-endian), then the 16-byte Poly1305 tag. The associated data is the
-//! header `v1.<key id>.` followed by the binding digest, so neither the version, the key id,
-//! the expiry nor the request the state belongs to can change without the tag failing.
+//! header `v1.<key id>.` followed by the binding's encoding, so neither the version, the key
+//! id, the expiry nor the request the state belongs to can change without the tag failing.
 //!
 //! A fresh random nonce per seal makes two seals of one payload differ; 192 bits make a
 //! repeated nonce under one key negligible however many states are sealed.
@@ -31,7 +31,7 @@ pub(super) fn sealed_len(payload_len: usize) -> usize {
 }
 
 /// Seals `payload` under `key`, bound to `binding` and good until `expires_ms`.
-pub(super) fn seal(key: &Key, binding: &[u8; 32], expires_ms: u64, payload: &[u8]) -> String {
+pub(super) fn seal(key: &Key, binding: &[u8], expires_ms: u64, payload: &[u8]) -> String {
     let mut nonce = [0u8; NONCE_LEN];
     getrandom::fill(&mut nonce).expect("the operating system provides random bytes");
     let mut body = Vec::with_capacity(NONCE_LEN + EXPIRY_LEN + payload.len() + TAG_LEN);
@@ -57,7 +57,8 @@ pub(super) fn seal(key: &Key, binding: &[u8; 32], expires_ms: u64, payload: &[u8
     sealed
 }
 
-fn associated_data(header: &str, binding: &[u8; 32]) -> Vec<u8> {
+/// The header, then the binding: the header has one length, so the two never run together.
+fn associated_data(header: &str, binding: &[u8]) -> Vec<u8> {
     [header.as_bytes(), binding].concat()
 }
 
@@ -101,7 +102,7 @@ impl<'a> Sealed<'a> {
     pub(super) fn open<'k>(
         &self,
         keys: impl IntoIterator<Item = &'k Key>,
-        binding: &[u8; 32],
+        binding: &[u8],
     ) -> Result<Opened, StateRefusal> {
         let body = URL_SAFE_NO_PAD
             .decode(self.body)

@@ -8,7 +8,7 @@
 //! - `key_file`: reading keys from a file or an environment variable;
 //! - `rotation`: a key file watched for changes;
 //! - `format`: the sealed string, `v1.<key id>.<nonce, ciphertext, tag>`;
-//! - `binding`: the request a state belongs to, and its canonical digest;
+//! - `binding`: the request a state belongs to, and its canonical encoding;
 //! - `clock`: time as milliseconds since the epoch;
 //! - `error`: key list errors, sealing errors, and the refusals of a state sent back.
 //!

@@ -243,7 +243,7 @@ impl StateKeys {
         let ring = self.ring(now);
         Ok(format::seal(
             ring.current(),
-            &binding.digest(),
+            &binding.encoded(),
             expires,
             payload,
         ))
@@ -269,7 +269,7 @@ impl StateKeys {
         if keys.peek().is_none() {
             return Err(StateRefusal::UnknownKey);
         }
-        let opened = parsed.open(keys, &binding.digest())?;
+        let opened = parsed.open(keys, &binding.encoded())?;
         let late = unix_ms(now).saturating_sub(opened.expires_ms);
         if late > EXPIRY_LEEWAY.as_millis() as u64 {
             return Err(StateRefusal::Expired {

@@ -65,6 +65,27 @@ impl Field {
     }
 }
 
+/// The JSON text of the argument `name` among `fields` of `text`, marked taken; `None` if
+/// there is none left. The last of repeated names counts, as in a decoded object, and takes
+/// the earlier ones with it: they were never arguments of their own. (Apart from
+/// [`Arguments::decode`], so that each parameter type's copy of it holds only what depends on
+/// the type.)
+fn take<'t>(text: &'t str, fields: &mut [Field], name: &str) -> Option<&'t str> {
+    let mut last = None;
+    for (index, field) in fields.iter_mut().enumerate() {
+        if !field.taken && field.name(text) == name {
+            field.taken = true;
+            last = Some(index);
+        }
+    }
+    Some(&text[fields[last?].value.clone()])
+}
+
+/// The value of an argument's JSON text (`null` should it not parse).
+fn parse_value(json: &str) -> Value {
+    serde_json::from_str(json).unwrap_or(Value::Null)
+}
+
 impl Arguments {
     /// Wraps an `arguments` object.
     pub fn new(map: Map<String, Value>) -> Arguments {
@@ -96,25 +117,15 @@ impl Arguments {
                 None => missing(),
             },
             Source::Raw { text, fields } => {
-                // The last of repeated names counts, as in a decoded object, and takes the
-                // earlier ones with it: they were never arguments of their own.
-                let mut last = None;
-                for (index, field) in fields.iter_mut().enumerate() {
-                    if !field.taken && field.name(text) == name {
-                        field.taken = true;
-                        last = Some(index);
-                    }
-                }
-                let Some(last) = last else {
+                let Some(json) = take(text, fields, name) else {
                     return missing();
                 };
-                let json = &text[fields[last].value.clone()];
                 serde_json::from_str(json).map_err(|text_error| {
                     // Explained from the decoded value, as for a decoded object: serde_json
                     // words some failures differently when it reads text (an enum given a
                     // number is "expected value" there), and the client should read one
                     // message whichever way its arguments were decoded.
-                    let value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
+                    let value = parse_value(json);
                     match T::deserialize(&value) {
                         Err(error) => describe_error::<T>(&value, &error),
                         Ok(_) => describe_error::<T>(&value, &text_error),
@@ -132,8 +143,7 @@ impl Arguments {
                 .into_iter()
                 .filter(|field| !field.taken)
                 .map(|field| {
-                    let value =
-                        serde_json::from_str(&text[field.value.clone()]).unwrap_or(Value::Null);
+                    let value = parse_value(&text[field.value.clone()]);
                     (field.name(&text).to_owned(), value)
                 })
                 .collect(),
