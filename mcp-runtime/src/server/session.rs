@@ -20,7 +20,7 @@ use tokio::sync::{Notify, oneshot};
 use super::panic::{CatchUnwind, UntilCancelled};
 use super::params::{self, ParamsLayout};
 use super::{Outbound, Outgoing, ServerCore, ServerHandle};
-use crate::context::{Context, LoggingLevel, RequestState};
+use crate::context::{LoggingLevel, RequestState};
 use crate::handler::BoxFuture;
 use crate::jsonrpc::{
     Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
@@ -121,26 +121,26 @@ impl Session {
             .map_or(Revision::LATEST_SESSION_BASED, |n| n.revision)
     }
 
-    /// The context of one request, whose state is `state` and whose params (for their `_meta`)
-    /// are `params`.
-    pub(crate) fn request_context(
-        self: &Arc<Self>,
+    /// The state of request `id`, answered on `sink`: under the revision and for the client
+    /// its `envelope` declares (a stateless revision), else those the session negotiated.
+    fn request_state(
+        &self,
         id: RequestId,
-        params: Option<Arc<str>>,
-        state: Arc<RequestState>,
-    ) -> Context {
-        let (revision, client) = match (&state.envelope, self.negotiated()) {
+        sink: Outbound,
+        envelope: Option<Envelope>,
+    ) -> RequestState {
+        let (revision, client) = match (&envelope, self.negotiated()) {
             (Some(envelope), _) => (envelope.revision, Arc::clone(&envelope.client)),
             (None, Some(negotiated)) => (negotiated.revision, Arc::clone(&negotiated.client)),
             (None, None) => (Revision::LATEST_SESSION_BASED, Arc::default()),
         };
-        Context::new(Arc::clone(self), id, revision, client, params, state)
+        RequestState::new(id, sink, envelope, revision, client)
     }
 
     /// The state of a request that is answered outside the in-flight map (no cancel can reach
     /// it): for the direct session of the benchmarks.
     pub(crate) fn detached_state(&self, id: RequestId) -> Arc<RequestState> {
-        Arc::new(RequestState::new(id, self.outbound.clone(), None))
+        Arc::new(self.request_state(id, self.outbound.clone(), None))
     }
 
     /// The least severe level the client wants log messages at (`logging/setLevel`).
@@ -394,7 +394,7 @@ impl Session {
             Some(Stateless { envelope, layout }) => (Some(envelope), Some(layout)),
             None => (None, None),
         };
-        let task_state = Arc::new(RequestState::new(request.id.clone(), sink, envelope));
+        let task_state = Arc::new(self.request_state(request.id.clone(), sink, envelope));
         // Registered before the task exists, and the lock released before it is spawned: the
         // task never waits on this lock to find its own state.
         match self

@@ -128,8 +128,10 @@ impl Request<'_> {
     /// The `Context` a handler serving this request is given; `params` is the text of the
     /// params, for the handler to read their `_meta` from (`None` if they have none).
     fn context(&self, params: Option<Arc<str>>) -> Context {
-        self.session
-            .request_context(self.id.clone(), params, Arc::clone(&self.state))
+        if let Some(params) = params {
+            self.state.meta.set_params(params);
+        }
+        Context::new(Arc::clone(self.session), Arc::clone(&self.state))
     }
 
     /// The params text that a handler's `Context` (for `_meta`) and a stateless run (for the
