@@ -39,6 +39,8 @@ pub(crate) struct RequestState {
     refused: AtomicBool,
     /// It runs until the client ends it (`subscriptions/listen`).
     endless: AtomicBool,
+    /// It is in its session's in-flight map (where a cancel finds it).
+    registered: AtomicBool,
     /// The last progress value sent, to keep progress strictly increasing.
     pub(crate) last_progress: Mutex<Option<f64>>,
 }
@@ -66,6 +68,7 @@ impl RequestState {
             finished: AtomicBool::new(false),
             refused: AtomicBool::new(false),
             endless: AtomicBool::new(false),
+            registered: AtomicBool::new(false),
             last_progress: Mutex::new(None),
         }
     }
@@ -128,6 +131,15 @@ impl RequestState {
     /// waiting for it.
     pub(crate) fn mark_endless(&self) {
         self.endless.store(true, Ordering::Release);
+    }
+
+    /// It has entered its session's in-flight map.
+    pub(crate) fn mark_registered(&self) {
+        self.registered.store(true, Ordering::Release);
+    }
+
+    pub(crate) fn is_registered(&self) -> bool {
+        self.registered.load(Ordering::Acquire)
     }
 
     pub(crate) fn is_endless(&self) -> bool {
