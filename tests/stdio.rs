@@ -124,6 +124,48 @@ fn end_of_input_stops_the_server_after_replies_in_flight_are_written() {
     assert_eq!(replies[0]["result"]["content"][0]["text"], "waited 300 ms");
 }
 
+/// Over stdio a request enters the in-flight map only when it waits: an id reused while a
+/// request waits is still refused, a waiting request can still be cancelled, and the id of
+/// a request that has finished (at once, or after waiting) can be used again.
+#[test]
+fn ids_in_flight_are_refused_and_cancels_reach_waiting_requests() {
+    let mut server = Running::start("printing", &[]);
+    server.initialize();
+    server.send(&call(1, "shout", json!({"text": "a"})));
+    assert_eq!(server.next()["result"]["content"][0]["text"], "A");
+    server.send(&call(1, "shout", json!({"text": "b"})));
+    let reply = server.next();
+    assert_eq!(reply["id"], 1);
+    assert_eq!(reply["result"]["content"][0]["text"], "B", "{reply}");
+    server.send(&call(2, "wait", json!({"ms": 60_000})));
+    server.send(&call(2, "shout", json!({"text": "c"})));
+    let refused = server.next();
+    assert_eq!(refused["id"], 2);
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("already in use")),
+        "{refused}"
+    );
+    server.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#);
+    server.send(&call(2, "wait", json!({"ms": 10})));
+    let reply = server.next();
+    assert_eq!(reply["id"], 2);
+    assert_eq!(
+        reply["result"]["content"][0]["text"], "waited 10 ms",
+        "{reply}"
+    );
+    server.send(&call(2, "shout", json!({"text": "d"})));
+    assert_eq!(server.next()["result"]["content"][0]["text"], "D");
+    let (rest, stderr, success) = server.finish();
+    assert!(success, "{stderr}");
+    assert!(
+        rest.is_empty(),
+        "the cancelled request was answered: {rest:?}"
+    );
+}
+
 /// The printing example's grace period is 2 s: a request that would run for a minute is
 /// cancelled (no reply) and the server exits soon after stdin ends.
 #[test]

@@ -62,8 +62,8 @@ impl Context {
         method: &str,
         params: &impl Serialize,
     ) -> Result<T, ClientError> {
-        if let Some(round) = &self.inner.input {
-            let key = match &self.inner.question_key {
+        if let Some(round) = &self.input {
+            let key = match &self.question_key {
                 Some(key) => key.to_string(),
                 None => round.default_key(method.split('/').next().unwrap_or(method)),
             };

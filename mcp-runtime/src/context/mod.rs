@@ -15,7 +15,7 @@ mod request_state;
 mod state;
 mod task;
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -128,41 +128,9 @@ use crate::server::{ServerHandle, Session};
 /// ```
 #[derive(Clone)]
 pub struct Context {
-    inner: Arc<RequestInner>,
-}
-
-/// A request's `_meta`, kept inside the params' JSON text and read into a map the first time a
-/// handler asks: most never do, and reading it costs more than the rest of a small request.
-#[derive(Clone)]
-struct LazyMeta {
-    /// The request's params, as received (`None` when they have no `_meta`).
-    params: Option<Arc<str>>,
-    parsed: OnceLock<Option<Map<String, Value>>>,
-}
-
-impl LazyMeta {
-    fn get(&self) -> Option<&Map<String, Value>> {
-        #[derive(serde::Deserialize)]
-        struct WithMeta {
-            #[serde(rename = "_meta")]
-            meta: Option<Map<String, Value>>,
-        }
-        self.parsed
-            .get_or_init(|| {
-                let params = self.params.as_deref()?;
-                serde_json::from_str::<WithMeta>(params).ok()?.meta
-            })
-            .as_ref()
-    }
-}
-
-#[derive(Clone)]
-struct RequestInner {
+    /// The session the request came on.
     session: Arc<Session>,
-    id: RequestId,
-    revision: Revision,
-    client: Arc<ClientInfo>,
-    meta: LazyMeta,
+    /// The request: its id, revision, client, `_meta`, cancellation and channel back.
     state: Arc<RequestState>,
     /// In the stateless revision, the answers this run may use and where its questions go.
     input: Option<Arc<InputRound>>,
@@ -171,28 +139,13 @@ struct RequestInner {
 }
 
 impl Context {
-    pub(crate) fn new(
-        session: Arc<Session>,
-        id: RequestId,
-        revision: Revision,
-        client: Arc<ClientInfo>,
-        params: Option<Arc<str>>,
-        state: Arc<RequestState>,
-    ) -> Context {
+    /// The context of the request whose state is `state`, on `session`.
+    pub(crate) fn new(session: Arc<Session>, state: Arc<RequestState>) -> Context {
         Context {
-            inner: Arc::new(RequestInner {
-                session,
-                id,
-                revision,
-                client,
-                meta: LazyMeta {
-                    params,
-                    parsed: OnceLock::new(),
-                },
-                state,
-                input: None,
-                question_key: None,
-            }),
+            session,
+            state,
+            input: None,
+            question_key: None,
         }
     }
 
@@ -200,7 +153,7 @@ impl Context {
     /// or end the run. Unchanged without a round (in a session).
     pub(crate) fn with_input(mut self, round: Option<Arc<InputRound>>) -> Context {
         if round.is_some() {
-            Arc::make_mut(&mut self.inner).input = round;
+            self.input = round;
         }
         self
     }
@@ -231,41 +184,40 @@ impl Context {
     /// }
     /// ```
     pub fn question(&self, key: impl Into<String>) -> Context {
-        let mut inner = RequestInner::clone(&self.inner);
-        inner.question_key = Some(Arc::from(key.into()));
         Context {
-            inner: Arc::new(inner),
+            question_key: Some(Arc::from(key.into())),
+            ..self.clone()
         }
     }
 
     /// The JSON-RPC id of the request, exactly as the client sent it.
     pub fn request_id(&self) -> &RequestId {
-        &self.inner.id
+        self.state.id()
     }
 
     /// The protocol revision this request is served under.
     pub fn revision(&self) -> Revision {
-        self.inner.revision
+        self.state.revision
     }
 
     /// The client: its name, version and declared capabilities (empty before `initialize`).
     pub fn client(&self) -> &ClientInfo {
-        &self.inner.client
+        &self.state.client
     }
 
     /// The request's `_meta` object, if it had one.
     pub fn meta(&self) -> Option<&Map<String, Value>> {
-        self.inner.meta.get()
+        self.state.meta.get()
     }
 
     /// Shared state of type `T` given to the server with `ServerBuilder::state`.
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
-        self.inner.session.server().state.get::<T>()
+        self.session.server().state.get::<T>()
     }
 
     /// The server, to add or remove tools, resources and prompts while it runs.
     pub fn server(&self) -> ServerHandle {
-        self.inner.session.server_handle()
+        self.session.server_handle()
     }
 
     /// Whether the client cancelled this request (`notifications/cancelled`).
@@ -273,12 +225,12 @@ impl Context {
     /// An async handler is also stopped at its next `.await` after a cancel; a long
     /// synchronous computation should check this now and then.
     pub fn is_cancelled(&self) -> bool {
-        self.inner.state.is_cancelled()
+        self.state.is_cancelled()
     }
 
     /// Completes when the client cancels this request; never completes otherwise.
     pub async fn cancelled(&self) {
-        self.inner.state.cancelled().await;
+        self.state.cancelled().await;
     }
 
     /// Over Streamable HTTP, ends the event stream this request is answered on, before the
@@ -288,15 +240,14 @@ impl Context {
     /// takes only JSON, or in stateless mode (nothing could resume the stream); returns
     /// whether a stream was closed.
     pub fn close_stream(&self) -> bool {
-        self.inner.state.sink.close_stream()
+        self.state.sink.close_stream()
     }
 
     /// Sends a notification to the client, ahead of this request's reply. Nothing is sent
     /// once the reply has been.
     pub fn notify(&self, method: &str, params: &impl Serialize) {
-        if !self.inner.state.is_finished() {
-            self.inner
-                .state
+        if !self.state.is_finished() {
+            self.state
                 .notify(crate::jsonrpc::encode_notification(method, params));
         }
     }
@@ -307,32 +258,29 @@ impl Context {
     /// [`elicit`](Self::elicit), [`sample`](Self::sample) or [`list_roots`](Self::list_roots),
     /// which work in every revision.
     pub async fn request(&self, method: &str, params: &impl Serialize) -> Result<Value, RpcError> {
-        if self.inner.revision.is_stateless() {
+        if self.state.revision.is_stateless() {
             return Err(RpcError::internal(format!(
                 "cannot send `{method}` to the client: in protocol revision {} servers send no requests; ask through `Context::elicit`, `sample` or `list_roots`, which turn into input-required results",
-                self.inner.revision
+                self.state.revision
             )));
         }
-        self.inner
-            .session
-            .request(&self.inner.state.sink, method, params)
-            .await
+        self.session.request(&self.state.sink, method, params).await
     }
 
     pub(crate) fn session(&self) -> &Session {
-        &self.inner.session
+        &self.session
     }
 
     pub(crate) fn request_state(&self) -> &RequestState {
-        &self.inner.state
+        &self.state
     }
 }
 
 impl std::fmt::Debug for Context {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Context")
-            .field("request_id", &self.inner.id)
-            .field("revision", &self.inner.revision)
+            .field("request_id", self.state.id())
+            .field("revision", &self.state.revision)
             .finish_non_exhaustive()
     }
 }

@@ -1,13 +1,17 @@
-//! Per-request state shared by the handler's context and the session: cancelled? answered?
+//! Per-request state shared by the handler's context and the session: who asks, under which
+//! revision, cancelled? answered?
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::task::Waker;
 
 use tokio::sync::Notify;
 
+use serde_json::{Map, Value};
+
 use crate::jsonrpc::RequestId;
 use crate::protocol::envelope::Envelope;
+use crate::protocol::{ClientInfo, Revision};
 use crate::server::{Outbound, Outgoing};
 
 /// Flags of one request in flight, and where its messages go.
@@ -19,6 +23,13 @@ pub(crate) struct RequestState {
     /// What a request of a stateless revision declared in its `_meta` (its revision, the
     /// client's capabilities, its log level); `None` in a session, which `initialize` settled.
     pub(crate) envelope: Option<Envelope>,
+    /// The revision its handler serves it under: its own in a stateless revision, else the
+    /// session's when it started.
+    pub(crate) revision: Revision,
+    /// The client that sent it, as its `_meta` or the session's `initialize` declared it.
+    pub(crate) client: Arc<ClientInfo>,
+    /// Its params' `_meta`, read when a handler asks.
+    pub(crate) meta: LazyMeta,
     cancelled: AtomicBool,
     cancel: Notify,
     /// The task running the handler, woken by a cancel.
@@ -28,24 +39,43 @@ pub(crate) struct RequestState {
     refused: AtomicBool,
     /// It runs until the client ends it (`subscriptions/listen`).
     endless: AtomicBool,
+    /// It is in its session's in-flight map (where a cancel finds it).
+    registered: AtomicBool,
     /// The last progress value sent, to keep progress strictly increasing.
     pub(crate) last_progress: Mutex<Option<f64>>,
 }
 
 impl RequestState {
-    pub(crate) fn new(id: RequestId, sink: Outbound, envelope: Option<Envelope>) -> RequestState {
+    /// The state of request `id`, answered on `sink`, from a client of `revision` described by
+    /// `client` (`envelope` for a stateless revision).
+    pub(crate) fn new(
+        id: RequestId,
+        sink: Outbound,
+        envelope: Option<Envelope>,
+        revision: Revision,
+        client: Arc<ClientInfo>,
+    ) -> RequestState {
         RequestState {
             id,
             sink,
             envelope,
+            revision,
+            client,
+            meta: LazyMeta::default(),
             cancelled: AtomicBool::new(false),
             cancel: Notify::new(),
             task: Mutex::new(None),
             finished: AtomicBool::new(false),
             refused: AtomicBool::new(false),
             endless: AtomicBool::new(false),
+            registered: AtomicBool::new(false),
             last_progress: Mutex::new(None),
         }
+    }
+
+    /// The request's id, exactly as the client sent it.
+    pub(crate) fn id(&self) -> &RequestId {
+        &self.id
     }
 
     /// Sends a notification on behalf of this request, on its own channel.
@@ -103,6 +133,15 @@ impl RequestState {
         self.endless.store(true, Ordering::Release);
     }
 
+    /// It has entered its session's in-flight map.
+    pub(crate) fn mark_registered(&self) {
+        self.registered.store(true, Ordering::Release);
+    }
+
+    pub(crate) fn is_registered(&self) -> bool {
+        self.registered.load(Ordering::Acquire)
+    }
+
     pub(crate) fn is_endless(&self) -> bool {
         self.endless.load(Ordering::Acquire)
     }
@@ -118,5 +157,35 @@ impl RequestState {
 
     pub(crate) fn is_finished(&self) -> bool {
         self.finished.load(Ordering::Acquire)
+    }
+}
+
+/// A request's `_meta`, kept inside the params' JSON text and read into a map the first time a
+/// handler asks: most never do, and reading it costs more than the rest of a small request.
+#[derive(Default)]
+pub(crate) struct LazyMeta {
+    /// The request's params, as received (unset when they have no `_meta`).
+    params: OnceLock<Arc<str>>,
+    parsed: OnceLock<Option<Map<String, Value>>>,
+}
+
+impl LazyMeta {
+    /// Where the `_meta` is to be read from: the params' text (the first one given counts).
+    pub(crate) fn set_params(&self, params: Arc<str>) {
+        let _ = self.params.set(params);
+    }
+
+    pub(crate) fn get(&self) -> Option<&Map<String, Value>> {
+        #[derive(serde::Deserialize)]
+        struct WithMeta {
+            #[serde(rename = "_meta")]
+            meta: Option<Map<String, Value>>,
+        }
+        self.parsed
+            .get_or_init(|| {
+                let params = self.params.get()?;
+                serde_json::from_str::<WithMeta>(params).ok()?.meta
+            })
+            .as_ref()
     }
 }

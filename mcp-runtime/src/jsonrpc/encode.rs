@@ -20,11 +20,20 @@ pub(crate) fn encode_result_with(
     result: &impl Serialize,
     members: &str,
 ) -> Vec<u8> {
+    encode_result_written(id, |out| serde_json::to_writer(out, result), members)
+}
+
+/// [`encode_result_with`] for a result that writes its own JSON (`write`).
+pub(crate) fn encode_result_written(
+    id: &RequestId,
+    write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
+    members: &str,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(128 + members.len());
     out.extend_from_slice(RESULT_HEAD);
     out.extend_from_slice(id.as_json().as_bytes());
     out.extend_from_slice(br#","result":"#);
-    let serialized = serde_json::to_writer(&mut out, result).is_ok();
+    let serialized = write(&mut out).is_ok();
     finish_result(id, out, serialized, members)
 }
 

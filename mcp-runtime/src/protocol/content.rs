@@ -50,6 +50,20 @@ enum WireContent<'a> {
 }
 
 impl Content {
+    /// Appends the JSON its `Serialize` writes, byte for byte (see
+    /// [`CallToolResult::write_json`](super::CallToolResult::write_json)).
+    pub(crate) fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        match self {
+            Content::Text(TextContent { text }) => {
+                out.extend_from_slice(br#"{"type":"text","text":"#);
+                serde_json::to_writer(&mut *out, text)?;
+                out.push(b'}');
+                Ok(())
+            }
+            other => serde_json::to_writer(out, other),
+        }
+    }
+
     /// A text block.
     pub fn text(text: impl Into<String>) -> Content {
         Content::Text(TextContent { text: text.into() })

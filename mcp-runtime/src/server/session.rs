@@ -20,7 +20,7 @@ use tokio::sync::{Notify, oneshot};
 use super::panic::{CatchUnwind, UntilCancelled};
 use super::params::{self, ParamsLayout};
 use super::{Outbound, Outgoing, ServerCore, ServerHandle};
-use crate::context::{Context, LoggingLevel, RequestState};
+use crate::context::{LoggingLevel, RequestState};
 use crate::handler::BoxFuture;
 use crate::jsonrpc::{
     Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
@@ -54,6 +54,10 @@ pub(crate) struct Session {
     server: Arc<ServerCore>,
     /// The number the server's session list has it under, if it is listed.
     listed_as: Option<u64>,
+    /// Its messages are received one at a time, by one loop that waits while each request's
+    /// first poll runs (stdio): nothing can reach a request during that poll, so a request
+    /// enters the in-flight map only if the poll leaves it waiting.
+    in_order: bool,
     subscriptions: Mutex<HashSet<String>>,
     outbound: Outbound,
     negotiated: RwLock<Option<Arc<Negotiated>>>,
@@ -81,8 +85,17 @@ struct BatchReply {
 
 impl Session {
     pub(crate) fn new(server: Arc<ServerCore>, outbound: Outbound) -> Arc<Session> {
+        Session::listed(server, outbound, false)
+    }
+
+    /// A session whose messages are received [in order](Session::in_order), by one loop.
+    pub(crate) fn new_in_order(server: Arc<ServerCore>, outbound: Outbound) -> Arc<Session> {
+        Session::listed(server, outbound, true)
+    }
+
+    fn listed(server: Arc<ServerCore>, outbound: Outbound, in_order: bool) -> Arc<Session> {
         let number = server.sessions.number();
-        let session = Session::with_listing(Arc::clone(&server), outbound, Some(number));
+        let session = Session::with_listing(Arc::clone(&server), outbound, Some(number), in_order);
         server.sessions.add(number, &session);
         session
     }
@@ -91,17 +104,19 @@ impl Session {
     /// client outside its own request: a stateless HTTP POST's.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn unlisted(server: Arc<ServerCore>, outbound: Outbound) -> Arc<Session> {
-        Session::with_listing(server, outbound, None)
+        Session::with_listing(server, outbound, None, false)
     }
 
     fn with_listing(
         server: Arc<ServerCore>,
         outbound: Outbound,
         listed_as: Option<u64>,
+        in_order: bool,
     ) -> Arc<Session> {
         Arc::new(Session {
             server,
             listed_as,
+            in_order,
             subscriptions: Mutex::new(HashSet::new()),
             outbound,
             negotiated: RwLock::new(None),
@@ -121,26 +136,26 @@ impl Session {
             .map_or(Revision::LATEST_SESSION_BASED, |n| n.revision)
     }
 
-    /// The context of one request, whose state is `state` and whose params (for their `_meta`)
-    /// are `params`.
-    pub(crate) fn request_context(
-        self: &Arc<Self>,
+    /// The state of request `id`, answered on `sink`: under the revision and for the client
+    /// its `envelope` declares (a stateless revision), else those the session negotiated.
+    fn request_state(
+        &self,
         id: RequestId,
-        params: Option<Arc<str>>,
-        state: Arc<RequestState>,
-    ) -> Context {
-        let (revision, client) = match (&state.envelope, self.negotiated()) {
+        sink: Outbound,
+        envelope: Option<Envelope>,
+    ) -> RequestState {
+        let (revision, client) = match (&envelope, self.negotiated()) {
             (Some(envelope), _) => (envelope.revision, Arc::clone(&envelope.client)),
             (None, Some(negotiated)) => (negotiated.revision, Arc::clone(&negotiated.client)),
             (None, None) => (Revision::LATEST_SESSION_BASED, Arc::default()),
         };
-        Context::new(Arc::clone(self), id, revision, client, params, state)
+        RequestState::new(id, sink, envelope, revision, client)
     }
 
     /// The state of a request that is answered outside the in-flight map (no cancel can reach
     /// it): for the direct session of the benchmarks.
     pub(crate) fn detached_state(&self, id: RequestId) -> Arc<RequestState> {
-        Arc::new(RequestState::new(id, self.outbound.clone(), None))
+        Arc::new(self.request_state(id, self.outbound.clone(), None))
     }
 
     /// The least severe level the client wants log messages at (`logging/setLevel`).
@@ -394,16 +409,26 @@ impl Session {
             Some(Stateless { envelope, layout }) => (Some(envelope), Some(layout)),
             None => (None, None),
         };
-        let task_state = Arc::new(RequestState::new(request.id.clone(), sink, envelope));
+        let task_state = Arc::new(self.request_state(request.id.clone(), sink, envelope));
         // Registered before the task exists, and the lock released before it is spawned: the
-        // task never waits on this lock to find its own state.
-        match self
-            .inflight
-            .lock()
-            .expect("lock poisoned")
-            .entry(request.id.clone())
+        // task never waits on this lock to find its own state. In an in-order session, only if
+        // its first poll leaves it waiting (below); an id in use is refused all the same.
         {
-            Entry::Occupied(_) => {
+            let mut inflight = self.inflight.lock().expect("lock poisoned");
+            let in_use = if self.in_order {
+                !inflight.is_empty() && inflight.contains_key(&request.id)
+            } else {
+                match inflight.entry(request.id.clone()) {
+                    Entry::Occupied(_) => true,
+                    Entry::Vacant(slot) => {
+                        slot.insert(Arc::clone(&task_state));
+                        task_state.mark_registered();
+                        false
+                    }
+                }
+            };
+            drop(inflight);
+            if in_use {
                 let error = RpcError::invalid_request(format!(
                     "request id {} is already in use by a request in flight",
                     request.id
@@ -415,12 +440,10 @@ impl Session {
                 );
                 return;
             }
-            Entry::Vacant(slot) => {
-                slot.insert(Arc::clone(&task_state));
-            }
         }
         let guard = RunningGuard::new(self);
         let session = Arc::clone(self);
+        let state = Arc::clone(&task_state);
         let task = async move {
             let _guard = guard;
             let id = request.id.clone();
@@ -450,15 +473,29 @@ impl Session {
                     &RpcError::internal(format!("the handler panicked: {panic}")),
                 )
             });
-            if session.finish(&id) {
+            if session.finish(&id, &task_state) {
                 session.reply(&reply_to, &task_state, reply);
             }
         };
-        start_here(task);
+        start_here(task, || {
+            // Before the task is spawned: on a multi-threaded runtime it may run at once.
+            if self.in_order {
+                self.inflight
+                    .lock()
+                    .expect("lock poisoned")
+                    .insert(state.id().clone(), Arc::clone(&state));
+                state.mark_registered();
+            }
+        });
     }
 
-    /// Removes a finished request; false if it was cancelled meanwhile (no reply is due).
-    fn finish(&self, id: &RequestId) -> bool {
+    /// Removes a finished request; false if it was cancelled meanwhile (no reply is due). One
+    /// that never entered the in-flight map (finished in its first poll, in an in-order
+    /// session) could not be.
+    fn finish(&self, id: &RequestId, state: &RequestState) -> bool {
+        if !state.is_registered() {
+            return true;
+        }
         self.inflight
             .lock()
             .expect("lock poisoned")
@@ -645,13 +682,15 @@ impl Drop for Session {
 /// that reads and writes on this thread sends their replies with the next write. A handler
 /// that waits (on I/O, a timer, the client) goes on as a task of its own, and the messages
 /// after it are read at once. The waker of this first poll does nothing: the task's own first
-/// poll, which the runtime does as soon as it is spawned, registers the real one.
-fn start_here(task: impl Future<Output = ()> + Send + 'static) {
+/// poll, which the runtime does as soon as it is spawned, registers the real one. If it
+/// waits, `on_wait` runs before it is spawned.
+fn start_here(task: impl Future<Output = ()> + Send + 'static, on_wait: impl FnOnce()) {
     // A `dyn Future`, as every task the crate spawns: Tokio's task code (several kilobytes
     // for each type of future) is then in the binary once.
     let mut task: BoxFuture<()> = Box::pin(task);
     let mut first = std::task::Context::from_waker(std::task::Waker::noop());
     if task.as_mut().poll(&mut first).is_pending() {
+        on_wait();
         drop(tokio::spawn(task));
     }
 }

@@ -103,7 +103,9 @@ impl NonBlocking {
     pub(crate) async fn read(&self, buffer: &mut [u8]) -> io::Result<usize> {
         let capacity = buffer.len();
         loop {
-            let mut ready = self.fd.ready(Interest::READABLE).await?;
+            // The reader's own waker slot (one task reads stdin), not `ready`'s future, which
+            // joins and leaves the descriptor's list of waiters on each wait.
+            let mut ready = std::future::poll_fn(|cx| self.fd.poll_read_ready(cx)).await?;
             match ready.try_io(|_| self.try_read(buffer)) {
                 Ok(Err(error)) if error.kind() == io::ErrorKind::Interrupted => {}
                 Ok(Ok(read)) => {

@@ -61,7 +61,7 @@ impl Server {
     fn stdio_session(&self, writer: &Arc<SharedWriter>) -> Arc<Session> {
         let sender = Arc::clone(writer);
         let outbound = Outbound::new(self.core.trace, move |_, message| sender.send(&message));
-        Session::new(self.core.clone(), outbound)
+        Session::new_in_order(self.core.clone(), outbound)
     }
 
     /// [`serve_stdio`](Self::serve_stdio) on a single-threaded runtime of its own, for

@@ -34,11 +34,11 @@ use super::{ServerCore, Session};
 use crate::context::{Context, LoggingLevel, RequestState};
 use crate::jsonrpc::{
     ErrorCode, IncomingRequest, RequestId, RpcError, encode_error, encode_result,
-    encode_result_with,
+    encode_result_with, encode_result_written,
 };
-use crate::protocol::Revision;
 use crate::protocol::envelope::Envelope;
 use crate::protocol::stateless_result::ItemCacheHints;
+use crate::protocol::{CallToolResult, Revision};
 
 /// Every method a session answers, for "did you mean" suggestions.
 const METHODS: &[&str] = &[
@@ -128,8 +128,10 @@ impl Request<'_> {
     /// The `Context` a handler serving this request is given; `params` is the text of the
     /// params, for the handler to read their `_meta` from (`None` if they have none).
     fn context(&self, params: Option<Arc<str>>) -> Context {
-        self.session
-            .request_context(self.id.clone(), params, Arc::clone(&self.state))
+        if let Some(params) = params {
+            self.state.meta.set_params(params);
+        }
+        Context::new(Arc::clone(self.session), Arc::clone(&self.state))
     }
 
     /// The params text that a handler's `Context` (for `_meta`) and a stateless run (for the
@@ -163,13 +165,24 @@ impl Request<'_> {
     }
 
     fn reply_with(&self, result: &impl Serialize, cacheable: bool) -> Vec<u8> {
+        encode_result_with(&self.id, result, self.complete_members(cacheable))
+    }
+
+    /// The reply carrying a tool's result (see [`reply`](Self::reply)).
+    fn reply_call(&self, result: &CallToolResult) -> Vec<u8> {
+        let members = self.complete_members(false);
+        encode_result_written(&self.id, |out| result.write_json(out), members)
+    }
+
+    /// What a result of this request gets after its own members: for a stateless revision,
+    /// that it is complete and who answers (and the server's cache hints if `cacheable`).
+    fn complete_members(&self, cacheable: bool) -> &str {
         let members = &self.server().complete_members;
-        let members = match self.envelope() {
+        match self.envelope() {
             None => "",
             Some(_) if cacheable => &members.cacheable,
             Some(_) => &members.plain,
-        };
-        encode_result_with(&self.id, result, members)
+        }
     }
 }
 

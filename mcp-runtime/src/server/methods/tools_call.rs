@@ -106,7 +106,7 @@ pub(super) async fn call_tool(
             tool.name()
         )),
     };
-    request.reply(&for_revision(&tool, revision, result))
+    request.reply_call(&for_revision(&tool, revision, result))
 }
 
 /// `result` as a client of `revision` reads it: no structured content before 2025-06-18, and
