@@ -7,11 +7,13 @@
 //! [`State<T>`] gives access to application state given to the server at start-up.
 
 mod client;
+mod client_requests;
 mod elicitation;
 mod input;
 mod logging;
 mod progress;
 mod request_state;
+mod session_link;
 mod state;
 mod task;
 
@@ -21,18 +23,20 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub use client::{ClientError, Root, SamplingRequest, SamplingResponse};
+pub(crate) use client_requests::ClientRequests;
 pub use elicitation::{Elicitation, UrlElicitation};
 pub(crate) use input::{InputRound, Interruption, UntilInput};
 pub use logging::LoggingLevel;
 #[cfg(feature = "tracing")]
 pub(crate) use logging::send_log;
 pub(crate) use request_state::RequestState;
+pub(crate) use session_link::SessionLink;
 pub use state::{Shareable, State};
 pub(crate) use state::{StateMap, StateNeed};
 
+use crate::auth::Authentication;
 use crate::jsonrpc::{RequestId, RpcError};
 use crate::protocol::{ClientInfo, Revision};
-use crate::server::{ServerHandle, Session};
 
 /// The request being served: passed to any handler that takes a `Context` parameter.
 ///
@@ -50,7 +54,7 @@ use crate::server::{ServerHandle, Session};
 ///   did not declare the capability or does not answer in time;
 /// - reads the request ([`request_id`](Self::request_id), [`revision`](Self::revision),
 ///   [`client`](Self::client), [`meta`](Self::meta)) and changes the server
-///   ([`server`](Self::server)).
+///   ([`server`](Self::server), defined with the server's handle).
 ///
 /// ```
 /// use mcp_runtime::prelude::*;
@@ -158,7 +162,8 @@ impl LazyMeta {
 
 #[derive(Clone)]
 struct RequestInner {
-    session: Arc<Session>,
+    /// The session the request is served on (the server's `Session`).
+    session: Arc<dyn SessionLink>,
     id: RequestId,
     revision: Revision,
     client: Arc<ClientInfo>,
@@ -172,7 +177,7 @@ struct RequestInner {
 
 impl Context {
     pub(crate) fn new(
-        session: Arc<Session>,
+        session: Arc<dyn SessionLink>,
         id: RequestId,
         revision: Revision,
         client: Arc<ClientInfo>,
@@ -260,12 +265,7 @@ impl Context {
 
     /// Shared state of type `T` given to the server with `ServerBuilder::state`.
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
-        self.inner.session.server().state.get::<T>()
-    }
-
-    /// The server, to add or remove tools, resources and prompts while it runs.
-    pub fn server(&self) -> ServerHandle {
-        self.inner.session.server_handle()
+        self.inner.session.state().get::<T>()
     }
 
     /// Whether the client cancelled this request (`notifications/cancelled`).
@@ -315,16 +315,23 @@ impl Context {
         }
         self.inner
             .session
-            .request(&self.inner.state.sink, method, params)
+            .client_requests()
+            .send(&self.inner.state.sink, method, params)
             .await
     }
 
-    pub(crate) fn session(&self) -> &Session {
-        &self.inner.session
+    /// The session the request is served on.
+    pub(crate) fn session(&self) -> &dyn SessionLink {
+        &*self.inner.session
     }
 
     pub(crate) fn request_state(&self) -> &RequestState {
         &self.inner.state
+    }
+
+    /// Who sent the request, as far as its transport knows.
+    pub(crate) fn authentication(&self) -> &Authentication {
+        self.inner.state.sink.authentication()
     }
 }
 

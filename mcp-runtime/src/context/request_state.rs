@@ -7,8 +7,8 @@ use std::task::Waker;
 use tokio::sync::Notify;
 
 use crate::jsonrpc::RequestId;
+use crate::outbound::{Outbound, Outgoing};
 use crate::protocol::envelope::Envelope;
-use crate::server::{Outbound, Outgoing};
 
 /// Flags of one request in flight, and where its messages go.
 pub(crate) struct RequestState {

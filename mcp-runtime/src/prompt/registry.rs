@@ -63,7 +63,9 @@ impl PromptEntry {
         ctx: Context,
         args: StringArgs,
     ) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
-        if let Some(why) = crate::auth::refused(&ctx, "prompt", self.name(), &self.scopes) {
+        if let Some(why) =
+            crate::auth::refused(ctx.authentication(), "prompt", self.name(), &self.scopes)
+        {
             let error = HandlerError::new(crate::ErrorCode::InvalidRequest, why);
             return Box::pin(std::future::ready(Err(error)));
         }

@@ -79,7 +79,12 @@ impl ResourceEntry {
         variables: StringArgs,
     ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
         let scopes = &self.scopes;
-        if let Some(why) = crate::auth::refused(&ctx, "resource", &self.definition.uri, scopes) {
+        if let Some(why) = crate::auth::refused(
+            ctx.authentication(),
+            "resource",
+            &self.definition.uri,
+            scopes,
+        ) {
             let error = HandlerError::new(crate::ErrorCode::InvalidRequest, why);
             return Box::pin(std::future::ready(Err(error)));
         }

@@ -7,26 +7,26 @@
 //! A request's notifications are sent before its reply because both go through the same
 //! ordered outbound channel from the same task.
 
+use std::collections::HashSet;
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use serde::Serialize;
-use serde_json::Value;
 use serde_json::value::RawValue;
-use tokio::sync::{Notify, oneshot};
+use tokio::sync::Notify;
 
+use super::ServerCore;
 use super::panic::{CatchUnwind, UntilCancelled};
 use super::params::{self, ParamsLayout};
-use super::{Outbound, Outgoing, ServerCore, ServerHandle};
-use crate::context::{Context, LoggingLevel, RequestState};
+use crate::context::{ClientRequests, Context, LoggingLevel, RequestState, SessionLink, StateMap};
 use crate::handler::BoxFuture;
 use crate::jsonrpc::{
-    Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
-    encode_error_without_id, encode_notification, encode_request, parse_message,
+    IdMap, Incoming, IncomingRequest, RequestId, RpcError, encode_error, encode_error_without_id,
+    encode_notification, parse_message,
 };
 use crate::limit_log::LimitLog;
+use crate::outbound::{Outbound, Outgoing};
 use crate::protocol::envelope::Envelope;
 use crate::protocol::{ClientInfo, Revision};
 
@@ -44,12 +44,6 @@ pub(crate) struct Negotiated {
     pub(crate) client: Arc<ClientInfo>,
 }
 
-/// Requests by id. Ids are short and looked up two or three times per request, so the hasher
-/// is foldhash's, seeded at random per process (ids are the client's choice: a fixed seed
-/// would let a client make them collide), not the standard SipHash, which costs several times
-/// as much per id.
-type IdMap<V> = HashMap<RequestId, V, foldhash::fast::RandomState>;
-
 pub(crate) struct Session {
     server: Arc<ServerCore>,
     /// The number the server's session list has it under, if it is listed.
@@ -59,8 +53,7 @@ pub(crate) struct Session {
     negotiated: RwLock<Option<Arc<Negotiated>>>,
     inflight: Mutex<IdMap<Arc<RequestState>>>,
     log_level: AtomicU8,
-    pending: Mutex<IdMap<oneshot::Sender<Result<Value, RpcError>>>>,
-    next_request_id: AtomicU64,
+    client_requests: ClientRequests,
     running: AtomicUsize,
     idle: Notify,
 }
@@ -99,6 +92,7 @@ impl Session {
         outbound: Outbound,
         listed_as: Option<u64>,
     ) -> Arc<Session> {
+        let client_requests = ClientRequests::new(server.request_timeout);
         Arc::new(Session {
             server,
             listed_as,
@@ -106,8 +100,7 @@ impl Session {
             outbound,
             negotiated: RwLock::new(None),
             inflight: Mutex::new(IdMap::default()),
-            pending: Mutex::new(IdMap::default()),
-            next_request_id: AtomicU64::new(0),
+            client_requests,
             running: AtomicUsize::new(0),
             log_level: AtomicU8::new(LoggingLevel::Debug as u8),
             idle: Notify::new(),
@@ -134,7 +127,14 @@ impl Session {
             (None, Some(negotiated)) => (negotiated.revision, Arc::clone(&negotiated.client)),
             (None, None) => (Revision::LATEST_SESSION_BASED, Arc::default()),
         };
-        Context::new(Arc::clone(self), id, revision, client, params, state)
+        Context::new(
+            Arc::<Session>::clone(self),
+            id,
+            revision,
+            client,
+            params,
+            state,
+        )
     }
 
     /// The state of a request that is answered outside the in-flight map (no cancel can reach
@@ -143,20 +143,13 @@ impl Session {
         Arc::new(RequestState::new(id, self.outbound.clone(), None))
     }
 
-    /// The least severe level the client wants log messages at (`logging/setLevel`).
-    pub(crate) fn log_level(&self) -> LoggingLevel {
-        LoggingLevel::from_index(self.log_level.load(Ordering::Relaxed))
-    }
-
     pub(crate) fn set_log_level(&self, level: LoggingLevel) {
         self.log_level.store(level as u8, Ordering::Relaxed);
     }
 
-    /// A handle on the server this session belongs to.
-    pub(crate) fn server_handle(&self) -> ServerHandle {
-        ServerHandle {
-            core: Arc::clone(&self.server),
-        }
+    /// The server this session belongs to, shared.
+    pub(crate) fn server_core(&self) -> &Arc<ServerCore> {
+        &self.server
     }
 
     /// Subscribes to `uri` or unsubscribes, within the server's
@@ -261,7 +254,7 @@ impl Session {
         sink: &Outbound,
     ) {
         if self.server.trace {
-            super::outbound::trace("<-", bytes);
+            crate::outbound::trace("<-", bytes);
         }
         match message {
             Incoming::Request(request) => {
@@ -285,7 +278,7 @@ impl Session {
                 }
             }
             Incoming::Notification { method, params } => self.on_notification(&method, params),
-            Incoming::Response(response) => self.on_response(response),
+            Incoming::Response(response) => self.client_requests.answer(response),
             Incoming::Batch(items) => self.on_batch(items, sink),
             Incoming::Invalid { id, error } => {
                 sink.send(
@@ -355,10 +348,7 @@ impl Session {
                 }
                 !request.is_endless()
             });
-        let pending = std::mem::take(&mut *self.pending.lock().expect("lock poisoned"));
-        for (_, waiter) in pending {
-            let _ = waiter.send(Err(RpcError::internal("the client closed the connection")));
-        }
+        self.client_requests.fail_all();
     }
 
     /// Starts `message`, a request of a stateless revision admitted by the transport, answered
@@ -373,7 +363,7 @@ impl Session {
         sink: &Outbound,
     ) {
         if self.server.trace {
-            super::outbound::trace("<-", bytes);
+            crate::outbound::trace("<-", bytes);
         }
         if let Incoming::Request(request) = message {
             self.start_request(request, ReplyTo::Sink(sink.clone()), Some(stateless));
@@ -434,7 +424,7 @@ impl Session {
             #[cfg(feature = "tracing")]
             let handling = std::pin::pin!(crate::log_bridge::CURRENT.scope(
                 crate::log_bridge::LogTarget {
-                    session: Arc::clone(&session),
+                    session: Arc::<Session>::clone(&session),
                     state: Arc::clone(&task_state),
                 },
                 handling,
@@ -502,17 +492,6 @@ impl Session {
         }
     }
 
-    fn on_response(&self, response: IncomingResponse) {
-        let waiter = self
-            .pending
-            .lock()
-            .expect("lock poisoned")
-            .remove(&response.id);
-        if let Some(waiter) = waiter {
-            let _ = waiter.send(response.outcome);
-        }
-    }
-
     /// Whether a batch is taken now: only once `initialize` negotiated a revision that allows
     /// them.
     pub(crate) fn takes_batches(&self) -> bool {
@@ -545,7 +524,7 @@ impl Session {
                     self.start_request(request, ReplyTo::Batch(Arc::clone(&batch)), None);
                 }
                 Incoming::Notification { method, params } => self.on_notification(&method, params),
-                Incoming::Response(response) => self.on_response(response),
+                Incoming::Response(response) => self.client_requests.answer(response),
                 Incoming::Batch(_) => batch.push(encode_error(
                     None,
                     &RpcError::invalid_request("batches cannot be nested"),
@@ -577,12 +556,6 @@ impl Session {
         }
     }
 
-    /// The session's own channel: for messages no request is waiting on (list changes,
-    /// resource updates, logs after a reply).
-    pub(crate) fn outbound(&self) -> &Outbound {
-        &self.outbound
-    }
-
     /// Sends a notification to the client.
     pub(crate) fn notify(&self, method: &str, params: &impl Serialize) {
         self.outbound.send(
@@ -590,43 +563,26 @@ impl Session {
             encode_notification(method, params),
         );
     }
+}
 
-    /// Sends a request to the client on `sink` and waits for the answer.
-    pub(crate) async fn request(
-        &self,
-        sink: &Outbound,
-        method: &str,
-        params: &impl Serialize,
-    ) -> Result<Value, RpcError> {
-        let number = self.next_request_id.fetch_add(1, Ordering::Relaxed);
-        let id = RequestId::from_number(number);
-        let (sender, receiver) = oneshot::channel();
-        self.pending
-            .lock()
-            .expect("lock poisoned")
-            .insert(id.clone(), sender);
-        sink.send(
-            Outgoing::Request(id.clone()),
-            encode_request(&id, method, params),
-        );
-        match tokio::time::timeout(self.server.request_timeout, receiver).await {
-            Ok(Ok(outcome)) => outcome,
-            Ok(Err(_)) => Err(RpcError::internal("the client closed the connection")),
-            Err(_) => {
-                self.pending.lock().expect("lock poisoned").remove(&id);
-                sink.send(
-                    Outgoing::Notification { related: None },
-                    encode_notification(
-                        "notifications/cancelled",
-                        &serde_json::json!({"requestId": id.to_value(), "reason": "timed out"}),
-                    ),
-                );
-                Err(RpcError::internal(format!(
-                    "the client did not answer `{method}` within {} s",
-                    self.server.request_timeout.as_secs_f64()
-                )))
-            }
-        }
+/// What a request's context reaches of its session.
+impl SessionLink for Session {
+    /// The session's own channel: for messages no request is waiting on (list changes,
+    /// resource updates, logs after a reply).
+    fn outbound(&self) -> &Outbound {
+        &self.outbound
+    }
+
+    fn log_level(&self) -> LoggingLevel {
+        LoggingLevel::from_index(self.log_level.load(Ordering::Relaxed))
+    }
+
+    fn client_requests(&self) -> &ClientRequests {
+        &self.client_requests
+    }
+
+    fn state(&self) -> &StateMap {
+        &self.server.state
     }
 }
 

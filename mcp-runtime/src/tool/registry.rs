@@ -96,7 +96,7 @@ impl ToolEntry {
     /// Calls the tool, unless the caller lacks its scopes: the transport refuses such a call
     /// first (HTTP answers 403), and this is the check that holds whatever the transport did.
     pub(crate) fn call(&self, ctx: Context, args: Arguments) -> BoxFuture<CallToolResult> {
-        if let Some(why) = refused(&ctx, "tool", self.name(), &self.scopes) {
+        if let Some(why) = refused(ctx.authentication(), "tool", self.name(), &self.scopes) {
             return Box::pin(std::future::ready(CallToolResult::error(why)));
         }
         (self.call)(ctx, args)

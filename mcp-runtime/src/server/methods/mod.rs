@@ -29,7 +29,6 @@ use serde_json::json;
 use serde_json::value::RawValue;
 
 use super::params::ParamsLayout;
-use super::suggest::did_you_mean;
 use super::{ServerCore, Session};
 use crate::context::{Context, LoggingLevel, RequestState};
 use crate::jsonrpc::{
@@ -39,6 +38,7 @@ use crate::jsonrpc::{
 use crate::protocol::Revision;
 use crate::protocol::envelope::Envelope;
 use crate::protocol::stateless_result::ItemCacheHints;
+use crate::suggest::did_you_mean;
 
 /// Every method a session answers, for "did you mean" suggestions.
 const METHODS: &[&str] = &[

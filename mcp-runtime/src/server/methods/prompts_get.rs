@@ -12,7 +12,7 @@ use super::{Request, input_required, parse_params};
 use crate::args::StringArgs;
 use crate::jsonrpc::RpcError;
 use crate::server::panic::CatchUnwind;
-use crate::server::suggest::did_you_mean;
+use crate::suggest::did_you_mean;
 
 #[derive(Deserialize)]
 struct GetParams {

@@ -18,7 +18,7 @@ use crate::jsonrpc::{RpcError, encode_error};
 use crate::protocol::{CallToolResult, Revision};
 use crate::server::panic::CatchUnwind;
 use crate::server::params::ParamsLayout;
-use crate::server::suggest::did_you_mean;
+use crate::suggest::did_you_mean;
 #[cfg(feature = "tasks")]
 use crate::tasks::TaskSupport;
 use crate::tool::{Arguments, ArgumentsAt, ToolEntry};
