@@ -178,15 +178,13 @@ impl ServerBuilder {
 
     /// Adds every function annotated with `#[mcp_resource]` in the program.
     pub fn registered_resources(mut self) -> ServerBuilder {
-        self.resources
-            .extend(registered().map(crate::handler::Registration::entry));
+        self.resources.extend(registered());
         self
     }
 
     /// Adds every function annotated with `#[mcp_prompt]` in the program.
     pub fn registered_prompts(mut self) -> ServerBuilder {
-        self.prompts
-            .extend(registered().map(crate::handler::Registration::entry));
+        self.prompts.extend(registered());
         self
     }
 
@@ -204,8 +202,7 @@ impl ServerBuilder {
 
     /// Adds every function annotated with `#[mcp_tool]` in the program, in any crate.
     pub fn registered_tools(mut self) -> ServerBuilder {
-        self.tools
-            .extend(registered().map(crate::handler::Registration::entry));
+        self.tools.extend(registered());
         self
     }
 
@@ -413,7 +410,7 @@ impl ServerBuilder {
             problems.push(BuildProblem::ZeroPageSize);
         }
         for prompt in &self.prompts {
-            problems.extend(prompt.specs.problems.iter().map(|problem| {
+            problems.extend(prompt.details.specs.problems.iter().map(|problem| {
                 BuildProblem::NotAStringArgument {
                     handler: format!("prompt `{}`", prompt.name()),
                     problem: problem.clone(),
@@ -429,12 +426,12 @@ impl ServerBuilder {
                     .map(move |n| (format!("tool `{}`", t.name()), n))
             })
             .chain(self.resources.iter().flat_map(|r| {
-                r.needs_state()
+                r.needs_state
                     .iter()
                     .map(move |n| (format!("resource `{}`", r.definition.uri), n))
             }))
             .chain(self.prompts.iter().flat_map(|p| {
-                p.needs_state()
+                p.needs_state
                     .iter()
                     .map(move |n| (format!("prompt `{}`", p.name()), n))
             }));

@@ -55,9 +55,9 @@ pub(super) async fn call_tool(
     #[cfg(feature = "tasks")]
     let as_task = {
         let may_be_task =
-            tool.task_support != TaskSupport::Forbidden && request.envelope().is_some();
+            tool.details.task_support != TaskSupport::Forbidden && request.envelope().is_some();
         let as_task = may_be_task && tasks::declared(request);
-        if may_be_task && !as_task && tool.task_support == TaskSupport::Required {
+        if may_be_task && !as_task && tool.details.task_support == TaskSupport::Required {
             let error = tasks::undeclared(request, &format!("tool `{name}`"));
             return encode_error(Some(id), &error);
         }
