@@ -35,7 +35,7 @@ impl ServerBuilder {
     /// waking another thread. Handlers that wait (I/O, timers, the client) still run
     /// concurrently. A handler that *computes* or *blocks* for long holds the others back:
     /// move such work to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime
-    /// of your own with [`Server::serve_stdio`].
+    /// of your own with [`Server::serve_stdio`](crate::Server::serve_stdio).
     pub fn run(mut self) -> Result<(), Error> {
         let launch = match command_line::parse(std::env::args())? {
             CommandLine::Serve(launch) => launch,
