@@ -1,5 +1,6 @@
 //! One connection: what was negotiated, which requests are in flight, and which of the
-//! server's own requests await an answer.
+//! server's own requests await an answer (`context::ClientRequests`). A request's `Context`
+//! reaches the session through `context::SessionLink`, which [`Session`] implements.
 //!
 //! [`Session::receive`] takes one raw message. A request starts right there and, if it has to
 //! wait, goes on as a task of its own (see [`start_here`]), so a tool waiting on I/O never
@@ -53,6 +54,7 @@ pub(crate) struct Session {
     negotiated: RwLock<Option<Arc<Negotiated>>>,
     inflight: Mutex<IdMap<Arc<RequestState>>>,
     log_level: AtomicU8,
+    /// The server's requests to the client that await an answer.
     client_requests: ClientRequests,
     running: AtomicUsize,
     idle: Notify,
