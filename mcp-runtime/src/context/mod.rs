@@ -54,7 +54,7 @@ use crate::protocol::{ClientInfo, Revision};
 ///   did not declare the capability or does not answer in time;
 /// - reads the request ([`request_id`](Self::request_id), [`revision`](Self::revision),
 ///   [`client`](Self::client), [`meta`](Self::meta)) and changes the server
-///   ([`server`](Self::server), defined with the server's handle).
+///   ([`server`](Self::server)).
 ///
 /// ```
 /// use mcp_runtime::prelude::*;
