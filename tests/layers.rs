@@ -264,7 +264,7 @@ fn imports_point_down_the_layers_of_architecture_md() {
         "the re-exports of lib.rs were not read: {names:?}"
     );
 
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut graph = Graph::new();
     let mut upward = Vec::new();
     for (module, files) in &modules {
         for file in files {
@@ -295,32 +295,62 @@ fn imports_point_down_the_layers_of_architecture_md() {
     );
 
     // Within a row, modules may import each other, but never around a loop.
+    if let Some(cycle) = cycle(&graph) {
+        panic!("an import cycle: {}", cycle.join(" -> "));
+    }
+}
+
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
+/// A loop of imports in `graph`, if there is one: its modules, the first repeated at the end.
+fn cycle(graph: &Graph) -> Option<Vec<String>> {
     fn visit(
         module: &str,
-        graph: &BTreeMap<String, BTreeSet<String>>,
+        graph: &Graph,
         path: &mut Vec<String>,
         done: &mut BTreeSet<String>,
-    ) {
+    ) -> Option<Vec<String>> {
         if let Some(start) = path.iter().position(|m| m == module) {
-            panic!(
-                "an import cycle: {} -> {module}",
-                path[start..].join(" -> ")
-            );
+            let mut cycle = path[start..].to_vec();
+            cycle.push(module.to_owned());
+            return Some(cycle);
         }
         if done.contains(module) {
-            return;
+            return None;
         }
         path.push(module.to_owned());
         for next in graph.get(module).into_iter().flatten() {
-            visit(next, graph, path, done);
+            if let Some(cycle) = visit(next, graph, path, done) {
+                return Some(cycle);
+            }
         }
         path.pop();
         done.insert(module.to_owned());
+        None
     }
     let mut done = BTreeSet::new();
-    for module in modules.keys() {
-        visit(module, &graph, &mut Vec::new(), &mut done);
-    }
+    graph
+        .keys()
+        .find_map(|module| visit(module, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn a_cycle_is_seen() {
+    let graph = |edges: &[(&str, &str)]| {
+        let mut graph = Graph::new();
+        for (from, to) in edges {
+            graph
+                .entry(from.to_string())
+                .or_default()
+                .insert(to.to_string());
+        }
+        graph
+    };
+    assert_eq!(cycle(&graph(&[("a", "b"), ("b", "c"), ("a", "c")])), None);
+    assert_eq!(
+        cycle(&graph(&[("a", "b"), ("b", "c"), ("c", "a")])),
+        Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
+    );
 }
 
 #[test]
