@@ -358,15 +358,20 @@ mod limit_log;
 #[cfg(feature = "tracing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
 pub mod log_bridge;
+mod outbound;
 mod prompt;
 mod protocol;
+#[cfg(feature = "redis")]
+mod redis_link;
 mod resource;
+mod run;
 mod schema;
 mod sealed_state;
 mod server;
 mod sharded;
 mod sort_order;
 mod stderr;
+mod suggest;
 pub mod tasks;
 pub mod testing;
 mod tool;

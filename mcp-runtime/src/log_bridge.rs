@@ -46,13 +46,12 @@ use tracing::field::{Field, Visit};
 use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::layer::{Context as LayerContext, Layer};
 
-use crate::context::{LoggingLevel, RequestState, send_log};
-use crate::server::Session;
+use crate::context::{LoggingLevel, RequestState, SessionLink, send_log};
 
 /// Where the events of the handler running on this task go.
 #[derive(Clone)]
 pub(crate) struct LogTarget {
-    pub(crate) session: Arc<Session>,
+    pub(crate) session: Arc<dyn SessionLink>,
     pub(crate) state: Arc<RequestState>,
 }
 
@@ -89,7 +88,7 @@ impl<S: Subscriber> Layer<S> for McpLogLayer {
                 _ => Value::Object(fields.0),
             };
             send_log(
-                &target.session,
+                &*target.session,
                 &target.state,
                 level,
                 Some(event.metadata().target()),

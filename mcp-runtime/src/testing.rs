@@ -34,8 +34,9 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use crate::Caller;
 use crate::auth::Authentication;
 use crate::jsonrpc::RpcError;
+use crate::outbound::{Outbound, Outgoing};
 use crate::protocol::{CallToolResult, Revision};
-use crate::server::{Outbound, Outgoing, Server, Session};
+use crate::server::{Server, Session};
 
 /// Sees every message the server sends: the method of the client request it answers (when it
 /// is a reply to one made through [`TestClient::request`]), and the message.

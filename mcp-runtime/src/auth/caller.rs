@@ -11,14 +11,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::Authentication;
-use crate::context::Context;
-use crate::handler::FromContext;
-
 /// The authenticated caller of a request: who the access token was issued to (its subject),
 /// the scopes it grants, and every claim it carries.
 ///
-/// A handler takes it as a parameter, like [`Context`]:
+/// A handler takes it as a parameter, like [`Context`](crate::Context):
 ///
 /// - `caller: Caller` is supplied on a request that came with a valid access token; without
 ///   one (over stdio, or over HTTP without `HttpOptions::resource_server`, feature `auth`) the
@@ -101,32 +97,5 @@ impl Caller {
             .copied()
             .filter(|scope| !self.has_scope(scope))
             .collect()
-    }
-}
-
-impl FromContext for Caller {
-    fn from_context(ctx: &Context) -> Result<Self, String> {
-        match ctx.request_state().sink.authentication() {
-            Authentication::Caller(caller) => Ok(caller.clone()),
-            Authentication::Local => Err(
-                "this handler needs an authenticated caller, and over stdio there is none: \
-                 take `Option<Caller>` to serve both"
-                    .to_owned(),
-            ),
-            Authentication::Anonymous => Err(
-                "this handler needs an authenticated caller, and this server checks no access \
-                 tokens: protect it with `HttpOptions::resource_server`"
-                    .to_owned(),
-            ),
-        }
-    }
-}
-
-impl FromContext for Option<Caller> {
-    fn from_context(ctx: &Context) -> Result<Self, String> {
-        match ctx.request_state().sink.authentication() {
-            Authentication::Caller(caller) => Ok(Some(caller.clone())),
-            Authentication::Local | Authentication::Anonymous => Ok(None),
-        }
     }
 }

@@ -7,7 +7,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::Response;
 use serde_json::json;
 
-use super::scopes::Needed;
+use super::Needed;
 use super::{Caller, ResourceServer};
 use crate::jsonrpc::{ErrorCode, RpcError};
 

@@ -15,8 +15,6 @@
 //! whose scopes the token does not grant gets `403` with `error="insufficient_scope"`.
 
 pub(crate) mod caller;
-#[cfg(feature = "http")]
-mod scopes;
 
 use std::sync::Arc;
 
@@ -41,8 +39,6 @@ mod verifier;
 
 // At the crate root (with `Context` and `State`), its one public path.
 use caller::Caller;
-#[cfg(feature = "http")]
-pub(crate) use scopes::needed_by;
 
 #[cfg(feature = "auth")]
 pub(crate) use challenge::{authenticate, insufficient_scope, metadata_response};
@@ -78,6 +74,15 @@ impl Scopes {
             Scopes::Given(scopes) => scopes.iter().map(String::as_str).collect(),
         }
     }
+}
+
+/// One handler a message would run, and the scopes it needs (`server::needed_by`).
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+#[derive(Debug)]
+pub(crate) struct Needed {
+    /// The handler, for messages: "tool `write_note`".
+    pub(crate) handler: String,
+    pub(crate) scopes: Scopes,
 }
 
 /// Why `scope` is not an OAuth scope token (RFC 6749, section 3.3: printable ASCII but space,
@@ -148,10 +153,10 @@ impl Authentication {
     }
 }
 
-/// Why the handler `name` of `kind`, which needs `scopes`, may not run for the request `ctx`
-/// serves; `None` when it may.
+/// Why the handler `name` of `kind`, which needs `scopes`, may not run for a request from
+/// `authentication`; `None` when it may.
 pub(crate) fn refused(
-    ctx: &crate::Context,
+    authentication: &Authentication,
     kind: &str,
     name: &str,
     scopes: &Scopes,
@@ -159,7 +164,6 @@ pub(crate) fn refused(
     if scopes.is_empty() {
         return None;
     }
-    let authentication = ctx.request_state().sink.authentication();
     authentication.refuses(&format!("{kind} `{name}`"), &scopes.to_vec())
 }
 

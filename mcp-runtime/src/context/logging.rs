@@ -5,8 +5,8 @@ use serde::Serialize;
 
 pub use crate::protocol::LoggingLevel;
 
-use super::{Context, RequestState};
-use crate::server::Session;
+use super::{Context, RequestState, SessionLink};
+use crate::outbound::Outgoing;
 
 #[derive(Serialize)]
 struct MessageParams<'a, T: Serialize> {
@@ -19,7 +19,7 @@ struct MessageParams<'a, T: Serialize> {
 /// Sends `notifications/message` for the request `state` of `session`, if the client's level
 /// lets it through: on the request's own stream while it runs, on the session's channel after.
 pub(crate) fn send_log(
-    session: &Session,
+    session: &dyn SessionLink,
     state: &RequestState,
     level: LoggingLevel,
     logger: Option<&str>,
@@ -47,7 +47,7 @@ pub(crate) fn send_log(
         let related = None;
         session
             .outbound()
-            .send(crate::server::Outgoing::Notification { related }, message);
+            .send(Outgoing::Notification { related }, message);
     } else {
         state.notify(message);
     }

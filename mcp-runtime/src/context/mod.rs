@@ -7,11 +7,13 @@
 //! [`State<T>`] gives access to application state given to the server at start-up.
 
 mod client;
+mod client_requests;
 mod elicitation;
 mod input;
 mod logging;
 mod progress;
 mod request_state;
+mod session_link;
 mod state;
 mod task;
 
@@ -21,18 +23,20 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub use client::{ClientError, Root, SamplingRequest, SamplingResponse};
+pub(crate) use client_requests::ClientRequests;
 pub use elicitation::{Elicitation, UrlElicitation};
 pub(crate) use input::{InputRound, Interruption, UntilInput};
 pub use logging::LoggingLevel;
 #[cfg(feature = "tracing")]
 pub(crate) use logging::send_log;
 pub(crate) use request_state::RequestState;
+pub(crate) use session_link::SessionLink;
 pub use state::{Shareable, State};
 pub(crate) use state::{StateMap, StateNeed};
 
+use crate::auth::Authentication;
 use crate::jsonrpc::{RequestId, RpcError};
 use crate::protocol::{ClientInfo, Revision};
-use crate::server::{ServerHandle, Session};
 
 /// The request being served: passed to any handler that takes a `Context` parameter.
 ///
@@ -128,8 +132,8 @@ use crate::server::{ServerHandle, Session};
 /// ```
 #[derive(Clone)]
 pub struct Context {
-    /// The session the request came on.
-    session: Arc<Session>,
+    /// The session the request came on (the server's `Session`).
+    session: Arc<dyn SessionLink>,
     /// The request: its id, revision, client, `_meta`, cancellation and channel back.
     state: Arc<RequestState>,
     /// In the stateless revision, the answers this run may use and where its questions go.
@@ -140,7 +144,7 @@ pub struct Context {
 
 impl Context {
     /// The context of the request whose state is `state`, on `session`.
-    pub(crate) fn new(session: Arc<Session>, state: Arc<RequestState>) -> Context {
+    pub(crate) fn new(session: Arc<dyn SessionLink>, state: Arc<RequestState>) -> Context {
         Context {
             session,
             state,
@@ -212,12 +216,7 @@ impl Context {
 
     /// Shared state of type `T` given to the server with `ServerBuilder::state`.
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
-        self.session.server().state.get::<T>()
-    }
-
-    /// The server, to add or remove tools, resources and prompts while it runs.
-    pub fn server(&self) -> ServerHandle {
-        self.session.server_handle()
+        self.session.state().get::<T>()
     }
 
     /// Whether the client cancelled this request (`notifications/cancelled`).
@@ -264,15 +263,24 @@ impl Context {
                 self.state.revision
             )));
         }
-        self.session.request(&self.state.sink, method, params).await
+        self.session
+            .client_requests()
+            .send(&self.state.sink, method, params)
+            .await
     }
 
-    pub(crate) fn session(&self) -> &Session {
-        &self.session
+    /// The session the request is served on.
+    pub(crate) fn session(&self) -> &dyn SessionLink {
+        &*self.session
     }
 
     pub(crate) fn request_state(&self) -> &RequestState {
         &self.state
+    }
+
+    /// Who sent the request, as far as its transport knows.
+    pub(crate) fn authentication(&self) -> &Authentication {
+        self.state.sink.authentication()
     }
 }
 

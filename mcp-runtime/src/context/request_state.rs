@@ -10,9 +10,9 @@ use tokio::sync::Notify;
 use serde_json::{Map, Value};
 
 use crate::jsonrpc::RequestId;
+use crate::outbound::{Outbound, Outgoing};
 use crate::protocol::envelope::Envelope;
 use crate::protocol::{ClientInfo, Revision};
-use crate::server::{Outbound, Outgoing};
 
 /// Flags of one request in flight, and where its messages go.
 pub(crate) struct RequestState {

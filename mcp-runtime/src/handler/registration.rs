@@ -1,35 +1,39 @@
 //! How a handler is registered: one `#[mcp_tool]`, `#[mcp_resource]` or `#[mcp_prompt]`
 //! function, collected from the whole program with `inventory`, one collection per kind.
 //!
-//! A [`Registration<E>`] holds the function that builds the kind's entry `E` (what the server
-//! keeps to list and call the handler). Each kind's module adds the constructor that builds
-//! its own entry, so this module needs no kind.
+//! A [`Registration<K>`] holds the function that builds the handler's [`Entry<K>`] (what the
+//! server keeps to list and call it). Each kind's module adds the constructor generated code
+//! calls (`Registration::tool::<T>()`, ...), so this module needs no kind.
 
-/// One annotated function, as collected from the whole program; `E` is its kind's entry.
+use super::{Entry, Kind};
+
+/// One annotated function of kind `K`, as collected from the whole program.
 ///
 /// Generated code submits one per function; [`ServerBuilder::registered`] gathers them.
 ///
 /// [`ServerBuilder::registered`]: crate::ServerBuilder::registered
-pub struct Registration<E> {
-    entry: fn() -> E,
+pub struct Registration<K: Kind> {
+    entry: fn() -> Entry<K>,
 }
 
-impl<E> Registration<E> {
+impl<K: Kind> Registration<K> {
     /// A registration whose entry `entry` builds.
-    pub(crate) const fn new(entry: fn() -> E) -> Registration<E> {
+    pub(crate) const fn new(entry: fn() -> Entry<K>) -> Registration<K> {
         Registration { entry }
     }
 
     /// The entry, built now.
-    pub(crate) fn entry(&self) -> E {
+    pub(crate) fn entry(&self) -> Entry<K> {
         (self.entry)()
     }
 }
 
-/// Every registration of kind `E` in the program.
-pub(crate) fn registered<E: 'static>() -> impl Iterator<Item = &'static Registration<E>>
+/// The entries of every registration of kind `K` in the program, built now.
+pub(crate) fn registered<K: Kind>() -> impl Iterator<Item = Entry<K>>
 where
-    Registration<E>: inventory::Collect,
+    Registration<K>: inventory::Collect,
 {
-    inventory::iter::<Registration<E>>.into_iter()
+    inventory::iter::<Registration<K>>
+        .into_iter()
+        .map(Registration::entry)
 }

@@ -6,6 +6,8 @@
 //! marker, so a type that deserializes is an argument, a type that implements [`FromContext`]
 //! is supplied, and the spelling of the type never matters (aliases work).
 
+use crate::auth::Authentication;
+use crate::auth::caller::Caller;
 use crate::context::{Context, Shareable, State, StateNeed};
 
 /// What a handler's supplied parameters need from the server, checked when it is built.
@@ -64,5 +66,32 @@ impl<T: Shareable> FromContext for State<T> {
 
     fn declare(requirements: &mut Requirements) {
         requirements.state::<T>();
+    }
+}
+
+impl FromContext for Caller {
+    fn from_context(ctx: &Context) -> Result<Self, String> {
+        match ctx.authentication() {
+            Authentication::Caller(caller) => Ok(caller.clone()),
+            Authentication::Local => Err(
+                "this handler needs an authenticated caller, and over stdio there is none: \
+                 take `Option<Caller>` to serve both"
+                    .to_owned(),
+            ),
+            Authentication::Anonymous => Err(
+                "this handler needs an authenticated caller, and this server checks no access \
+                 tokens: protect it with `HttpOptions::resource_server`"
+                    .to_owned(),
+            ),
+        }
+    }
+}
+
+impl FromContext for Option<Caller> {
+    fn from_context(ctx: &Context) -> Result<Self, String> {
+        match ctx.authentication() {
+            Authentication::Caller(caller) => Ok(Some(caller.clone())),
+            Authentication::Local | Authentication::Anonymous => Ok(None),
+        }
     }
 }

@@ -10,10 +10,17 @@
 //! Request object): numbers "SHOULD NOT contain fractional parts". An exponent writes one
 //! integer several ways (`1e3`, `1000`), which an id compared by its text cannot allow.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
+
+/// Values by request id. Ids are short and looked up two or three times per request, so the
+/// hasher is foldhash's, seeded at random per process (ids are the client's choice: a fixed
+/// seed would let a client make them collide), not the standard SipHash, which costs several
+/// times as much per id.
+pub(crate) type IdMap<V> = HashMap<RequestId, V, foldhash::fast::RandomState>;
 
 /// A JSON-RPC request id: a string or an integer, exactly as it was written on the wire.
 #[derive(Clone, PartialEq, Eq, Hash)]

@@ -17,6 +17,7 @@ pub(crate) use encode::{
     encode_result_with, encode_result_written,
 };
 pub use error::{ErrorCode, RpcError};
+pub(crate) use id::IdMap;
 pub use id::RequestId;
 pub(crate) use incoming::{Incoming, IncomingRequest, IncomingResponse, parse_message, present};
 pub(crate) use prefix::request_id_in_prefix;

@@ -1,105 +1,80 @@
 //! The prompts a server exposes.
 
-use std::sync::Arc;
-
-use serde_json::value::RawValue;
-
 use super::Prompt;
 use crate::args::{ArgumentSpecs, StringArgs};
-use crate::catalog::{Catalog, Entry, WireCache};
-use crate::context::Context;
-use crate::handler::{BoxFuture, Registration};
+use crate::catalog::Catalog;
+use crate::handler::{Entry, Kind, Registration};
 use crate::handler_error::HandlerError;
 use crate::protocol::{GetPromptResult, PromptDefinition, Revision, WireArgument, WirePrompt};
 
-type GetFn = Arc<
-    dyn Fn(Context, StringArgs) -> BoxFuture<Result<GetPromptResult, HandlerError>> + Send + Sync,
->;
-
-impl Registration<PromptEntry> {
+impl Registration<PromptKind> {
     /// The registration of prompt `P` (generated code submits one per `#[mcp_prompt]`).
-    pub const fn prompt<P: Prompt>() -> Registration<PromptEntry> {
+    pub const fn prompt<P: Prompt>() -> Registration<PromptKind> {
         Registration::new(PromptEntry::of::<P>)
     }
 }
 
-inventory::collect!(Registration<PromptEntry>);
+inventory::collect!(Registration<PromptKind>);
+
+/// The kind of handler `#[mcp_prompt]` makes.
+///
+/// `pub` because the public `Registration` generated code submits is generic over it; no
+/// path outside the crate names it.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum PromptKind {}
 
 /// A prompt ready to be listed and rendered.
-///
-/// `pub` because generated code holds one inside a public `Registration`; no path outside the
-/// crate names it.
+pub(crate) type PromptEntry = Entry<PromptKind>;
+
+/// What only a prompt keeps.
 #[doc(hidden)]
-pub struct PromptEntry {
-    pub(crate) definition: PromptDefinition,
+pub struct PromptDetails {
+    /// Its arguments, as described by its parameters.
     pub(crate) specs: ArgumentSpecs,
-    /// The scopes a caller needs (`Prompt::SCOPES`).
-    pub(crate) scopes: crate::auth::Scopes,
-    location: &'static str,
-    get: GetFn,
-    wire: WireCache,
+}
+
+impl Kind for PromptKind {
+    const NAME: &'static str = "prompt";
+    type Definition = PromptDefinition;
+    type Details = PromptDetails;
+    type Input = StringArgs;
+    type Output = Result<GetPromptResult, HandlerError>;
+
+    fn key(entry: &PromptEntry) -> &str {
+        &entry.definition.name
+    }
+
+    fn wire(entry: &PromptEntry, revision: Revision) -> impl serde::Serialize {
+        let arguments = entry.details.specs.specs.iter().map(|spec| WireArgument {
+            name: &spec.name,
+            description: spec.description.as_deref(),
+            required: spec.required,
+        });
+        WirePrompt::new(&entry.definition, arguments.collect(), revision)
+    }
+
+    fn refused(why: String) -> Self::Output {
+        Err(HandlerError::new(crate::ErrorCode::InvalidRequest, why))
+    }
 }
 
 impl PromptEntry {
     pub(crate) fn of<P: Prompt>() -> PromptEntry {
         let mut specs = ArgumentSpecs::new();
         let definition = P::definition(&mut specs);
-        PromptEntry {
+        Entry::new(
             definition,
-            specs,
-            scopes: crate::auth::Scopes::Declared(P::SCOPES),
-            location: std::any::type_name::<P>(),
-            get: Arc::new(|ctx, args| Box::pin(P::get(ctx, args))),
-            wire: Default::default(),
-        }
+            std::any::type_name::<P>(),
+            std::mem::take(&mut specs.requirements.states),
+            crate::auth::Scopes::Declared(P::SCOPES),
+            PromptDetails { specs },
+            |ctx, args| Box::pin(P::get(ctx, args)),
+        )
     }
 
     pub(crate) fn name(&self) -> &str {
         &self.definition.name
-    }
-
-    pub(crate) fn get(
-        &self,
-        ctx: Context,
-        args: StringArgs,
-    ) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
-        if let Some(why) = crate::auth::refused(&ctx, "prompt", self.name(), &self.scopes) {
-            let error = HandlerError::new(crate::ErrorCode::InvalidRequest, why);
-            return Box::pin(std::future::ready(Err(error)));
-        }
-        (self.get)(ctx, args)
-    }
-
-    pub(crate) fn needs_state(&self) -> &[crate::context::StateNeed] {
-        &self.specs.requirements.states
-    }
-}
-
-impl Entry for PromptEntry {
-    const KIND: &'static str = "prompt";
-
-    fn key(&self) -> &str {
-        self.name()
-    }
-
-    fn location(&self) -> &str {
-        self.location
-    }
-
-    /// The entry's list JSON for a revision, serialized once.
-    fn wire(&self, revision: Revision) -> &RawValue {
-        self.wire.get(revision, || {
-            let arguments = self.specs.specs.iter().map(|spec| WireArgument {
-                name: &spec.name,
-                description: spec.description.as_deref(),
-                required: spec.required,
-            });
-            WirePrompt::new(&self.definition, arguments.collect(), revision)
-        })
-    }
-
-    fn scoped(&self) -> bool {
-        !self.scopes.is_empty()
     }
 }
 

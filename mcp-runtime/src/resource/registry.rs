@@ -2,114 +2,94 @@
 
 use std::sync::Arc;
 
-use serde_json::value::RawValue;
-
 use super::{Resource, UriTemplate};
 use crate::args::{ArgumentSpecs, StringArgs};
-use crate::catalog::{Catalog, Entry, WireCache};
-use crate::context::Context;
+use crate::catalog::Catalog;
 use crate::error::{BuildError, BuildProblem};
-use crate::handler::{BoxFuture, Registration};
+use crate::handler::{Entry, Kind, Registration};
 use crate::handler_error::HandlerError;
 use crate::protocol::stateless_result::ItemCacheHints;
 use crate::protocol::{ResourceContents, ResourceDefinition, Revision, WireResource};
 
-type ReadFn = Arc<
-    dyn Fn(Context, String, StringArgs) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>>
-        + Send
-        + Sync,
->;
-
-impl Registration<ResourceEntry> {
+impl Registration<ResourceKind> {
     /// The registration of resource `R` (generated code submits one per `#[mcp_resource]`).
-    pub const fn resource<R: Resource>() -> Registration<ResourceEntry> {
+    pub const fn resource<R: Resource>() -> Registration<ResourceKind> {
         Registration::new(ResourceEntry::of::<R>)
     }
 }
 
-inventory::collect!(Registration<ResourceEntry>);
+inventory::collect!(Registration<ResourceKind>);
+
+/// The kind of handler `#[mcp_resource]` makes: a resource, or a template of resources.
+///
+/// `pub` because the public `Registration` generated code submits is generic over it; no
+/// path outside the crate names it.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum ResourceKind {}
 
 /// A resource or template ready to be listed and read.
-///
-/// `pub` because generated code holds one inside a public `Registration`; no path outside the
-/// crate names it.
+pub(crate) type ResourceEntry = Entry<ResourceKind>;
+
+/// What only a resource keeps.
 #[doc(hidden)]
-pub struct ResourceEntry {
-    pub(crate) definition: ResourceDefinition,
+pub struct ResourceDetails {
+    /// A template's URI template, parsed.
     pub(crate) template: Option<UriTemplate>,
+    /// A template's variables, as described by its parameters.
     pub(crate) specs: ArgumentSpecs,
-    /// The scopes a caller needs (`Resource::SCOPES`).
-    pub(crate) scopes: crate::auth::Scopes,
     /// Its own cache hints for reads (`Resource::CACHE_TTL`, `Resource::CACHE_SCOPE`).
     pub(crate) cache: ItemCacheHints,
-    location: &'static str,
-    read: ReadFn,
-    wire: WireCache,
+}
+
+impl Kind for ResourceKind {
+    const NAME: &'static str = "resource";
+    type Definition = ResourceDefinition;
+    type Details = ResourceDetails;
+    /// The URI read, and the values of the template's variables in it.
+    type Input = (String, StringArgs);
+    type Output = Result<Vec<ResourceContents>, HandlerError>;
+
+    fn key(entry: &ResourceEntry) -> &str {
+        &entry.definition.uri
+    }
+
+    fn wire(entry: &ResourceEntry, revision: Revision) -> impl serde::Serialize {
+        WireResource::new(&entry.definition, revision)
+    }
+
+    fn refused(why: String) -> Self::Output {
+        Err(HandlerError::new(crate::ErrorCode::InvalidRequest, why))
+    }
 }
 
 impl ResourceEntry {
     pub(crate) fn of<R: Resource>() -> ResourceEntry {
         let mut specs = ArgumentSpecs::new();
         let definition = R::definition(&mut specs);
+        let needs_state = std::mem::take(&mut specs.requirements.states);
         let template = if definition.is_template {
             // A malformed template is reported by `ResourceCatalog::new`; the macro checked it.
             UriTemplate::parse(&definition.uri).ok()
         } else {
             None
         };
-        ResourceEntry {
-            definition,
+        let details = ResourceDetails {
             template,
-            specs,
-            scopes: crate::auth::Scopes::Declared(R::SCOPES),
             cache: ItemCacheHints {
                 ttl: R::CACHE_TTL,
                 scope: R::CACHE_SCOPE,
             },
-            location: std::any::type_name::<R>(),
-            read: Arc::new(|ctx, uri, vars| Box::pin(R::read(ctx, uri, vars))),
-            wire: Default::default(),
-        }
-    }
-
-    pub(crate) fn read(
-        &self,
-        ctx: Context,
-        uri: String,
-        variables: StringArgs,
-    ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
-        let scopes = &self.scopes;
-        if let Some(why) = crate::auth::refused(&ctx, "resource", &self.definition.uri, scopes) {
-            let error = HandlerError::new(crate::ErrorCode::InvalidRequest, why);
-            return Box::pin(std::future::ready(Err(error)));
-        }
-        (self.read)(ctx, uri, variables)
-    }
-
-    pub(crate) fn needs_state(&self) -> &[crate::context::StateNeed] {
-        &self.specs.requirements.states
-    }
-}
-
-impl Entry for ResourceEntry {
-    const KIND: &'static str = "resource";
-
-    fn key(&self) -> &str {
-        &self.definition.uri
-    }
-
-    fn location(&self) -> &str {
-        self.location
-    }
-
-    /// The entry's list JSON for a revision, serialized once.
-    fn wire(&self, revision: Revision) -> &RawValue {
-        self.wire
-            .get(revision, || WireResource::new(&self.definition, revision))
-    }
-
-    fn scoped(&self) -> bool {
-        !self.scopes.is_empty()
+            specs,
+        };
+        Entry::new(
+            definition,
+            std::any::type_name::<R>(),
+            needs_state,
+            crate::auth::Scopes::Declared(R::SCOPES),
+            details,
+            |ctx, (uri, variables)| Box::pin(R::read(ctx, uri, variables)),
+        )
     }
 }
 
@@ -138,7 +118,7 @@ impl ResourceCatalog {
                     problem: error.to_string(),
                 });
             }
-            problems.extend(entry.specs.problems.iter().map(|problem| {
+            problems.extend(entry.details.specs.problems.iter().map(|problem| {
                 BuildProblem::NotAStringArgument {
                     handler: format!("resource template `{}`", entry.definition.uri),
                     problem: problem.clone(),
@@ -160,7 +140,7 @@ impl ResourceCatalog {
         }
         let (templates, resources) = (templates?, resources?);
         let by_specificity = crate::sort_order::of(templates.shared().iter().map(|entry| {
-            let template = entry.template.as_ref();
+            let template = entry.details.template.as_ref();
             std::cmp::Reverse(template.map_or(0, UriTemplate::specificity))
         }));
         Ok(ResourceCatalog {
@@ -210,7 +190,7 @@ impl ResourceCatalog {
         let templates = self.templates.shared();
         self.by_specificity.iter().find_map(|&i| {
             let entry = &templates[i];
-            let values = entry.template.as_ref()?.match_uri(uri)?;
+            let values = entry.details.template.as_ref()?.match_uri(uri)?;
             Some((Arc::clone(entry), StringArgs::new(values)))
         })
     }

@@ -5,11 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::changes::{ChangeBus, InProcessBus, Listeners};
-use super::command_line::{self, CommandLine};
 use super::{ServerHandle, Sessions};
 use crate::catalog::Live;
 use crate::context::StateMap;
-use crate::error::{BuildError, BuildProblem, Error};
+use crate::error::{BuildError, BuildProblem};
 use crate::handler::registered;
 use crate::prompt::{Prompt, PromptCatalog, PromptEntry};
 use crate::protocol::envelope::LastClient;
@@ -179,15 +178,13 @@ impl ServerBuilder {
 
     /// Adds every function annotated with `#[mcp_resource]` in the program.
     pub fn registered_resources(mut self) -> ServerBuilder {
-        self.resources
-            .extend(registered().map(crate::handler::Registration::entry));
+        self.resources.extend(registered());
         self
     }
 
     /// Adds every function annotated with `#[mcp_prompt]` in the program.
     pub fn registered_prompts(mut self) -> ServerBuilder {
-        self.prompts
-            .extend(registered().map(crate::handler::Registration::entry));
+        self.prompts.extend(registered());
         self
     }
 
@@ -205,8 +202,7 @@ impl ServerBuilder {
 
     /// Adds every function annotated with `#[mcp_tool]` in the program, in any crate.
     pub fn registered_tools(mut self) -> ServerBuilder {
-        self.tools
-            .extend(registered().map(crate::handler::Registration::entry));
+        self.tools.extend(registered());
         self
     }
 
@@ -422,7 +418,7 @@ impl ServerBuilder {
             problems.push(BuildProblem::ZeroPageSize);
         }
         for prompt in &self.prompts {
-            problems.extend(prompt.specs.problems.iter().map(|problem| {
+            problems.extend(prompt.details.specs.problems.iter().map(|problem| {
                 BuildProblem::NotAStringArgument {
                     handler: format!("prompt `{}`", prompt.name()),
                     problem: problem.clone(),
@@ -438,12 +434,12 @@ impl ServerBuilder {
                     .map(move |n| (format!("tool `{}`", t.name()), n))
             })
             .chain(self.resources.iter().flat_map(|r| {
-                r.needs_state()
+                r.needs_state
                     .iter()
                     .map(move |n| (format!("resource `{}`", r.definition.uri), n))
             }))
             .chain(self.prompts.iter().flat_map(|p| {
-                p.needs_state()
+                p.needs_state
                     .iter()
                     .map(move |n| (format!("prompt `{}`", p.name()), n))
             }));
@@ -521,80 +517,6 @@ impl ServerBuilder {
         });
         core.changes.attach(Arc::downgrade(&core));
         Ok(Server { core })
-    }
-
-    /// Builds the server and serves it from a plain `fn main`, on a Tokio runtime of its own:
-    /// over stdin/stdout until stdin closes, or over Streamable HTTP at `http://ADDRESS/mcp`
-    /// when the program was started with `--http ADDRESS` (`--http 127.0.0.1:8000`,
-    /// `--http localhost:8000`; needs the `http` feature). `--help` prints the usage and
-    /// returns; any other option (an argument starting with `-`, before a `--`) is refused by
-    /// name with [`Error::Usage`]. Arguments that are not options are left to the program.
-    ///
-    /// Three options run it as one instance of several behind a load balancer:
-    /// `--redis URL` (`ServerBuilder::redis`, with the `redis` feature), `--state-keys FILE`
-    /// ([`state_keys`](Self::state_keys) with [`StateKeys::watch_file`], the grace being
-    /// [`StateKeys::DEFAULT_LIFETIME`]) and `--allow-host HOST:PORT` (repeatable, with
-    /// `--http`: `HostPolicy::allow` on the local policy; since every connection then comes
-    /// from the balancer's address, the cap per peer address is lifted to the cap of all
-    /// connections). Options given on the command line replace what the builder was told.
-    /// Serving HTTP, SIGTERM or Ctrl-C shuts down gracefully
-    /// (`Server::serve_http_with_shutdown`).
-    ///
-    /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
-    /// is served from one thread, fastest: a request is read, answered and written without
-    /// waking another thread. Handlers that wait (I/O, timers, the client) still run
-    /// concurrently. A handler that *computes* or *blocks* for long holds the others back:
-    /// move such work to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime
-    /// of your own with [`Server::serve_stdio`].
-    pub fn run(mut self) -> Result<(), Error> {
-        let launch = match command_line::parse(std::env::args())? {
-            CommandLine::Serve(launch) => launch,
-            CommandLine::Help(usage) => {
-                // Help goes to stdout, where a person asked for it (`server --help | less`):
-                // stdout carries protocol messages only while serving, and this returns
-                // before serving anything, so no client ever reads it.
-                use std::io::Write as _;
-                return Ok(std::io::stdout().write_all(usage.as_bytes())?);
-            }
-        };
-        if let Some(path) = &launch.state_keys {
-            let keys = StateKeys::watch_file(path, StateKeys::DEFAULT_LIFETIME)
-                .map_err(|e| Error::Usage(format!("`--state-keys {}`: {e}", path.display())))?;
-            self = self.state_keys(keys);
-        }
-        #[cfg(feature = "redis")]
-        if let Some(url) = launch.redis {
-            self = self.redis(url);
-        }
-        #[cfg(not(feature = "redis"))]
-        if launch.redis.is_some() {
-            return Err(Error::Usage(
-                "this program was built without Redis support: enable the `redis` feature of mcp-runtime to use `--redis`".to_owned(),
-            ));
-        }
-        let server = self.build()?;
-        match launch.http {
-            None => server.run_stdio(),
-            #[cfg(feature = "http")]
-            Some(addr) => {
-                let behind_balancer = !launch.allow_hosts.is_empty();
-                let hosts = launch
-                    .allow_hosts
-                    .into_iter()
-                    .fold(crate::HostPolicy::local(), crate::HostPolicy::allow);
-                let mut options = crate::HttpOptions::new().hosts(hosts);
-                if behind_balancer {
-                    // Every connection comes from the balancer's address.
-                    let all = options.max_connections;
-                    options = options.max_connections_per_peer(all);
-                }
-                server.run_http(addr, options)
-            }
-            #[cfg(not(feature = "http"))]
-            Some(_) => Err(Error::Usage(
-                "this program was built without HTTP support: enable the `http` feature of mcp-runtime".to_owned(),
-            )),
-        }
     }
 }
 

@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
-use super::{Outbound, Server, Session};
+use super::{Server, Session};
 use crate::jsonrpc::{Incoming, parse_message};
+use crate::outbound::Outbound;
 
 /// A connection with no transport: each message goes in as bytes and its reply comes back as
 /// bytes. Notifications the server sends on it are dropped.

@@ -1,5 +1,6 @@
 //! Changing a running server and telling its clients, from anywhere in the application.
 
+use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 
@@ -8,6 +9,7 @@ use serde_json::json;
 use super::changes::Change;
 use super::{ServerCore, Session};
 use crate::BuildError;
+use crate::context::Context;
 use crate::prompt::{Prompt, PromptEntry};
 use crate::resource::{Resource, ResourceEntry};
 use crate::sharded::ShardedMap;
@@ -203,10 +205,26 @@ impl ServerHandle {
     }
 }
 
+/// Defined here rather than with the rest of [`Context`], so that the context layer never names
+/// the server above it: a context reaches its session through the narrow `SessionLink`, and
+/// only the server, which made the session, finds it again behind one.
+impl Context {
+    /// The server, to add or remove tools, resources and prompts while it runs.
+    pub fn server(&self) -> ServerHandle {
+        let session: &dyn Any = self.session();
+        let session = session
+            .downcast_ref::<Session>()
+            .expect("every context is made by a `Session` of the server");
+        ServerHandle {
+            core: Arc::clone(session.server_core()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::Outbound;
+    use crate::outbound::Outbound;
 
     fn listed(core: &ServerCore) -> usize {
         let mut count = 0;

@@ -4,19 +4,16 @@
 
 mod builder;
 pub(crate) mod changes;
-mod command_line;
 mod direct;
 mod handle;
 mod methods;
-mod outbound;
+#[cfg(feature = "http")]
+mod needed_scopes;
 mod panic;
 pub(crate) mod params;
 #[cfg(feature = "redis")]
 mod redis_bus;
-#[cfg(feature = "redis")]
-pub(crate) mod redis_link;
 mod session;
-mod suggest;
 
 pub(crate) use builder::ServerCore;
 pub use builder::{Server, ServerBuilder};
@@ -25,7 +22,8 @@ pub use handle::ServerHandle;
 pub(crate) use handle::Sessions;
 #[cfg(feature = "http")]
 pub(crate) use methods::stateless_method;
-pub(crate) use outbound::{Outbound, Outgoing};
+#[cfg(feature = "http")]
+pub(crate) use needed_scopes::needed_by;
 pub(crate) use session::Session;
 #[cfg(feature = "http")]
 pub(crate) use session::Stateless;

@@ -39,8 +39,8 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::ServerCore;
 use super::changes::{BACKLOG, Change, ChangeBus};
-use super::redis_link::{self, CONNECT_TIMEOUT};
 use crate::limit_log::LimitLog;
+use crate::redis_link::{self, CONNECT_TIMEOUT};
 
 /// The wait before the first retry after a lost connection.
 pub(crate) const FIRST_RETRY: Duration = Duration::from_millis(250);

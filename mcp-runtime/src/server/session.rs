@@ -1,5 +1,6 @@
 //! One connection: what was negotiated, which requests are in flight, and which of the
-//! server's own requests await an answer.
+//! server's own requests await an answer (`context::ClientRequests`). A request's `Context`
+//! reaches the session through `context::SessionLink`, which [`Session`] implements.
 //!
 //! [`Session::receive`] takes one raw message. A request starts right there and, if it has to
 //! wait, goes on as a task of its own (see [`start_here`]), so a tool waiting on I/O never
@@ -7,26 +8,26 @@
 //! A request's notifications are sent before its reply because both go through the same
 //! ordered outbound channel from the same task.
 
+use std::collections::HashSet;
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use serde::Serialize;
-use serde_json::Value;
 use serde_json::value::RawValue;
-use tokio::sync::{Notify, oneshot};
+use tokio::sync::Notify;
 
+use super::ServerCore;
 use super::panic::{CatchUnwind, UntilCancelled};
 use super::params::{self, ParamsLayout};
-use super::{Outbound, Outgoing, ServerCore, ServerHandle};
-use crate::context::{LoggingLevel, RequestState};
+use crate::context::{ClientRequests, LoggingLevel, RequestState, SessionLink, StateMap};
 use crate::handler::BoxFuture;
 use crate::jsonrpc::{
-    Incoming, IncomingRequest, IncomingResponse, RequestId, RpcError, encode_error,
-    encode_error_without_id, encode_notification, encode_request, parse_message,
+    IdMap, Incoming, IncomingRequest, RequestId, RpcError, encode_error, encode_error_without_id,
+    encode_notification, parse_message,
 };
 use crate::limit_log::LimitLog;
+use crate::outbound::{Outbound, Outgoing};
 use crate::protocol::envelope::Envelope;
 use crate::protocol::{ClientInfo, Revision};
 
@@ -44,12 +45,6 @@ pub(crate) struct Negotiated {
     pub(crate) client: Arc<ClientInfo>,
 }
 
-/// Requests by id. Ids are short and looked up two or three times per request, so the hasher
-/// is foldhash's, seeded at random per process (ids are the client's choice: a fixed seed
-/// would let a client make them collide), not the standard SipHash, which costs several times
-/// as much per id.
-type IdMap<V> = HashMap<RequestId, V, foldhash::fast::RandomState>;
-
 pub(crate) struct Session {
     server: Arc<ServerCore>,
     /// The number the server's session list has it under, if it is listed.
@@ -63,8 +58,8 @@ pub(crate) struct Session {
     negotiated: RwLock<Option<Arc<Negotiated>>>,
     inflight: Mutex<IdMap<Arc<RequestState>>>,
     log_level: AtomicU8,
-    pending: Mutex<IdMap<oneshot::Sender<Result<Value, RpcError>>>>,
-    next_request_id: AtomicU64,
+    /// The server's requests to the client that await an answer.
+    client_requests: ClientRequests,
     running: AtomicUsize,
     idle: Notify,
 }
@@ -113,6 +108,7 @@ impl Session {
         listed_as: Option<u64>,
         in_order: bool,
     ) -> Arc<Session> {
+        let client_requests = ClientRequests::new(server.request_timeout);
         Arc::new(Session {
             server,
             listed_as,
@@ -121,8 +117,7 @@ impl Session {
             outbound,
             negotiated: RwLock::new(None),
             inflight: Mutex::new(IdMap::default()),
-            pending: Mutex::new(IdMap::default()),
-            next_request_id: AtomicU64::new(0),
+            client_requests,
             running: AtomicUsize::new(0),
             log_level: AtomicU8::new(LoggingLevel::Debug as u8),
             idle: Notify::new(),
@@ -158,20 +153,13 @@ impl Session {
         Arc::new(self.request_state(id, self.outbound.clone(), None))
     }
 
-    /// The least severe level the client wants log messages at (`logging/setLevel`).
-    pub(crate) fn log_level(&self) -> LoggingLevel {
-        LoggingLevel::from_index(self.log_level.load(Ordering::Relaxed))
-    }
-
     pub(crate) fn set_log_level(&self, level: LoggingLevel) {
         self.log_level.store(level as u8, Ordering::Relaxed);
     }
 
-    /// A handle on the server this session belongs to.
-    pub(crate) fn server_handle(&self) -> ServerHandle {
-        ServerHandle {
-            core: Arc::clone(&self.server),
-        }
+    /// The server this session belongs to, shared.
+    pub(crate) fn server_core(&self) -> &Arc<ServerCore> {
+        &self.server
     }
 
     /// Subscribes to `uri` or unsubscribes, within the server's
@@ -276,7 +264,7 @@ impl Session {
         sink: &Outbound,
     ) {
         if self.server.trace {
-            super::outbound::trace("<-", bytes);
+            crate::outbound::trace("<-", bytes);
         }
         match message {
             Incoming::Request(request) => {
@@ -300,7 +288,7 @@ impl Session {
                 }
             }
             Incoming::Notification { method, params } => self.on_notification(&method, params),
-            Incoming::Response(response) => self.on_response(response),
+            Incoming::Response(response) => self.client_requests.answer(response),
             Incoming::Batch(items) => self.on_batch(items, sink),
             Incoming::Invalid { id, error } => {
                 sink.send(
@@ -370,10 +358,7 @@ impl Session {
                 }
                 !request.is_endless()
             });
-        let pending = std::mem::take(&mut *self.pending.lock().expect("lock poisoned"));
-        for (_, waiter) in pending {
-            let _ = waiter.send(Err(RpcError::internal("the client closed the connection")));
-        }
+        self.client_requests.fail_all();
     }
 
     /// Starts `message`, a request of a stateless revision admitted by the transport, answered
@@ -388,7 +373,7 @@ impl Session {
         sink: &Outbound,
     ) {
         if self.server.trace {
-            super::outbound::trace("<-", bytes);
+            crate::outbound::trace("<-", bytes);
         }
         if let Incoming::Request(request) = message {
             self.start_request(request, ReplyTo::Sink(sink.clone()), Some(stateless));
@@ -457,7 +442,7 @@ impl Session {
             #[cfg(feature = "tracing")]
             let handling = std::pin::pin!(crate::log_bridge::CURRENT.scope(
                 crate::log_bridge::LogTarget {
-                    session: Arc::clone(&session),
+                    session: Arc::<Session>::clone(&session),
                     state: Arc::clone(&task_state),
                 },
                 handling,
@@ -539,17 +524,6 @@ impl Session {
         }
     }
 
-    fn on_response(&self, response: IncomingResponse) {
-        let waiter = self
-            .pending
-            .lock()
-            .expect("lock poisoned")
-            .remove(&response.id);
-        if let Some(waiter) = waiter {
-            let _ = waiter.send(response.outcome);
-        }
-    }
-
     /// Whether a batch is taken now: only once `initialize` negotiated a revision that allows
     /// them.
     pub(crate) fn takes_batches(&self) -> bool {
@@ -582,7 +556,7 @@ impl Session {
                     self.start_request(request, ReplyTo::Batch(Arc::clone(&batch)), None);
                 }
                 Incoming::Notification { method, params } => self.on_notification(&method, params),
-                Incoming::Response(response) => self.on_response(response),
+                Incoming::Response(response) => self.client_requests.answer(response),
                 Incoming::Batch(_) => batch.push(encode_error(
                     None,
                     &RpcError::invalid_request("batches cannot be nested"),
@@ -614,12 +588,6 @@ impl Session {
         }
     }
 
-    /// The session's own channel: for messages no request is waiting on (list changes,
-    /// resource updates, logs after a reply).
-    pub(crate) fn outbound(&self) -> &Outbound {
-        &self.outbound
-    }
-
     /// Sends a notification to the client.
     pub(crate) fn notify(&self, method: &str, params: &impl Serialize) {
         self.outbound.send(
@@ -627,43 +595,26 @@ impl Session {
             encode_notification(method, params),
         );
     }
+}
 
-    /// Sends a request to the client on `sink` and waits for the answer.
-    pub(crate) async fn request(
-        &self,
-        sink: &Outbound,
-        method: &str,
-        params: &impl Serialize,
-    ) -> Result<Value, RpcError> {
-        let number = self.next_request_id.fetch_add(1, Ordering::Relaxed);
-        let id = RequestId::from_number(number);
-        let (sender, receiver) = oneshot::channel();
-        self.pending
-            .lock()
-            .expect("lock poisoned")
-            .insert(id.clone(), sender);
-        sink.send(
-            Outgoing::Request(id.clone()),
-            encode_request(&id, method, params),
-        );
-        match tokio::time::timeout(self.server.request_timeout, receiver).await {
-            Ok(Ok(outcome)) => outcome,
-            Ok(Err(_)) => Err(RpcError::internal("the client closed the connection")),
-            Err(_) => {
-                self.pending.lock().expect("lock poisoned").remove(&id);
-                sink.send(
-                    Outgoing::Notification { related: None },
-                    encode_notification(
-                        "notifications/cancelled",
-                        &serde_json::json!({"requestId": id.to_value(), "reason": "timed out"}),
-                    ),
-                );
-                Err(RpcError::internal(format!(
-                    "the client did not answer `{method}` within {} s",
-                    self.server.request_timeout.as_secs_f64()
-                )))
-            }
-        }
+/// What a request's context reaches of its session.
+impl SessionLink for Session {
+    /// The session's own channel: for messages no request is waiting on (list changes,
+    /// resource updates, logs after a reply).
+    fn outbound(&self) -> &Outbound {
+        &self.outbound
+    }
+
+    fn log_level(&self) -> LoggingLevel {
+        LoggingLevel::from_index(self.log_level.load(Ordering::Relaxed))
+    }
+
+    fn client_requests(&self) -> &ClientRequests {
+        &self.client_requests
+    }
+
+    fn state(&self) -> &StateMap {
+        &self.server.state
     }
 }
 

@@ -23,7 +23,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::record::TaskRecord;
 use super::shared::{Command, Pending, SharedTasks, Unavailable};
 use crate::limit_log::LimitLog;
-use crate::server::redis_link::{self, Reconnecting};
+use crate::redis_link::{self, Reconnecting};
 
 /// How many record changes may wait for Redis.
 pub(crate) const QUEUE: usize = 4096;
@@ -128,10 +128,12 @@ impl RedisTasks {
             ttl,
             instance: instance.to_owned(),
         };
-        std::thread::Builder::new()
-            .name("mcp-redis-tasks".to_owned())
-            .spawn(move || link.run(queue))
-            .map_err(|e| format!("cannot start the Redis task store's thread: {e}"))?;
+        redis_link::spawn_worker(
+            "mcp-redis-tasks",
+            "the Redis task store",
+            "tasks are not shared with other instances, and creating one fails",
+            move || link.serve(queue),
+        )?;
         Ok(RedisTasks {
             requests,
             instance: instance.to_owned(),
@@ -210,61 +212,47 @@ impl SharedTasks for RedisTasks {
 }
 
 impl Link {
-    fn run(mut self, mut queue: mpsc::Receiver<Request>) {
-        let runtime = match tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        {
-            Ok(runtime) => runtime,
-            Err(e) => {
-                crate::stderr::line(format_args!(
-                    "mcp: cannot start the Redis task store's runtime ({e}): tasks are not shared with other instances, and creating one fails"
-                ));
-                return;
-            }
-        };
-        runtime.block_on(async move {
-            while let Some(request) = queue.recv().await {
-                match request {
-                    Request::Update(record, announce) => {
-                        let announcement = announce.then(|| StatusChanged {
-                            from: self.instance.clone(),
-                            task: record.id.clone(),
+    async fn serve(mut self, mut queue: mpsc::Receiver<Request>) {
+        while let Some(request) = queue.recv().await {
+            match request {
+                Request::Update(record, announce) => {
+                    let announcement = announce.then(|| StatusChanged {
+                        from: self.instance.clone(),
+                        task: record.id.clone(),
+                    });
+                    let publish = announcement.map(|announcement| {
+                        let text = serde_json::to_string(&announcement)
+                            .expect("an announcement serializes");
+                        (status_channel(&self.name), text)
+                    });
+                    // Over one that ended only with its own end: a change queued before
+                    // a cancel from elsewhere landed does not undo it.
+                    let ends = record.status.is_terminal();
+                    if let Err(e) = self.write(&record, ends, publish).await {
+                        static FAILED: LimitLog = LimitLog::new();
+                        FAILED.hit(|| {
+                            format!(
+                                "writing a task's record to Redis at {} failed ({e}): other instances see it as it was until its next change",
+                                self.address
+                            )
                         });
-                        let publish = announcement.map(|announcement| {
-                            let text = serde_json::to_string(&announcement)
-                                .expect("an announcement serializes");
-                            (status_channel(&self.name), text)
-                        });
-                        // Over one that ended only with its own end: a change queued before
-                        // a cancel from elsewhere landed does not undo it.
-                        let ends = record.status.is_terminal();
-                        if let Err(e) = self.write(&record, ends, publish).await {
-                            static FAILED: LimitLog = LimitLog::new();
-                            FAILED.hit(|| {
-                                format!(
-                                    "writing a task's record to Redis at {} failed ({e}): other instances see it as it was until its next change",
-                                    self.address
-                                )
-                            });
-                        }
-                    }
-                    Request::Create { record, reply } => {
-                        let _ = reply.send(self.write(&record, true, None).await.map(drop));
-                    }
-                    Request::Load { id, reply } => {
-                        let _ = reply.send(self.load(&id).await);
-                    }
-                    Request::Command {
-                        record,
-                        command,
-                        reply,
-                    } => {
-                        let _ = reply.send(self.command(record, command).await);
                     }
                 }
+                Request::Create { record, reply } => {
+                    let _ = reply.send(self.write(&record, true, None).await.map(drop));
+                }
+                Request::Load { id, reply } => {
+                    let _ = reply.send(self.load(&id).await);
+                }
+                Request::Command {
+                    record,
+                    command,
+                    reply,
+                } => {
+                    let _ = reply.send(self.command(record, command).await);
+                }
             }
-        });
+        }
     }
 
     /// Writes `record` (over one that ended only when it is the `runners_word`), then
@@ -368,7 +356,7 @@ mod tests {
 
     use super::super::record::Status;
     use super::*;
-    use crate::server::redis_link::test_server::redis_server;
+    use crate::redis_link::test_server::redis_server;
 
     fn record(status: Status) -> TaskRecord {
         let now = SystemTime::now();

@@ -150,10 +150,8 @@ impl DynamicTool {
             Arc::new(|_, _| Box::pin(async { CallToolResult::error("this tool has no handler") }))
         });
         let scopes = crate::auth::Scopes::Given(self.scopes.into());
-        let mut entry = ToolEntry::dynamic(self.definition, scopes, move |ctx, args| {
-            handler(ctx, args.into_map())
-        });
-        entry.task_support = self.task_support;
+        let call = move |ctx, args: super::Arguments| handler(ctx, args.into_map());
+        let entry = ToolEntry::dynamic(self.definition, scopes, self.task_support, call);
         Ok(entry)
     }
 }

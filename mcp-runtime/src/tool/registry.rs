@@ -1,84 +1,105 @@
 //! The tools a server exposes: registered by `#[mcp_tool]` anywhere in the program, or chosen
 //! one by one, then frozen in name order when the server is built.
 
-use std::sync::Arc;
-
-use serde_json::value::RawValue;
-
 use super::{Arguments, InputSchema, Tool};
-use crate::auth::refused;
-use crate::catalog::WireCache;
 use crate::context::Context;
 use crate::error::BuildProblem;
-use crate::handler::{BoxFuture, Registration};
+use crate::handler::{BoxFuture, Entry, Kind, Registration};
 use crate::protocol::{
     CallToolResult, MirroredArgument, Revision, ToolDefinition, WireTool, mirrored_arguments,
 };
+use crate::tasks::TaskSupport;
 
-type CallFn = Arc<dyn Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync>;
-
-impl Registration<ToolEntry> {
+impl Registration<ToolKind> {
     /// The registration of tool `T` (generated code submits one per `#[mcp_tool]`).
-    pub const fn tool<T: Tool>() -> Registration<ToolEntry> {
+    pub const fn tool<T: Tool>() -> Registration<ToolKind> {
         Registration::new(ToolEntry::of::<T>)
     }
 }
 
-inventory::collect!(Registration<ToolEntry>);
+inventory::collect!(Registration<ToolKind>);
+
+/// The kind of handler `#[mcp_tool]` and `DynamicTool` make.
+///
+/// `pub` because the public `Registration` generated code submits is generic over it; no
+/// path outside the crate names it.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum ToolKind {}
 
 /// A tool ready to be listed and called.
-///
-/// `pub` because generated code holds one inside a public `Registration`; no path outside the
-/// crate names it.
+pub(crate) type ToolEntry = Entry<ToolKind>;
+
+/// What only a tool keeps.
 #[doc(hidden)]
-pub struct ToolEntry {
-    pub(crate) definition: ToolDefinition,
-    /// Where it was defined, to name both places when two tools share a name.
-    pub(crate) location: &'static str,
-    pub(crate) needs_state: Vec<crate::context::StateNeed>,
-    /// The scopes a caller needs (`Tool::SCOPES`).
-    pub(crate) scopes: crate::auth::Scopes,
+pub struct ToolDetails {
     /// The arguments its schema mirrors into HTTP headers (`x-mcp-header`).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) mirrored: Vec<MirroredArgument>,
     /// Whether its calls may run as tasks.
-    pub(crate) task_support: crate::tasks::TaskSupport,
-    call: CallFn,
-    wire: WireCache,
+    pub(crate) task_support: TaskSupport,
+}
+
+impl Kind for ToolKind {
+    const NAME: &'static str = "tool";
+    type Definition = ToolDefinition;
+    type Details = ToolDetails;
+    type Input = Arguments;
+    type Output = CallToolResult;
+
+    fn key(entry: &ToolEntry) -> &str {
+        &entry.definition.name
+    }
+
+    fn wire(entry: &ToolEntry, revision: Revision) -> impl serde::Serialize {
+        WireTool::new(&entry.definition, revision)
+    }
+
+    fn refused(why: String) -> CallToolResult {
+        CallToolResult::error(why)
+    }
+
+    fn problem(entry: &ToolEntry) -> Option<BuildProblem> {
+        let refused =
+            !cfg!(feature = "tasks") && entry.details.task_support != TaskSupport::Forbidden;
+        refused.then(|| BuildProblem::TasksNotEnabled {
+            tool: entry.name().to_owned(),
+            location: entry.location.to_owned(),
+        })
+    }
 }
 
 impl ToolEntry {
     pub(crate) fn of<T: Tool>() -> ToolEntry {
         let mut schema = InputSchema::new();
         let definition = T::definition(&mut schema);
-        ToolEntry {
+        let details = ToolDetails {
             mirrored: mirrored_arguments(&definition.input_schema),
-            definition,
-            location: std::any::type_name::<T>(),
-            needs_state: std::mem::take(&mut schema.requirements.states),
-            scopes: crate::auth::Scopes::Declared(T::SCOPES),
             task_support: T::TASK_SUPPORT,
-            call: Arc::new(|ctx, args| Box::pin(T::call(ctx, args))),
-            wire: Default::default(),
-        }
+        };
+        Entry::new(
+            definition,
+            std::any::type_name::<T>(),
+            std::mem::take(&mut schema.requirements.states),
+            crate::auth::Scopes::Declared(T::SCOPES),
+            details,
+            |ctx, args| Box::pin(T::call(ctx, args)),
+        )
     }
 
     /// A tool built at run time.
     pub(crate) fn dynamic(
         definition: ToolDefinition,
         scopes: crate::auth::Scopes,
+        task_support: TaskSupport,
         call: impl Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync + 'static,
     ) -> ToolEntry {
-        ToolEntry {
+        let details = ToolDetails {
             mirrored: mirrored_arguments(&definition.input_schema),
-            definition,
-            location: "a tool added at run time",
-            needs_state: Vec::new(),
-            scopes,
-            task_support: crate::tasks::TaskSupport::Forbidden,
-            call: Arc::new(call),
-            wire: WireCache::default(),
-        }
+            task_support,
+        };
+        let location = "a tool added at run time";
+        Entry::new(definition, location, Vec::new(), scopes, details, call)
     }
 
     pub(crate) fn name(&self) -> &str {
@@ -91,46 +112,6 @@ impl ToolEntry {
             .output_schema
             .as_ref()
             .is_some_and(|schema| schema.wraps_values(revision))
-    }
-
-    /// Calls the tool, unless the caller lacks its scopes: the transport refuses such a call
-    /// first (HTTP answers 403), and this is the check that holds whatever the transport did.
-    pub(crate) fn call(&self, ctx: Context, args: Arguments) -> BoxFuture<CallToolResult> {
-        if let Some(why) = refused(&ctx, "tool", self.name(), &self.scopes) {
-            return Box::pin(std::future::ready(CallToolResult::error(why)));
-        }
-        (self.call)(ctx, args)
-    }
-}
-
-impl crate::catalog::Entry for ToolEntry {
-    const KIND: &'static str = "tool";
-
-    fn key(&self) -> &str {
-        self.name()
-    }
-
-    fn location(&self) -> &str {
-        self.location
-    }
-
-    /// The tool's `tools/list` JSON for a revision, serialized once.
-    fn wire(&self, revision: Revision) -> &RawValue {
-        self.wire
-            .get(revision, || WireTool::new(&self.definition, revision))
-    }
-
-    fn scoped(&self) -> bool {
-        !self.scopes.is_empty()
-    }
-
-    fn problem(&self) -> Option<BuildProblem> {
-        let refused =
-            !cfg!(feature = "tasks") && self.task_support != crate::tasks::TaskSupport::Forbidden;
-        refused.then(|| BuildProblem::TasksNotEnabled {
-            tool: self.name().to_owned(),
-            location: self.location.to_owned(),
-        })
     }
 }
 

@@ -30,7 +30,8 @@ use super::writer::SharedWriter;
 use crate::error::Error;
 use crate::handler::BoxFuture;
 use crate::jsonrpc::{RpcError, request_id_in_prefix};
-use crate::server::{Outbound, Server, Session};
+use crate::outbound::Outbound;
+use crate::server::{Server, Session};
 
 impl Server {
     /// Serves over stdin/stdout until stdin ends (then requests in flight have

@@ -36,8 +36,8 @@ pub(super) fn declares(server: &ServerCore, family: &str) -> bool {
             let (prompts, resources) = (server.prompts.load(), server.resources.load());
             prompts
                 .iter()
-                .map(|p| &p.specs)
-                .chain(resources.templates.iter().map(|t| &t.specs))
+                .map(|p| &p.details.specs)
+                .chain(resources.templates.iter().map(|t| &t.details.specs))
                 .flat_map(|specs| &specs.specs)
                 .any(|spec| spec.completer.is_some() || !spec.choices.is_empty())
         }
@@ -47,7 +47,7 @@ pub(super) fn declares(server: &ServerCore, family: &str) -> bool {
                     .tools
                     .load()
                     .iter()
-                    .any(|tool| tool.task_support != crate::tasks::TaskSupport::Forbidden)
+                    .any(|tool| tool.details.task_support != crate::tasks::TaskSupport::Forbidden)
         }
         _ => true,
     }

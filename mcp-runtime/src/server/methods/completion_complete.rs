@@ -73,6 +73,7 @@ pub(super) fn complete(
             &prompts
                 .get(name)
                 .ok_or_else(|| RpcError::invalid_params(format!("Unknown prompt: `{name}`")))?
+                .details
                 .specs
                 .specs
         }
@@ -83,6 +84,7 @@ pub(super) fn complete(
                 .ok_or_else(|| {
                     RpcError::invalid_params(format!("Unknown resource template: `{uri}`"))
                 })?
+                .details
                 .specs
                 .specs
         }

@@ -29,7 +29,6 @@ use serde_json::json;
 use serde_json::value::RawValue;
 
 use super::params::ParamsLayout;
-use super::suggest::did_you_mean;
 use super::{ServerCore, Session};
 use crate::context::{Context, LoggingLevel, RequestState};
 use crate::jsonrpc::{
@@ -39,6 +38,7 @@ use crate::jsonrpc::{
 use crate::protocol::envelope::Envelope;
 use crate::protocol::stateless_result::ItemCacheHints;
 use crate::protocol::{CallToolResult, Revision};
+use crate::suggest::did_you_mean;
 
 /// Every method a session answers, for "did you mean" suggestions.
 const METHODS: &[&str] = &[
@@ -131,7 +131,7 @@ impl Request<'_> {
         if let Some(params) = params {
             self.state.meta.set_params(params);
         }
-        Context::new(Arc::clone(self.session), Arc::clone(&self.state))
+        Context::new(Arc::<Session>::clone(self.session), Arc::clone(&self.state))
     }
 
     /// The params text that a handler's `Context` (for `_meta`) and a stateless run (for the

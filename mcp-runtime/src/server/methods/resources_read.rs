@@ -50,7 +50,7 @@ pub(super) async fn read_resource(
     let ctx = request
         .context(shared)
         .with_input(input.as_ref().map(input_required::Input::round));
-    let read = CatchUnwind(entry.read(ctx, uri.clone(), variables));
+    let read = CatchUnwind(entry.call(ctx, (uri.clone(), variables)));
     let outcome = match &input {
         None => read.await,
         Some(input) => match input.run(read).await {
@@ -74,7 +74,7 @@ pub(super) async fn read_resource(
             )));
         }
     };
-    Ok(request.reply_cacheable_for(&ReadResourceResult { contents }, entry.cache))
+    Ok(request.reply_cacheable_for(&ReadResourceResult { contents }, entry.details.cache))
 }
 
 /// `resources/subscribe` (`on`) and `resources/unsubscribe`.

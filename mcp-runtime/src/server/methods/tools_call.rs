@@ -18,7 +18,7 @@ use crate::jsonrpc::{RpcError, encode_error};
 use crate::protocol::{CallToolResult, Revision};
 use crate::server::panic::CatchUnwind;
 use crate::server::params::ParamsLayout;
-use crate::server::suggest::did_you_mean;
+use crate::suggest::did_you_mean;
 #[cfg(feature = "tasks")]
 use crate::tasks::TaskSupport;
 use crate::tool::{Arguments, ArgumentsAt, ToolEntry};
@@ -55,9 +55,9 @@ pub(super) async fn call_tool(
     #[cfg(feature = "tasks")]
     let as_task = {
         let may_be_task =
-            tool.task_support != TaskSupport::Forbidden && request.envelope().is_some();
+            tool.details.task_support != TaskSupport::Forbidden && request.envelope().is_some();
         let as_task = may_be_task && tasks::declared(request);
-        if may_be_task && !as_task && tool.task_support == TaskSupport::Required {
+        if may_be_task && !as_task && tool.details.task_support == TaskSupport::Required {
             let error = tasks::undeclared(request, &format!("tool `{name}`"));
             return encode_error(Some(id), &error);
         }

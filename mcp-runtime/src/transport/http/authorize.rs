@@ -7,9 +7,10 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::Response;
 
 use super::HttpOptions;
-use crate::auth::{Authentication, needed_by};
+use crate::auth::Authentication;
 use crate::jsonrpc::{Incoming, RpcError};
 use crate::server::ServerCore;
+use crate::server::needed_by;
 
 /// Who sent the request `uri` and `headers` belong to, or the answer refusing it.
 #[cfg_attr(not(feature = "auth"), allow(clippy::unused_async))]

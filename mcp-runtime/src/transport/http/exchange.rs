@@ -13,7 +13,7 @@ use tokio::sync::oneshot;
 
 use super::stream::Hub;
 use crate::jsonrpc::RequestId;
-use crate::server::{Outbound, Outgoing};
+use crate::outbound::{Outbound, Outgoing};
 
 /// How the answer goes on, once its first message (or close) is known.
 pub(super) enum First {

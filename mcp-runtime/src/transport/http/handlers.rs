@@ -21,10 +21,11 @@ use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription};
 use crate::auth::Authentication;
 use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
 use crate::limit_log::LimitLog;
+use crate::outbound::Outbound;
 use crate::protocol::Revision;
 use crate::server::Stateless;
 use crate::server::params;
-use crate::server::{Outbound, Server, Session};
+use crate::server::{Server, Session};
 
 const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");

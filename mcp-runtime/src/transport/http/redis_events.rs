@@ -26,7 +26,7 @@ use super::shared_events::{
     Pending, SessionRecord, SharedEvents, Stored, StoredEvent, Unavailable,
 };
 use crate::limit_log::LimitLog;
-use crate::server::redis_link::{self, Reconnecting};
+use crate::redis_link::{self, Reconnecting};
 
 /// How many writes may wait for Redis.
 pub(super) const QUEUE: usize = 4096;
@@ -92,10 +92,12 @@ impl RedisEvents {
             ttl_ms: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1),
             connection: Reconnecting::new(client),
         };
-        std::thread::Builder::new()
-            .name("mcp-redis-events".to_owned())
-            .spawn(move || link.run(queue))
-            .map_err(|e| format!("cannot start the Redis event store's thread: {e}"))?;
+        redis_link::spawn_worker(
+            "mcp-redis-events",
+            "the Redis event store",
+            "legacy streams are not shared with other instances",
+            move || link.serve(queue),
+        )?;
         Ok(RedisEvents { commands })
     }
 
@@ -196,48 +198,34 @@ impl SharedEvents for RedisEvents {
 }
 
 impl Link {
-    fn run(mut self, mut queue: mpsc::Receiver<Command>) {
-        let runtime = match tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        {
-            Ok(runtime) => runtime,
-            Err(e) => {
-                crate::stderr::line(format_args!(
-                    "mcp: cannot start the Redis event store's runtime ({e}): legacy streams are not shared with other instances"
-                ));
-                return;
+    async fn serve(mut self, mut queue: mpsc::Receiver<Command>) {
+        let mut writes = Vec::new();
+        while let Some(command) = queue.recv().await {
+            let mut load = None;
+            match command {
+                Command::Write(write) => writes.push(write),
+                Command::Load { .. } => load = Some(command),
             }
-        };
-        runtime.block_on(async move {
-            let mut writes = Vec::new();
-            while let Some(command) = queue.recv().await {
-                let mut load = None;
-                match command {
-                    Command::Write(write) => writes.push(write),
-                    Command::Load { .. } => load = Some(command),
-                }
-                // What else waits goes out in the same pipeline, up to a load.
-                while load.is_none() && writes.len() < BATCH {
-                    match queue.try_recv() {
-                        Ok(Command::Write(write)) => writes.push(write),
-                        Ok(command) => load = Some(command),
-                        Err(_) => break,
-                    }
-                }
-                if !writes.is_empty() {
-                    self.write_all(std::mem::take(&mut writes)).await;
-                }
-                if let Some(Command::Load {
-                    session,
-                    stream,
-                    reply,
-                }) = load
-                {
-                    let _ = reply.send(self.load(&session, stream).await);
+            // What else waits goes out in the same pipeline, up to a load.
+            while load.is_none() && writes.len() < BATCH {
+                match queue.try_recv() {
+                    Ok(Command::Write(write)) => writes.push(write),
+                    Ok(command) => load = Some(command),
+                    Err(_) => break,
                 }
             }
-        });
+            if !writes.is_empty() {
+                self.write_all(std::mem::take(&mut writes)).await;
+            }
+            if let Some(Command::Load {
+                session,
+                stream,
+                reply,
+            }) = load
+            {
+                let _ = reply.send(self.load(&session, stream).await);
+            }
+        }
     }
 
     fn pipeline(&self, writes: &[Write]) -> redis::Pipeline {
@@ -373,7 +361,7 @@ fn entry(id: &str, fields: Vec<Vec<u8>>) -> Option<StoredEvent> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::redis_link::test_server::redis_server;
+    use crate::redis_link::test_server::redis_server;
 
     fn event(seq: u64, last: bool) -> StoredEvent {
         StoredEvent {

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use super::shared_events::Mirror;
 use super::stream::{Hub, StreamLimits, StreamSlot, parse_event_id};
 use crate::auth::Authentication;
-use crate::server::{Outbound, Outgoing, Server, Session};
+use crate::outbound::{Outbound, Outgoing};
+use crate::server::{Server, Session};
 use crate::sharded::ShardedMap;
 
 /// One client's session: the runtime's session, its standalone stream, and its request streams

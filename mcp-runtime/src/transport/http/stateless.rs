@@ -89,9 +89,9 @@ pub(super) fn admit(
     if request.method == "tools/call"
         && let Some(name) = params.named("name")
         && let Some(tool) = server.tools.load().get(name)
-        && !tool.mirrored.is_empty()
+        && !tool.details.mirrored.is_empty()
     {
-        check_mirrored(headers, &tool.mirrored, &params)?;
+        check_mirrored(headers, &tool.details.mirrored, &params)?;
     }
     let envelope = checked.into_envelope().map_err(bad_request)?;
     stateless_method(server, &request.method).map_err(|error| (StatusCode::NOT_FOUND, error))?;

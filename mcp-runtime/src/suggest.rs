@@ -1,4 +1,4 @@
-//! "Did you mean ...?" for mistyped method and tool names.
+//! "Did you mean ...?" for mistyped method, tool and option names.
 
 /// The candidate closest to `input`, if it is close enough to be a likely typo.
 pub(crate) fn closest<'a>(

@@ -3,24 +3,16 @@
 //!
 //! A transport checks them against the caller first, so that HTTP can refuse with `403` and a
 //! challenge naming the scopes, as the specification asks; each handler entry checks them
-//! again when called (`refused`), so a request this reading misjudges is refused all the same.
+//! again when called (`auth::refused`), so a request this reading misjudges is refused all the same.
 
 use std::borrow::Cow;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::Scopes;
+use super::ServerCore;
+use crate::auth::Needed;
 use crate::jsonrpc::{Incoming, IncomingRequest};
-use crate::server::ServerCore;
-
-/// One handler a message would run, and the scopes it needs.
-#[derive(Debug)]
-pub(crate) struct Needed {
-    /// The handler, for messages: "tool `write_note`".
-    pub(crate) handler: String,
-    pub(crate) scopes: Scopes,
-}
 
 /// The handlers `message` would run that need scopes, with their scopes.
 pub(crate) fn needed_by(server: &ServerCore, message: &Incoming) -> Vec<Needed> {

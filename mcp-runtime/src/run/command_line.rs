@@ -1,4 +1,4 @@
-//! The command line [`ServerBuilder::run`](super::ServerBuilder::run) understands.
+//! The command line [`ServerBuilder::run`](crate::ServerBuilder::run) understands.
 //!
 //! `--http ADDRESS` (or `--http=ADDRESS`) serves Streamable HTTP; the address is an IP or a
 //! host name and a port (`127.0.0.1:8000`, `localhost:8000`). `--help` (or `-h`) asks for the
@@ -14,8 +14,8 @@
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 
-use super::suggest::did_you_mean;
 use crate::error::Error;
+use crate::suggest::did_you_mean;
 
 /// The options that take a value.
 const VALUED: [&str; 4] = ["--http", "--redis", "--state-keys", "--allow-host"];

@@ -1,7 +1,7 @@
 //! What every use of Redis shares (the change bus, `redis_bus.rs`; the HTTP transport's event
 //! store; the tasks' records, `tasks/redis_records.rs`): how long a connection or a round trip
 //! may take, making a connection within it, and a connection that is made again after a
-//! failure.
+//! failure; and the thread a store's writer runs on.
 
 use std::time::Duration;
 
@@ -18,6 +18,38 @@ pub(crate) async fn connect(
         Ok(Err(e)) => Err(e.to_string()),
         Err(_) => Err(format!("no answer within {CONNECT_TIMEOUT:?}")),
     }
+}
+
+/// Starts `work` on a thread of its own named `thread`, on a single-threaded runtime of its own,
+/// so that whoever queues work for `what` (a store kept in Redis) never waits on Redis. If that
+/// runtime cannot start, the thread says so on stderr, with `consequence`, and ends (so the
+/// store's queue closes).
+#[cfg(any(feature = "http", feature = "tasks"))]
+pub(crate) fn spawn_worker<Work, Done>(
+    thread: &str,
+    what: &'static str,
+    consequence: &'static str,
+    work: Work,
+) -> Result<(), String>
+where
+    Work: FnOnce() -> Done + Send + 'static,
+    Done: Future<Output = ()>,
+{
+    std::thread::Builder::new()
+        .name(thread.to_owned())
+        .spawn(move || {
+            match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(runtime) => runtime.block_on(work()),
+                Err(e) => crate::stderr::line(format_args!(
+                    "mcp: cannot start {what}'s runtime ({e}): {consequence}"
+                )),
+            }
+        })
+        .map(drop)
+        .map_err(|e| format!("cannot start {what}'s thread: {e}"))
 }
 
 /// A connection made on first use, and again after a failure.

@@ -1,0 +1,94 @@
+//! The server's requests to the client (sampling, elicitation, roots, `Context::request`) that
+//! await an answer: each gets an id of its own, and waits for the response with that id, the
+//! server's request timeout, or the end of the connection.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use crate::jsonrpc::{
+    IdMap, IncomingResponse, RequestId, RpcError, encode_notification, encode_request,
+};
+use crate::outbound::{Outbound, Outgoing};
+
+/// One session's requests to its client that await an answer.
+pub(crate) struct ClientRequests {
+    pending: Mutex<IdMap<oneshot::Sender<Result<Value, RpcError>>>>,
+    next_id: AtomicU64,
+    /// How long a request waits for its answer (`ServerBuilder::request_timeout`).
+    timeout: Duration,
+}
+
+impl ClientRequests {
+    pub(crate) fn new(timeout: Duration) -> ClientRequests {
+        ClientRequests {
+            pending: Mutex::new(IdMap::default()),
+            next_id: AtomicU64::new(0),
+            timeout,
+        }
+    }
+
+    /// Sends a request to the client on `sink` and waits for the answer; on a timeout, tells
+    /// the client the request is cancelled.
+    pub(crate) async fn send(
+        &self,
+        sink: &Outbound,
+        method: &str,
+        params: &impl Serialize,
+    ) -> Result<Value, RpcError> {
+        let number = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let id = RequestId::from_number(number);
+        let (sender, receiver) = oneshot::channel();
+        self.pending
+            .lock()
+            .expect("lock poisoned")
+            .insert(id.clone(), sender);
+        sink.send(
+            Outgoing::Request(id.clone()),
+            encode_request(&id, method, params),
+        );
+        match tokio::time::timeout(self.timeout, receiver).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(_)) => Err(RpcError::internal("the client closed the connection")),
+            Err(_) => {
+                self.pending.lock().expect("lock poisoned").remove(&id);
+                sink.send(
+                    Outgoing::Notification { related: None },
+                    encode_notification(
+                        "notifications/cancelled",
+                        &serde_json::json!({"requestId": id.to_value(), "reason": "timed out"}),
+                    ),
+                );
+                Err(RpcError::internal(format!(
+                    "the client did not answer `{method}` within {} s",
+                    self.timeout.as_secs_f64()
+                )))
+            }
+        }
+    }
+
+    /// Hands the client's response to the request that awaits it; a response to no such
+    /// request is ignored.
+    pub(crate) fn answer(&self, response: IncomingResponse) {
+        let waiter = self
+            .pending
+            .lock()
+            .expect("lock poisoned")
+            .remove(&response.id);
+        if let Some(waiter) = waiter {
+            let _ = waiter.send(response.outcome);
+        }
+    }
+
+    /// The client is gone: every request that awaits it fails now.
+    pub(crate) fn fail_all(&self) {
+        let pending = std::mem::take(&mut *self.pending.lock().expect("lock poisoned"));
+        for (_, waiter) in pending {
+            let _ = waiter.send(Err(RpcError::internal("the client closed the connection")));
+        }
+    }
+}
