@@ -44,9 +44,23 @@ pub trait Kind: Sized + 'static {
     }
 }
 
-/// What a call of a handler of kind `K` runs.
-type CallFn<K> =
-    Arc<dyn Fn(Context, <K as Kind>::Input) -> BoxFuture<<K as Kind>::Output> + Send + Sync>;
+/// How the calls of a handler of kind `K` run.
+enum Calls<K: Kind> {
+    /// Through the future the handler returns: it may wait.
+    Awaited(Arc<dyn Fn(Context, K::Input) -> BoxFuture<K::Output> + Send + Sync>),
+    /// To their end within the call, with no future: the handler cannot wait (its function
+    /// is a plain `fn`).
+    AtOnce(fn(Context, K::Input) -> K::Output),
+}
+
+/// What calling a handler gives.
+pub(crate) enum Called<T> {
+    /// The output of a handler that runs at once, or of a call refused: a panic of the
+    /// handler unwinds out of the call itself.
+    Done(T),
+    /// The future of a handler that may wait.
+    Waiting(BoxFuture<T>),
+}
 
 /// A handler of kind `K`, ready to be listed and called.
 ///
@@ -61,7 +75,7 @@ pub struct Entry<K: Kind> {
     /// The scopes a caller needs (`Tool::SCOPES`, ..., or given at run time).
     pub(crate) scopes: Scopes,
     pub(crate) details: K::Details,
-    call: CallFn<K>,
+    call: Calls<K>,
     wire: WireCache,
 }
 
@@ -80,9 +94,16 @@ impl<K: Kind> Entry<K> {
             needs_state,
             scopes,
             details,
-            call: Arc::new(call),
+            call: Calls::Awaited(Arc::new(call)),
             wire: WireCache::default(),
         }
+    }
+
+    /// The same entry, its calls running to their end within the call through `run`: for a
+    /// handler whose function cannot wait.
+    pub(crate) fn at_once(mut self, run: fn(Context, K::Input) -> K::Output) -> Entry<K> {
+        self.call = Calls::AtOnce(run);
+        self
     }
 
     /// Its unique key: a name or a URI.
@@ -90,14 +111,22 @@ impl<K: Kind> Entry<K> {
         K::key(self)
     }
 
+    /// Whether its calls run to their end within [`call`](Self::call) (no future to await).
+    pub(crate) fn runs_at_once(&self) -> bool {
+        matches!(self.call, Calls::AtOnce(_))
+    }
+
     /// Calls the handler, unless the caller lacks its scopes: the transport refuses such a
     /// call first (HTTP answers 403), and this is the check that holds whatever the transport
-    /// did.
-    pub(crate) fn call(&self, ctx: Context, input: K::Input) -> BoxFuture<K::Output> {
+    /// did. A handler that [runs at once](Self::runs_at_once) runs here.
+    pub(crate) fn call(&self, ctx: Context, input: K::Input) -> Called<K::Output> {
         if let Some(why) = refused(ctx.authentication(), K::NAME, self.key(), &self.scopes) {
-            return Box::pin(std::future::ready(K::refused(why)));
+            return Called::Done(K::refused(why));
         }
-        (self.call)(ctx, input)
+        match &self.call {
+            Calls::Awaited(call) => Called::Waiting(call(ctx, input)),
+            Calls::AtOnce(run) => Called::Done(run(ctx, input)),
+        }
     }
 }
 

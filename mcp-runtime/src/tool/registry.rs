@@ -77,14 +77,18 @@ impl ToolEntry {
             mirrored: mirrored_arguments(&definition.input_schema),
             task_support: T::TASK_SUPPORT,
         };
-        Entry::new(
+        let entry = Entry::new(
             definition,
             std::any::type_name::<T>(),
             std::mem::take(&mut schema.requirements.states),
             crate::auth::Scopes::Declared(T::SCOPES),
             details,
             |ctx, args| Box::pin(T::call(ctx, args)),
-        )
+        );
+        match T::CALL_AT_ONCE {
+            Some(run) => entry.at_once(run),
+            None => entry,
+        }
     }
 
     /// A tool built at run time.

@@ -16,7 +16,7 @@ use super::tasks;
 use super::{Request, input_required, parse_params};
 use crate::jsonrpc::{RpcError, encode_error};
 use crate::protocol::{CallToolResult, Revision};
-use crate::server::panic::CatchUnwind;
+use crate::server::panic::Caught;
 use crate::server::params::ParamsLayout;
 use crate::suggest::did_you_mean;
 #[cfg(feature = "tasks")]
@@ -79,7 +79,8 @@ pub(super) async fn call_tool(
                 arguments: arguments.clone(),
                 ctx: ctx.clone(),
             };
-            let call = CatchUnwind(tool.call(ctx.with_input(Some(Arc::clone(&round))), arguments));
+            let ctx = ctx.with_input(Some(Arc::clone(&round)));
+            let call = Caught::call(|| tool.call(ctx, arguments));
             match tasks::first_stretch(call, &round).await {
                 tasks::FirstStretch::Done(outcome) => outcome,
                 tasks::FirstStretch::Stopped(stopped) => return input.stopped(request, stopped),
@@ -90,9 +91,10 @@ pub(super) async fn call_tool(
                 }
             }
         }
-        None => CatchUnwind(tool.call(ctx, arguments)).await,
+        None => Caught::call(|| tool.call(ctx, arguments)).await,
         Some(input) => {
-            let call = CatchUnwind(tool.call(ctx.with_input(Some(input.round())), arguments));
+            let ctx = ctx.with_input(Some(input.round()));
+            let call = Caught::call(|| tool.call(ctx, arguments));
             match input.run(call).await {
                 Ok(outcome) => outcome,
                 Err(stopped) => return input.stopped(request, stopped),
