@@ -120,13 +120,32 @@ impl<K: Kind> Entry<K> {
     /// call first (HTTP answers 403), and this is the check that holds whatever the transport
     /// did. A handler that [runs at once](Self::runs_at_once) runs here.
     pub(crate) fn call(&self, ctx: Context, input: K::Input) -> Called<K::Output> {
-        if let Some(why) = refused(ctx.authentication(), K::NAME, self.key(), &self.scopes) {
+        if let Some(why) = self.refusal(&ctx) {
             return Called::Done(K::refused(why));
         }
         match &self.call {
             Calls::Awaited(call) => Called::Waiting(call(ctx, input)),
             Calls::AtOnce(run) => Called::Done(run(ctx, input)),
         }
+    }
+}
+
+impl<K: Kind> Entry<K> {
+    /// [`call`](Self::call) of a handler that [runs at once](Self::runs_at_once): its output,
+    /// the handler run here; `None` for one that may wait, which is not called.
+    pub(crate) fn call_at_once(&self, ctx: Context, input: K::Input) -> Option<K::Output> {
+        let Calls::AtOnce(run) = self.call else {
+            return None;
+        };
+        Some(match self.refusal(&ctx) {
+            Some(why) => K::refused(why),
+            None => run(ctx, input),
+        })
+    }
+
+    /// Why the caller may not call it (it lacks the entry's scopes), if it may not.
+    fn refusal(&self, ctx: &Context) -> Option<String> {
+        refused(ctx.authentication(), K::NAME, self.key(), &self.scopes)
     }
 }
 

@@ -22,12 +22,17 @@ pub(crate) enum Caught<T> {
 impl<T> Caught<T> {
     /// Makes the call.
     pub(crate) fn call(call: impl FnOnce() -> Called<T>) -> Caught<T> {
-        match catch_unwind(AssertUnwindSafe(call)) {
+        match catch(call) {
             Ok(Called::Done(output)) => Caught::Done(Some(Ok(output))),
             Ok(Called::Waiting(future)) => Caught::Waiting(CatchUnwind(future)),
-            Err(payload) => Caught::Done(Some(Err(panic_message(payload.as_ref())))),
+            Err(panic) => Caught::Done(Some(Err(panic))),
         }
     }
+}
+
+/// Runs `run`, catching a panic as `Err(message)`.
+pub(crate) fn catch<T>(run: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(run)).map_err(|payload| panic_message(payload.as_ref()))
 }
 
 // Nothing in it is pinned in place: the future it may hold is boxed.
@@ -51,10 +56,10 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
     type Output = Result<F::Output, String>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        match catch_unwind(AssertUnwindSafe(|| Pin::new(&mut self.0).poll(cx))) {
+        match catch(|| Pin::new(&mut self.0).poll(cx)) {
             Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
             Ok(Poll::Pending) => Poll::Pending,
-            Err(payload) => Poll::Ready(Err(panic_message(payload.as_ref()))),
+            Err(panic) => Poll::Ready(Err(panic)),
         }
     }
 }
