@@ -44,10 +44,14 @@ pub trait Kind: Sized + 'static {
     }
 }
 
+/// What a call of a handler of kind `K` that may wait runs: it returns the handler's future.
+type AwaitedFn<K> =
+    Arc<dyn Fn(Context, <K as Kind>::Input) -> BoxFuture<<K as Kind>::Output> + Send + Sync>;
+
 /// How the calls of a handler of kind `K` run.
 enum Calls<K: Kind> {
     /// Through the future the handler returns: it may wait.
-    Awaited(Arc<dyn Fn(Context, K::Input) -> BoxFuture<K::Output> + Send + Sync>),
+    Awaited(AwaitedFn<K>),
     /// To their end within the call, with no future: the handler cannot wait (its function
     /// is a plain `fn`).
     AtOnce(fn(Context, K::Input) -> K::Output),

@@ -4,7 +4,8 @@
 //!
 //! [`Session::receive`] takes one raw message. A request starts right there and, if it has to
 //! wait, goes on as a task of its own (see [`start_here`]), so a tool waiting on I/O never
-//! delays `ping` or another call; replies go out in the order they are ready, matched by id.
+//! delays `ping` or another call; a call of a tool that cannot wait (a plain `fn`) is answered
+//! there with no future at all. Replies go out in the order they are ready, matched by id.
 //! A request's notifications are sent before its reply because both go through the same
 //! ordered outbound channel from the same task.
 
