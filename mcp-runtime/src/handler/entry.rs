@@ -92,22 +92,41 @@ impl<K: Kind> Entry<K> {
         details: K::Details,
         call: impl Fn(Context, K::Input) -> BoxFuture<K::Output> + Send + Sync + 'static,
     ) -> Entry<K> {
+        let call = Calls::Awaited(Arc::new(call));
+        Entry::with_calls(definition, location, needs_state, scopes, details, call)
+    }
+
+    /// [`new`](Self::new) for a handler whose function cannot wait: its calls run to their
+    /// end within the call, through `run`.
+    pub(crate) fn at_once(
+        definition: K::Definition,
+        location: &'static str,
+        needs_state: Vec<StateNeed>,
+        scopes: Scopes,
+        details: K::Details,
+        run: fn(Context, K::Input) -> K::Output,
+    ) -> Entry<K> {
+        let call = Calls::AtOnce(run);
+        Entry::with_calls(definition, location, needs_state, scopes, details, call)
+    }
+
+    fn with_calls(
+        definition: K::Definition,
+        location: &'static str,
+        needs_state: Vec<StateNeed>,
+        scopes: Scopes,
+        details: K::Details,
+        call: Calls<K>,
+    ) -> Entry<K> {
         Entry {
             definition,
             location,
             needs_state,
             scopes,
             details,
-            call: Calls::Awaited(Arc::new(call)),
+            call,
             wire: WireCache::default(),
         }
-    }
-
-    /// The same entry, its calls running to their end within the call through `run`: for a
-    /// handler whose function cannot wait.
-    pub(crate) fn at_once(mut self, run: fn(Context, K::Input) -> K::Output) -> Entry<K> {
-        self.call = Calls::AtOnce(run);
-        self
     }
 
     /// Its unique key: a name or a URI.

@@ -8,7 +8,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use crate::context::RequestState;
-use crate::handler::{BoxFuture, Called};
+use crate::handler::{BoxFuture, Called, Entry, Kind};
 
 /// A handler's call with its panic caught as `Err(message)`, whether the handler panics within
 /// the call (one that runs at once) or while its future is polled; a future of the outcome.
@@ -20,9 +20,13 @@ pub(crate) enum Caught<T> {
 }
 
 impl<T> Caught<T> {
-    /// Makes the call.
-    pub(crate) fn call(call: impl FnOnce() -> Called<T>) -> Caught<T> {
-        match catch(call) {
+    /// Calls `entry` (once per kind, not per call site: one copy of the unwinding code).
+    pub(crate) fn call<K: Kind<Output = T>>(
+        entry: &Entry<K>,
+        ctx: crate::context::Context,
+        input: K::Input,
+    ) -> Caught<T> {
+        match catch(|| entry.call(ctx, input)) {
             Ok(Called::Done(output)) => Caught::Done(Some(Ok(output))),
             Ok(Called::Waiting(future)) => Caught::Waiting(CatchUnwind(future)),
             Err(panic) => Caught::Done(Some(Err(panic))),

@@ -48,8 +48,7 @@ pub(super) async fn get_prompt(
     let ctx = request
         .context(shared)
         .with_input(input.as_ref().map(input_required::Input::round));
-    let rendering =
-        Caught::call(|| prompt.call(ctx, StringArgs::new(arguments.unwrap_or_default())));
+    let rendering = Caught::call(&prompt, ctx, StringArgs::new(arguments.unwrap_or_default()));
     let outcome = match &input {
         None => rendering.await,
         Some(input) => match input.run(rendering).await {

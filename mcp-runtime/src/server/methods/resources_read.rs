@@ -50,7 +50,7 @@ pub(super) async fn read_resource(
     let ctx = request
         .context(shared)
         .with_input(input.as_ref().map(input_required::Input::round));
-    let read = Caught::call(|| entry.call(ctx, (uri.clone(), variables)));
+    let read = Caught::call(&entry, ctx, (uri.clone(), variables));
     let outcome = match &input {
         None => read.await,
         Some(input) => match input.run(read).await {

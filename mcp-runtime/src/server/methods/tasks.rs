@@ -142,7 +142,7 @@ async fn run(task: Arc<Task>, mut call: Call, mut round: Arc<InputRound>, rerun:
                 answers.extend(task.ask(questions).await);
                 round = Arc::new(InputRound::new(answers));
                 let ctx = ctx.clone().with_input(Some(Arc::clone(&round)));
-                call = Caught::call(|| tool.call(ctx, arguments.clone()));
+                call = Caught::call(&tool, ctx, arguments.clone());
                 continue;
             }
         };

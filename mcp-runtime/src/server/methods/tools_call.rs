@@ -61,7 +61,7 @@ pub(super) async fn call_tool(
                 ctx: ctx.clone(),
             };
             let ctx = ctx.with_input(Some(Arc::clone(&round)));
-            let call = Caught::call(|| tool.call(ctx, arguments));
+            let call = Caught::call(&tool, ctx, arguments);
             match tasks::first_stretch(call, &round).await {
                 tasks::FirstStretch::Done(outcome) => outcome,
                 tasks::FirstStretch::Stopped(stopped) => return input.stopped(request, stopped),
@@ -72,10 +72,10 @@ pub(super) async fn call_tool(
                 }
             }
         }
-        None => Caught::call(|| tool.call(ctx, arguments)).await,
+        None => Caught::call(&tool, ctx, arguments).await,
         Some(input) => {
             let ctx = ctx.with_input(Some(input.round()));
-            let call = Caught::call(|| tool.call(ctx, arguments));
+            let call = Caught::call(&tool, ctx, arguments);
             match input.run(call).await {
                 Ok(outcome) => outcome,
                 Err(stopped) => return input.stopped(request, stopped),
