@@ -1,6 +1,7 @@
 //! `tools/call`: decodes `{name, arguments, _meta}`, runs the tool, and sends its result; a
 //! tool's failure (bad arguments, an `Err`, a panic) is a result with `isError`, for the model
-//! to read, never a JSON-RPC error. A tool with task support called by a request that declares
+//! to read, never a JSON-RPC error. A tool that runs at once (a plain `fn`) is called with no
+//! future by [`call_tool_at_once`], the same steps otherwise. A tool with task support called by a request that declares
 //! the tasks extension may instead be answered with a task handle once it first waits
 //! (`tasks`); a `"required"` one refuses a request without it (-32021). (`tools/list` is one of
 //! the list methods, in `list`.)
