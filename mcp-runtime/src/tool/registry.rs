@@ -161,7 +161,7 @@ pub(crate) type ToolRegistry = crate::catalog::Catalog<ToolEntry>;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{CallToolResult, DynamicTool, Implementation, Server};
+    use crate::CallToolResult;
 
     /// A tool that reads state and takes one structured argument, described by hand.
     struct Lookup;
@@ -218,6 +218,8 @@ mod tests {
     #[cfg(not(feature = "tasks"))]
     #[test]
     fn a_tool_with_task_support_needs_the_tasks_feature() {
+        use crate::{DynamicTool, Implementation, Server};
+
         for support in [TaskSupport::Optional, TaskSupport::Required] {
             let tool = DynamicTool::new("slow", "Takes a while.")
                 .task_support(support)
