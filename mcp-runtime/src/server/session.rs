@@ -320,6 +320,7 @@ impl Session {
     }
 
     /// Whether a request is in flight.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn is_busy(&self) -> bool {
         self.running.load(Ordering::Acquire) > 0
     }

@@ -97,10 +97,6 @@ const LOG_FLUSH: Duration = Duration::from_secs(1);
 
 /// After the end of stdin: the requests in flight finish within `grace`, or are cancelled.
 async fn wind_down(session: &Session, grace: Duration) {
-    if !session.is_busy() {
-        // Nothing in flight, the usual end: no timer, and no thread started for one.
-        return;
-    }
     // Timed on a thread of its own: the runtime may have no time driver.
     let (expired, grace_over) = oneshot::channel();
     let timer = std::thread::Builder::new()
