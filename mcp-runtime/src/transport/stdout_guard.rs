@@ -34,9 +34,11 @@ impl StrayOutput {
         }
     }
 
-    /// Nothing to forward without descriptor juggling.
+    /// Nothing to forward without descriptor juggling (there is never a pipe).
     #[cfg(not(unix))]
-    pub(crate) fn forward(&mut self) {}
+    pub(crate) fn forward(&mut self) {
+        self.0 = None;
+    }
 }
 
 /// The protocol's own handle on the original stdout; fd 1 now goes to a pipe, whose bytes
