@@ -42,7 +42,7 @@ impl InputSchema {
     }
 
     /// One that collects what the parameters need and makes no schema: [`add`](Self::add)
-    /// does nothing, and [`finish`](Self::finish) gives an object schema without properties.
+    /// does nothing, and [`finish`](Self::finish) gives an empty map.
     pub(crate) fn requirements_only() -> InputSchema {
         InputSchema {
             generator: None,
@@ -90,11 +90,13 @@ impl InputSchema {
     }
 
     /// The finished schema: `{"type": "object", "properties": ..., "required": ...}`, with
-    /// every reference inlined (a recursive type written out a few levels deep).
+    /// every reference inlined (a recursive type written out a few levels deep). (Empty while
+    /// the server is built: the schema is made when the tools are first listed.)
     pub fn finish(&mut self) -> Map<String, Value> {
-        let definitions = (self.generator.as_mut())
-            .map(|generator| generator.take_definitions(true))
-            .unwrap_or_default();
+        let Some(generator) = &mut self.generator else {
+            return Map::new();
+        };
+        let definitions = generator.take_definitions(true);
         let mut properties = std::mem::take(&mut self.properties);
         for property in properties.values_mut() {
             clean_input(property, &definitions);
