@@ -108,6 +108,35 @@ fn stdout_carries_only_protocol_messages_even_when_tools_print() {
     }
 }
 
+/// What a tool prints while the first chunk of input is handled (before the thread that moves
+/// stray prints to stderr is started) still reaches stderr, and never stdout.
+#[test]
+fn prints_of_the_first_chunk_of_input_reach_stderr() {
+    let mut server = Running::start("printing", &[]);
+    let first_chunk = [
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+        call(1, "shout", json!({"text": "early"})),
+    ]
+    .join("\n")
+        + "\n";
+    let stdin = server.child.stdin.as_mut().expect("stdin is open");
+    stdin.write_all(first_chunk.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    assert_eq!(server.next()["id"], 0);
+    let reply = server.next();
+    assert_eq!(reply["result"]["content"][0]["text"], "EARLY", "{reply}");
+    let (rest, stderr, success) = server.finish();
+    assert!(rest.is_empty(), "{rest:?}");
+    assert!(success, "the server failed: {stderr}");
+    for printed in ["println: early", "write_all: early", "child process: early"] {
+        assert!(
+            stderr.contains(printed),
+            "{printed:?} should have gone to stderr: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn end_of_input_stops_the_server_after_replies_in_flight_are_written() {
     let mut server = Running::start("printing", &[]);

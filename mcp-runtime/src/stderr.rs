@@ -21,6 +21,9 @@ use std::time::{Duration, Instant};
 /// more is dropped.
 pub(crate) const DEFAULT_BACKLOG_BYTES: usize = 1024 * 1024;
 
+/// The most a forwarder reads at once, once something was printed.
+const FORWARD_CHUNK: usize = 16 * 1024;
+
 /// The process's one stderr backlog.
 static STDERR: Backlog = Backlog::new(DEFAULT_BACKLOG_BYTES);
 
@@ -38,16 +41,19 @@ pub(crate) fn line(text: impl Display) {
 /// writer to `source` (the stdout of a stdio server) never waits for stderr.
 pub(crate) fn forward(mut source: impl Read + Send + 'static) -> io::Result<()> {
     STDERR.lock().forwarders += 1;
-    // Allocated here, not on the thread: a thread that never allocates gets no malloc arena of
-    // its own (pages of memory the server would hold for nothing until something is printed).
-    let mut chunk = vec![0; 16 * 1024];
+    // Small until something is printed (most servers print nothing: the pages of a larger
+    // buffer would be held for nothing), and allocated here, not on the thread.
+    let mut chunk = vec![0; 256];
     let spawned = std::thread::Builder::new()
         .name("mcp-stdout-to-stderr".to_owned())
         .spawn(move || {
             loop {
                 match source.read(&mut chunk) {
                     Ok(0) => break,
-                    Ok(read) => STDERR.push(chunk[..read].to_vec(), io::stderr),
+                    Ok(read) => {
+                        STDERR.push(chunk[..read].to_vec(), io::stderr);
+                        chunk.resize(FORWARD_CHUNK, 0);
+                    }
                     Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
                     Err(_) => break,
                 }

@@ -195,7 +195,13 @@ pub(crate) struct WireTool<'a> {
 }
 
 impl<'a> WireTool<'a> {
-    pub(crate) fn new(tool: &'a ToolDefinition, revision: Revision) -> WireTool<'a> {
+    /// `tool` with `input_schema` (kept apart from the definition, as it is made when first
+    /// listed).
+    pub(crate) fn new(
+        tool: &'a ToolDefinition,
+        input_schema: &'a Map<String, Value>,
+        revision: Revision,
+    ) -> WireTool<'a> {
         let modern = revision.has_structured_output();
         let mut annotations = Cow::Borrowed(&tool.annotations);
         if !modern && annotations.title.is_none() {
@@ -208,7 +214,7 @@ impl<'a> WireTool<'a> {
             name: &tool.name,
             title: tool.title.as_deref().filter(|_| modern),
             description: tool.description.as_deref(),
-            input_schema: &tool.input_schema,
+            input_schema,
             output_schema: tool
                 .output_schema
                 .as_ref()

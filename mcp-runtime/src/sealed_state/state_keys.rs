@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use super::binding::Binding;
@@ -48,7 +48,21 @@ pub struct StateKeys {
 /// Where the ring comes from.
 enum Keys {
     Fixed(Arc<Ring>),
+    /// One random key, drawn when first used: most servers never seal a state, and drawing
+    /// it (the random bytes, the cipher's key schedule) was work at every start.
+    Random(OnceLock<Arc<Ring>>),
     Watched(WatchedFile),
+}
+
+impl Keys {
+    /// The ring of [`Keys::Random`], drawn now if it was not yet.
+    fn random_ring(drawn: &OnceLock<Arc<Ring>>) -> &Arc<Ring> {
+        drawn.get_or_init(|| {
+            let mut secret = [0u8; 32];
+            getrandom::fill(&mut secret).expect("the operating system provides random bytes");
+            Arc::new(Ring::new(&[secret]).expect("one key"))
+        })
+    }
 }
 
 impl StateKeys {
@@ -76,16 +90,18 @@ impl StateKeys {
     pub const DEFAULT_LIFETIME: Duration = Duration::from_secs(600);
 
     /// One key of 32 random bytes: the default, which only this process can open (a restart,
-    /// or a retry reaching another instance, refuses the states it sealed).
+    /// or a retry reaching another instance, refuses the states it sealed). The bytes are drawn
+    /// when the keys are first used.
     ///
     /// ```
     /// let keys = mcp_runtime::StateKeys::random();
     /// # let _ = keys;
     /// ```
     pub fn random() -> StateKeys {
-        let mut secret = [0u8; 32];
-        getrandom::fill(&mut secret).expect("the operating system provides random bytes");
-        StateKeys::fixed(&[secret])
+        StateKeys {
+            keys: Arc::new(Keys::Random(OnceLock::new())),
+            max_len: StateKeys::DEFAULT_MAX_LEN,
+        }
     }
 
     /// The given keys, the first current (it seals) and every one opening. Fails if there is
@@ -218,6 +234,7 @@ impl StateKeys {
     fn ring(&self, now: SystemTime) -> Arc<Ring> {
         match &*self.keys {
             Keys::Fixed(ring) => Arc::clone(ring),
+            Keys::Random(drawn) => Arc::clone(Keys::random_ring(drawn)),
             Keys::Watched(watched) => watched.ring(now),
         }
     }
@@ -290,6 +307,7 @@ impl fmt::Debug for StateKeys {
         let mut debug = f.debug_struct("StateKeys");
         match &*self.keys {
             Keys::Fixed(ring) => debug.field("ring", ring),
+            Keys::Random(drawn) => debug.field("ring", Keys::random_ring(drawn)),
             Keys::Watched(watched) => debug
                 .field("file", &watched.path())
                 .field("ring", &watched.last_ring()),

@@ -348,6 +348,19 @@ fn a_state_sealed_with_a_key_this_server_does_not_hold_is_refused_as_unknown() {
     );
 }
 
+/// Random keys are drawn when first used, once for the keys and every clone of them: a clone
+/// made before the first seal opens what the original sealed, and the same state again.
+#[test]
+fn random_keys_are_drawn_once_for_every_clone() {
+    let args = json!({"q": 1});
+    let keys = StateKeys::random();
+    let clone = keys.clone();
+    let sealed = keys.seal(&binding(&args), b"p", LIFETIME, t0()).unwrap();
+    assert_eq!(clone.open(&binding(&args), &sealed, t0()).unwrap(), b"p");
+    assert_eq!(keys.open(&binding(&args), &sealed, t0()).unwrap(), b"p");
+    assert_eq!(format!("{keys:?}"), format!("{clone:?}"));
+}
+
 #[test]
 fn instances_sharing_keys_open_each_others_states() {
     let one = fixed_keys(1);

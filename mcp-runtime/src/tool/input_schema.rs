@@ -1,5 +1,11 @@
 //! The `inputSchema` of a tool: one property per argument parameter, each cleaned at every
 //! depth by [`clean_input`](super::normalize::clean_input) (no `$ref`, no `null` alternative).
+//!
+//! Describing a tool also says what its parameters need (the state it reads), which the build
+//! checks at once; the schemas themselves are only needed when a client lists the tools, so a
+//! server is built with [`InputSchema::requirements_only`], and each tool's schema is made on
+//! its first listing (`ToolDetails::input_schema`): most of a server's start-up work, and none
+//! of it needed to answer `initialize`.
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaGenerator;
@@ -11,10 +17,13 @@ use crate::schema::{clean_input, input_generator};
 
 /// Collects the properties of a tool's `inputSchema` while its parameters are described.
 pub struct InputSchema {
-    generator: SchemaGenerator,
+    /// `None` while only the requirements are collected.
+    generator: Option<SchemaGenerator>,
     properties: Map<String, Value>,
     required: Vec<Value>,
     pub(crate) requirements: Requirements,
+    /// Whether a parameter is mirrored into a header (noted even without schemas).
+    pub(crate) mirrors: bool,
 }
 
 impl Default for InputSchema {
@@ -27,16 +36,29 @@ impl InputSchema {
     /// An object schema with no properties yet.
     pub fn new() -> InputSchema {
         InputSchema {
-            generator: input_generator(),
+            generator: Some(input_generator()),
+            ..InputSchema::requirements_only()
+        }
+    }
+
+    /// One that collects what the parameters need and makes no schema: [`add`](Self::add)
+    /// does nothing, and [`finish`](Self::finish) gives an empty map.
+    pub(crate) fn requirements_only() -> InputSchema {
+        InputSchema {
+            generator: None,
             properties: Map::new(),
             required: Vec::new(),
             requirements: Requirements::default(),
+            mirrors: false,
         }
     }
 
     /// Adds the property `name` described by `T`'s schema; required unless `T` can be absent.
     pub fn add<T: DeserializeOwned + JsonSchema>(&mut self, name: &str, description: Option<&str>) {
-        let schema = self.generator.subschema_for::<T>().to_value();
+        let Some(generator) = &mut self.generator else {
+            return;
+        };
+        let schema = generator.subschema_for::<T>().to_value();
         self.add_schema(name, description, schema, is_optional::<T>());
     }
 
@@ -61,15 +83,20 @@ impl InputSchema {
     /// (`"x-mcp-header": header`, revision 2026-07-28), for `#[header(...)]`.
     #[doc(hidden)]
     pub fn mirror(&mut self, name: &str, header: &str) {
+        self.mirrors = true;
         if let Some(Value::Object(property)) = self.properties.get_mut(name) {
             property.insert("x-mcp-header".to_owned(), Value::from(header));
         }
     }
 
     /// The finished schema: `{"type": "object", "properties": ..., "required": ...}`, with
-    /// every reference inlined (a recursive type written out a few levels deep).
+    /// every reference inlined (a recursive type written out a few levels deep). (Empty while
+    /// the server is built: the schema is made when the tools are first listed.)
     pub fn finish(&mut self) -> Map<String, Value> {
-        let definitions = self.generator.take_definitions(true);
+        let Some(generator) = &mut self.generator else {
+            return Map::new();
+        };
+        let definitions = generator.take_definitions(true);
         let mut properties = std::mem::take(&mut self.properties);
         for property in properties.values_mut() {
             clean_input(property, &definitions);

@@ -58,7 +58,9 @@ pub trait Tool: 'static {
     /// [`tasks`](crate::tasks).
     const TASK_SUPPORT: crate::tasks::TaskSupport = crate::tasks::TaskSupport::Forbidden;
 
-    /// Describes the tool: called once when a server is built.
+    /// Describes the tool: called when a server is built, with `schema` collecting only what
+    /// the parameters need (its [`add`](InputSchema::add) makes no schema then), and again with
+    /// schemas when the tools are first listed.
     fn definition(schema: &mut InputSchema) -> ToolDefinition;
 
     /// Runs the tool with the request's context and arguments.

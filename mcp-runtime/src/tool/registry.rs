@@ -1,6 +1,10 @@
 //! The tools a server exposes: registered by `#[mcp_tool]` anywhere in the program, or chosen
 //! one by one, then frozen in name order when the server is built.
 
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value};
+
 use super::{Arguments, InputSchema, Tool};
 use crate::context::Context;
 use crate::error::BuildProblem;
@@ -38,6 +42,28 @@ pub struct ToolDetails {
     pub(crate) mirrored: Vec<MirroredArgument>,
     /// Whether its calls may run as tasks.
     pub(crate) task_support: TaskSupport,
+    /// Its `inputSchema`, made when first listed (the entry's `definition.input_schema` is
+    /// then empty).
+    input_schema: OnceLock<Map<String, Value>>,
+    /// Makes the `inputSchema` of a tool described without schemas.
+    describe: fn() -> Map<String, Value>,
+}
+
+impl ToolDetails {
+    /// The tool's `inputSchema`, made now if it was not yet.
+    pub(crate) fn input_schema(&self) -> &Map<String, Value> {
+        self.input_schema.get_or_init(self.describe)
+    }
+}
+
+/// The `inputSchema` of tool `T`, described with schemas.
+fn input_schema_of<T: Tool>() -> Map<String, Value> {
+    T::definition(&mut InputSchema::new()).input_schema
+}
+
+/// Never called: the schema of a tool that has it from the start.
+fn described_already() -> Map<String, Value> {
+    Map::new()
 }
 
 impl Kind for ToolKind {
@@ -52,7 +78,7 @@ impl Kind for ToolKind {
     }
 
     fn wire(entry: &ToolEntry, revision: Revision) -> impl serde::Serialize {
-        WireTool::new(&entry.definition, revision)
+        WireTool::new(&entry.definition, entry.details.input_schema(), revision)
     }
 
     fn refused(why: String) -> CallToolResult {
@@ -71,12 +97,24 @@ impl Kind for ToolKind {
 
 impl ToolEntry {
     pub(crate) fn of<T: Tool>() -> ToolEntry {
-        let mut schema = InputSchema::new();
-        let definition = T::definition(&mut schema);
+        // What the build checks, without the schemas (made when the tools are first listed).
+        let mut schema = InputSchema::requirements_only();
+        let mut definition = T::definition(&mut schema);
+        let input_schema = OnceLock::new();
+        if schema.mirrors {
+            // The mirrored arguments are read from the schema, and checked on every call.
+            let _ = input_schema.set(input_schema_of::<T>());
+        }
         let details = ToolDetails {
-            mirrored: mirrored_arguments(&definition.input_schema),
+            mirrored: input_schema
+                .get()
+                .map(mirrored_arguments)
+                .unwrap_or_default(),
             task_support: T::TASK_SUPPORT,
+            input_schema,
+            describe: input_schema_of::<T>,
         };
+        definition.input_schema = Map::new();
         let location = std::any::type_name::<T>();
         let states = std::mem::take(&mut schema.requirements.states);
         let scopes = crate::auth::Scopes::Declared(T::SCOPES);
@@ -97,7 +135,7 @@ impl ToolEntry {
 
     /// A tool built at run time.
     pub(crate) fn dynamic(
-        definition: ToolDefinition,
+        mut definition: ToolDefinition,
         scopes: crate::auth::Scopes,
         task_support: TaskSupport,
         call: impl Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync + 'static,
@@ -105,6 +143,8 @@ impl ToolEntry {
         let details = ToolDetails {
             mirrored: mirrored_arguments(&definition.input_schema),
             task_support,
+            input_schema: OnceLock::from(std::mem::take(&mut definition.input_schema)),
+            describe: described_already,
         };
         let location = "a tool added at run time";
         Entry::new(definition, location, Vec::new(), scopes, details, call)
@@ -126,15 +166,68 @@ impl ToolEntry {
 /// The frozen set of tools, sorted by name.
 pub(crate) type ToolRegistry = crate::catalog::Catalog<ToolEntry>;
 
-#[cfg(all(test, not(feature = "tasks")))]
+#[cfg(test)]
 mod tests {
-    use crate::tasks::TaskSupport;
-    use crate::{CallToolResult, DynamicTool, Implementation, Server};
+    use super::*;
+    use crate::CallToolResult;
+
+    /// A tool that reads state and takes one structured argument, described by hand.
+    struct Lookup;
+
+    /// Its one argument.
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Query {
+        /// Where to look.
+        place: String,
+        limit: Option<u32>,
+    }
+
+    impl Tool for Lookup {
+        const NAME: &'static str = "lookup";
+
+        fn definition(schema: &mut InputSchema) -> ToolDefinition {
+            schema.requirements.state::<u8>();
+            schema.add::<Query>("query", Some("What to find."));
+            ToolDefinition {
+                name: "lookup".into(),
+                title: None,
+                description: Some("Looks up.".into()),
+                input_schema: schema.finish(),
+                output_schema: None,
+                annotations: Default::default(),
+            }
+        }
+
+        async fn call(_ctx: Context, _args: Arguments) -> CallToolResult {
+            CallToolResult::text("found")
+        }
+    }
+
+    /// A tool's entry knows what it needs at once, and makes its `inputSchema` only when it is
+    /// first listed: the same schema the tool describes with schemas.
+    #[test]
+    fn the_input_schema_is_made_when_first_listed_and_is_the_described_one() {
+        let entry = ToolEntry::of::<Lookup>();
+        assert_eq!(entry.needs_state.len(), 1);
+        assert!(entry.details.input_schema.get().is_none(), "made at once");
+        let described = Lookup::definition(&mut InputSchema::new()).input_schema;
+        assert!(
+            described["properties"]["query"].is_object(),
+            "{described:?}"
+        );
+        assert_eq!(entry.details.input_schema(), &described);
+        let wire = serde_json::to_value(ToolKind::wire(&entry, Revision::LATEST)).unwrap();
+        assert_eq!(wire["inputSchema"], Value::Object(described));
+    }
 
     /// Without the `tasks` feature nothing could run the tool as a task: the build says so,
     /// naming the tool and the feature, for `"optional"` as for `"required"`.
+    #[cfg(not(feature = "tasks"))]
     #[test]
     fn a_tool_with_task_support_needs_the_tasks_feature() {
+        use crate::{DynamicTool, Implementation, Server};
+
         for support in [TaskSupport::Optional, TaskSupport::Required] {
             let tool = DynamicTool::new("slow", "Takes a while.")
                 .task_support(support)

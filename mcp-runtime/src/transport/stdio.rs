@@ -25,7 +25,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 use super::lines::{Frame, Framer, ReadBuffer};
-use super::stdout_guard::{release_stdout, take_stdout_for_protocol};
+use super::stdout_guard::{StrayOutput, release_stdout, take_stdout_for_protocol};
 use super::writer::SharedWriter;
 use crate::error::Error;
 use crate::handler::BoxFuture;
@@ -38,16 +38,16 @@ impl Server {
     /// [`shutdown_grace`](crate::ServerBuilder::shutdown_grace) to finish) or the client closes
     /// stdout. Call within a Tokio runtime.
     pub async fn serve_stdio(&self) -> Result<(), Error> {
-        let protocol_out = take_stdout_for_protocol()?;
+        let (protocol_out, stray) = take_stdout_for_protocol()?;
         // Last, on every way out: stray prints and traces reach stderr before the process ends.
-        let _release = ReleaseStdout;
+        let mut release = ReleaseStdout(Some(stray));
         if io::stdin().is_terminal() {
             self.introduce_on_terminal();
         }
         let max = self.core.max_message_bytes;
         let (input, writer) = open_stdio(protocol_out, self.core.max_output_backlog)?;
         let session = self.stdio_session(&writer);
-        let read_outcome = serve(input, max, &session, &writer).await;
+        let read_outcome = serve(input, max, &session, &writer, &mut release).await;
         session.close();
         match read_outcome {
             // No reply can reach the client any more.
@@ -217,6 +217,7 @@ async fn serve(
     max: usize,
     session: &Arc<Session>,
     writer: &Arc<SharedWriter>,
+    release: &mut ReleaseStdout,
 ) -> io::Result<Ended> {
     let mut framer = Framer::new(max);
     let mut chunk = ReadBuffer::new();
@@ -247,8 +248,11 @@ async fn serve(
             () = &mut output_closed => return Ok(Ended::Output),
         };
         let Some(data) = data else { break };
-        let _hold = writer.hold();
+        let hold = writer.hold();
         framer.push(data, &mut deliver);
+        drop(hold);
+        // The first replies are out: now the thread that keeps stray prints off stdout.
+        release.forward_stray_output();
     }
     let _hold = writer.hold();
     framer.end(&mut deliver);
@@ -280,11 +284,22 @@ impl Input {
 }
 
 /// Gives stdout back to stderr when dropped, and lets the log reach it.
-struct ReleaseStdout;
+struct ReleaseStdout(Option<StrayOutput>);
+
+impl ReleaseStdout {
+    /// Starts moving what is printed to fd 1 to the log, if not yet.
+    fn forward_stray_output(&mut self) {
+        if let Some(stray) = &mut self.0 {
+            stray.forward();
+        }
+    }
+}
 
 impl Drop for ReleaseStdout {
     fn drop(&mut self) {
-        release_stdout(LOG_FLUSH);
+        if let Some(stray) = self.0.take() {
+            release_stdout(stray, LOG_FLUSH);
+        }
     }
 }
 

@@ -6,13 +6,45 @@
 //! a pipe of its own, whose bytes a thread moves to stderr's backlog (see [`crate::stderr`]):
 //! anything else printed to "stdout" lands in the log, and a stderr nobody reads never makes a
 //! `println!` wait. When serving ends, descriptor 1 is pointed at stderr itself.
+//!
+//! The thread is started once the replies to the first chunk of input are out
+//! ([`StrayOutput::forward`]), not before: starting a thread is a good part of a server's
+//! start-up, and nothing a client waits for. Until then the pipe holds what is printed (64 KiB
+//! on Linux), while the first chunk (a client's `initialize`, sent before any reply) is handled.
 
 use std::fs::File;
 use std::io;
 
-/// The protocol's own handle on the original stdout; fd 1 now goes to the log.
+/// What is printed to fd 1 while serving: the pipe's reading end until its bytes are
+/// forwarded to the log by a thread of their own.
+pub(crate) struct StrayOutput(Option<io::PipeReader>);
+
+impl StrayOutput {
+    /// Starts moving what is printed to the log, if not yet: once, after the first replies.
+    #[cfg(unix)]
+    pub(crate) fn forward(&mut self) {
+        use std::os::fd::AsFd;
+
+        let Some(reader) = self.0.take() else {
+            return;
+        };
+        if crate::stderr::forward(reader).is_err() {
+            // No thread: stray prints go to stderr directly, as writes that can wait.
+            let _ = rustix::stdio::dup2_stdout(io::stderr().as_fd());
+        }
+    }
+
+    /// Nothing to forward without descriptor juggling (there is never a pipe).
+    #[cfg(not(unix))]
+    pub(crate) fn forward(&mut self) {
+        self.0 = None;
+    }
+}
+
+/// The protocol's own handle on the original stdout; fd 1 now goes to a pipe, whose bytes
+/// reach the log once [`StrayOutput::forward`] is called.
 #[cfg(unix)]
-pub(crate) fn take_stdout_for_protocol() -> io::Result<File> {
+pub(crate) fn take_stdout_for_protocol() -> io::Result<(File, StrayOutput)> {
     use std::io::Write;
     use std::os::fd::AsFd;
 
@@ -20,25 +52,30 @@ pub(crate) fn take_stdout_for_protocol() -> io::Result<File> {
     let mut locked = stdout.lock();
     locked.flush()?;
     let protocol = locked.as_fd().try_clone_to_owned()?;
-    let forwarded = io::pipe().and_then(|(reader, writer)| {
-        crate::stderr::forward(reader)?;
+    let piped = io::pipe().and_then(|(reader, writer)| {
         rustix::stdio::dup2_stdout(writer.as_fd())?;
-        Ok(())
+        Ok(reader)
     });
-    if forwarded.is_err() {
-        // No pipe or no thread: stray prints go to stderr directly, as writes that can wait.
-        rustix::stdio::dup2_stdout(io::stderr().as_fd())?;
-    }
-    Ok(File::from(protocol))
+    let stray = match piped {
+        Ok(reader) => StrayOutput(Some(reader)),
+        Err(_) => {
+            // No pipe: stray prints go to stderr directly, as writes that can wait.
+            rustix::stdio::dup2_stdout(io::stderr().as_fd())?;
+            StrayOutput(None)
+        }
+    };
+    Ok((File::from(protocol), stray))
 }
 
 /// Serving is over: fd 1 goes to stderr directly, which ends the pipe to the log, and what the
 /// log holds is written (for at most `limit`, as stderr may not be read).
 #[cfg(unix)]
-pub(crate) fn release_stdout(limit: std::time::Duration) {
+pub(crate) fn release_stdout(mut stray: StrayOutput, limit: std::time::Duration) {
     use std::io::Write;
     use std::os::fd::AsFd;
 
+    // What was printed before the first replies, when serving ended before them.
+    stray.forward();
     let _ = io::stdout().lock().flush();
     let _ = rustix::stdio::dup2_stdout(io::stderr().as_fd());
     crate::stderr::flush(limit);
@@ -46,12 +83,13 @@ pub(crate) fn release_stdout(limit: std::time::Duration) {
 
 /// Without descriptor juggling, the protocol writes to stdout itself.
 #[cfg(not(unix))]
-pub(crate) fn take_stdout_for_protocol() -> io::Result<impl io::Write + Send + 'static> {
-    Ok(io::stdout())
+pub(crate) fn take_stdout_for_protocol()
+-> io::Result<(impl io::Write + Send + 'static, StrayOutput)> {
+    Ok((io::stdout(), StrayOutput(None)))
 }
 
 /// What the log holds is written (for at most `limit`).
 #[cfg(not(unix))]
-pub(crate) fn release_stdout(limit: std::time::Duration) {
+pub(crate) fn release_stdout(_stray: StrayOutput, limit: std::time::Duration) {
     crate::stderr::flush(limit);
 }
