@@ -256,6 +256,15 @@ pub(crate) async fn route(
 /// Whether a stateless request may name `method`: not one 2026-07-28 removed, nor one of a
 /// capability the server does not declare (-32601 either way, as the specification says).
 pub(crate) fn stateless_method(server: &ServerCore, method: &str) -> Result<(), RpcError> {
+    // A method of the revision is the usual case, and none of them was removed: it is looked
+    // up first, and the removed ones only for a method that is not one.
+    if STATELESS_METHODS.contains(&method) {
+        let family = method.split('/').next().unwrap_or_default();
+        if !capabilities::declares(server, family) {
+            return Err(method_not_found(method, STATELESS_METHODS));
+        }
+        return Ok(());
+    }
     if let Some((_, instead)) = REMOVED_METHODS.iter().find(|(name, _)| *name == method) {
         return Err(RpcError::new(
             ErrorCode::MethodNotFound,
@@ -266,12 +275,7 @@ pub(crate) fn stateless_method(server: &ServerCore, method: &str) -> Result<(), 
         )
         .with_data(json!({ "method": method })));
     }
-    let family = method.split('/').next().unwrap_or_default();
-    let declared = capabilities::declares(server, family);
-    if !declared || !STATELESS_METHODS.contains(&method) {
-        return Err(method_not_found(method, STATELESS_METHODS));
-    }
-    Ok(())
+    Err(method_not_found(method, STATELESS_METHODS))
 }
 
 /// `logging/setLevel`: the least severe level of log message the client wants.
