@@ -32,7 +32,7 @@ use super::params::ParamsLayout;
 use super::{ServerCore, Session};
 use crate::context::{Context, LoggingLevel, RequestState};
 use crate::jsonrpc::{
-    ErrorCode, IncomingRequest, RequestId, RpcError, encode_error, encode_result,
+    ErrorCode, IncomingRequest, ParamsText, RequestId, RpcError, encode_error, encode_result,
     encode_result_with, encode_result_written,
 };
 use crate::protocol::envelope::Envelope;
@@ -208,6 +208,8 @@ pub(crate) async fn route(
     if method == "tools/call" {
         return tools_call::call_tool(&request, params, layout).await;
     }
+    // The other methods read their params with serde.
+    let params = params.map(ParamsText::into_raw);
     let params = params.as_deref();
     let server = request.server();
     let outcome = match &*method {

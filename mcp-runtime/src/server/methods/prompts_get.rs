@@ -34,7 +34,7 @@ pub(super) async fn get_prompt(
         meta,
     } = parse_params("prompts/get", params)?;
     let shared = request.shared_params(params.map(RawValue::get), meta.is_some());
-    let answers = input_required::may_carry_answers(params);
+    let answers = input_required::may_carry_answers(params.map(RawValue::get));
     let input = input_required::begin(request, "prompts/get", &name, shared.as_ref(), answers)?;
     let prompts = request.server().prompts.load();
     let prompt = prompts.get(&name).cloned().ok_or_else(|| {

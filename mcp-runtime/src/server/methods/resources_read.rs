@@ -45,7 +45,7 @@ pub(super) async fn read_resource(
         .resolve(&uri)
         .ok_or_else(|| not_found(&uri, revision))?;
     let shared = request.shared_params(params.map(RawValue::get), meta.is_some());
-    let answers = input_required::may_carry_answers(params);
+    let answers = input_required::may_carry_answers(params.map(RawValue::get));
     let input = input_required::begin(request, "resources/read", &uri, shared.as_ref(), answers)?;
     let ctx = request
         .context(shared)
