@@ -12,6 +12,7 @@
 //! message is classified, and every error worded, as it is without the pass.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -35,8 +36,9 @@ pub(crate) enum ParamsText {
     /// Skipped by that pass, as a raw value.
     Raw(Box<RawValue>),
     /// Read member by member by a [`ParamsPass`]: the same text, kept as text (a raw value
-    /// would cost another pass to make).
-    Read(Box<str>),
+    /// would cost another pass to make), shared by what reads it later (the arguments, the
+    /// handler's `_meta`).
+    Read(Arc<str>),
 }
 
 impl ParamsText {
@@ -48,10 +50,10 @@ impl ParamsText {
         }
     }
 
-    /// The JSON text, owned (no copy).
-    pub(crate) fn into_text(self) -> Box<str> {
+    /// The JSON text, shared (copied only if it was skipped as a raw value).
+    pub(crate) fn into_shared(self) -> Arc<str> {
         match self {
-            ParamsText::Raw(raw) => raw.into(),
+            ParamsText::Raw(raw) => Arc::from(raw.get()),
             ParamsText::Read(text) => text,
         }
     }
@@ -61,9 +63,8 @@ impl ParamsText {
     pub(crate) fn into_raw(self) -> Box<RawValue> {
         match self {
             ParamsText::Raw(raw) => raw,
-            ParamsText::Read(text) => {
-                RawValue::from_string(text.into()).expect("params were read as a JSON object")
-            }
+            ParamsText::Read(text) => RawValue::from_string(String::from(&*text))
+                .expect("params were read as a JSON object"),
         }
     }
 }
@@ -223,7 +224,7 @@ impl Held<'_> {
     fn to_owned(&self) -> ParamsText {
         match self {
             Held::Raw(raw) => ParamsText::Raw((*raw).to_owned()),
-            Held::Read(text) => ParamsText::Read((*text).into()),
+            Held::Read(text) => ParamsText::Read(Arc::from(*text)),
         }
     }
 }

@@ -137,9 +137,13 @@ impl Request<'_> {
     /// The params text that a handler's `Context` (for `_meta`) and a stateless run (for the
     /// arguments a new `requestState` is bound to) read: copied once and shared, and only when
     /// one of them needs it.
-    fn shared_params(&self, params: Option<&str>, has_meta: bool) -> Option<Arc<str>> {
+    fn shared_params(
+        &self,
+        has_meta: bool,
+        params: impl FnOnce() -> Option<Arc<str>>,
+    ) -> Option<Arc<str>> {
         let needed = has_meta || self.envelope().is_some();
-        needed.then_some(params?).map(Arc::from)
+        needed.then(params).flatten()
     }
 
     /// The reply carrying `result`; a stateless revision's also says it is complete and who

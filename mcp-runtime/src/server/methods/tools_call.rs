@@ -5,7 +5,6 @@
 //! (`tasks`); a `"required"` one refuses a request without it (-32021). (`tools/list` is one of
 //! the list methods, in `list`.)
 
-#[cfg(feature = "tasks")]
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -46,7 +45,7 @@ pub(super) async fn call_tool(
     };
     drop(tools);
     // A stateless request's answers and state are read from the same params.
-    let shared = request.shared_params(call.params(), call.has_meta());
+    let shared = request.shared_params(call.has_meta(), || call.params().cloned());
     let answers = call.carries_answers();
     let name = tool.name();
     // Tools with task support exist only with the `tasks` feature (the build refuses them
@@ -128,13 +127,13 @@ enum CallParams {
     /// As received: the params text and where its members lie. The arguments stay JSON text,
     /// each decoded once into its parameter's type, and the text is handed to them uncopied.
     Laid {
-        params: Box<str>,
+        params: Arc<str>,
         layout: ParamsLayout,
     },
     /// Params the pass found something wrong with went through a decoded object, for the
     /// messages that say what is wrong (and those it could still take).
     Decoded {
-        params: Option<Box<str>>,
+        params: Option<Arc<str>>,
         name: String,
         arguments: Map<String, Value>,
     },
@@ -148,7 +147,7 @@ impl CallParams {
         layout: Option<ParamsLayout>,
     ) -> Result<CallParams, RpcError> {
         if let Some(params) = params {
-            let params = params.into_text();
+            let params = params.into_shared();
             let layout = layout.unwrap_or_else(|| ParamsLayout::of(&params));
             let fits = layout.name(&params).is_some()
                 && !matches!(layout.arguments, ArgumentsAt::NotAnObject);
@@ -179,10 +178,10 @@ impl CallParams {
     }
 
     /// The params as received.
-    fn params(&self) -> Option<&str> {
+    fn params(&self) -> Option<&Arc<str>> {
         match self {
             CallParams::Laid { params, .. } => Some(params),
-            CallParams::Decoded { params, .. } => params.as_deref(),
+            CallParams::Decoded { params, .. } => params.as_ref(),
         }
     }
 
