@@ -320,42 +320,50 @@ pub(crate) trait ParamsPass<'de> {
 }
 
 /// [`parse_message`], reading the params of a request `pass` wants in the same pass: what
-/// `pass` read of them, if it did.
+/// `pass` read of them is left in `read`, if it did (written in place: it is large, and
+/// moving it out through the pass's results would copy it several times).
 pub(crate) fn parse_message_with<'de, P: ParamsPass<'de>>(
     bytes: &'de [u8],
     pass: &P,
-) -> (Incoming, Option<P::Read>) {
+    read: &mut Option<P::Read>,
+) -> Incoming {
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return (parse_message(bytes), None);
+        return parse_message(bytes);
     };
     if text.bytes().find(|b| !b.is_ascii_whitespace()) == Some(b'{') {
         let mut deserializer = serde_json::Deserializer::from_str(text);
-        let read = OnePass { text, pass }.deserialize(&mut deserializer);
-        if let Ok((envelope, params)) = read
+        let one_pass = OnePass {
+            text,
+            pass,
+            read: &mut *read,
+        };
+        if let Ok((envelope, params)) = one_pass.deserialize(&mut deserializer)
             && deserializer.end().is_ok()
         {
             return match params {
-                Some((held, read)) => (classify_held(envelope, Some(Held::Read(held))), Some(read)),
-                None => (classify(envelope), None),
+                Some(held) => classify_held(envelope, Some(Held::Read(held))),
+                None => classify(envelope),
             };
         }
+        *read = None;
     }
-    (parse_text(text), None)
+    parse_text(text)
 }
 
 /// The envelope read member by member, its params by a [`ParamsPass`] when it wants them.
-struct OnePass<'p, 'de, P> {
+struct OnePass<'p, 'de, P: ParamsPass<'de>> {
     /// The whole message.
     text: &'de str,
     pass: &'p P,
+    /// Where what the pass makes of the params goes.
+    read: &'p mut Option<P::Read>,
 }
 
-/// What [`OnePass`] read: the envelope and, if the pass read the params, their text and
-/// what the pass made of them.
-type ReadInOnePass<'de, R> = (Envelope<'de>, Option<(&'de str, R)>);
+/// What [`OnePass`] read: the envelope and, if the pass read the params, their text.
+type ReadInOnePass<'de> = (Envelope<'de>, Option<&'de str>);
 
 impl<'de, P: ParamsPass<'de>> DeserializeSeed<'de> for OnePass<'_, 'de, P> {
-    type Value = ReadInOnePass<'de, P::Read>;
+    type Value = ReadInOnePass<'de>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_map(self)
@@ -363,7 +371,7 @@ impl<'de, P: ParamsPass<'de>> DeserializeSeed<'de> for OnePass<'_, 'de, P> {
 }
 
 impl<'de, P: ParamsPass<'de>> Visitor<'de> for OnePass<'_, 'de, P> {
-    type Value = ReadInOnePass<'de, P::Read>;
+    type Value = ReadInOnePass<'de>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a JSON-RPC message")
@@ -388,16 +396,16 @@ impl<'de, P: ParamsPass<'de>> Visitor<'de> for OnePass<'_, 'de, P> {
                 .then_some(())
                 .ok_or_else(|| de::Error::custom("a repeated member"))
         };
-        // The params read by the pass: where they start, what it made of them, where they end
-        // (known at the next member name, or at the message's end).
-        let mut read: Option<(usize, P::Read)> = None;
+        // The params read by the pass: where they start, and where they end (known at the next
+        // member name, or at the message's end).
+        let mut start = None;
         let mut end = None;
         while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
             let Cow::Borrowed(key) = key else {
                 return Err(de::Error::custom("an escaped member name"));
             };
             let at = key.as_ptr() as usize - text.as_ptr() as usize;
-            if read.is_some() && end.is_none() {
+            if start.is_some() && end.is_none() {
                 // `}`, then `,` before this member's opening quote.
                 end = Some(closing_brace(&text[..at - 1], b',').ok_or_else(unexpected)?);
             }
@@ -423,19 +431,20 @@ impl<'de, P: ParamsPass<'de>> Visitor<'de> for OnePass<'_, 'de, P> {
                     }
                     // The opening brace: after the closing quote, a colon and white space.
                     let after = at + key.len() + 1;
-                    let start = after
+                    let begins = after
                         + text[after..]
                             .bytes()
                             .position(|b| b != b':' && !is_space(b))
                             .ok_or_else(unexpected)?;
-                    if text.as_bytes()[start] != b'{' {
+                    if text.as_bytes()[begins] != b'{' {
                         return Err(de::Error::custom("params that are not an object"));
                     }
                     let seed = PassSeed {
                         pass: self.pass,
-                        from: &text[start..],
+                        from: &text[begins..],
                     };
-                    read = Some((start, map.next_value_seed(seed)?));
+                    *self.read = Some(map.next_value_seed(seed)?);
+                    start = Some(begins);
                 }
                 "result" => {
                     once(16)?;
@@ -450,7 +459,7 @@ impl<'de, P: ParamsPass<'de>> Visitor<'de> for OnePass<'_, 'de, P> {
                 }
             }
         }
-        let Some((start, read)) = read else {
+        let Some(start) = start else {
             return Ok((envelope, None));
         };
         let end = match end {
@@ -458,7 +467,7 @@ impl<'de, P: ParamsPass<'de>> Visitor<'de> for OnePass<'_, 'de, P> {
             // The params were the last member: `}`, then the message's own `}`.
             None => closing_brace(text, b'}').ok_or_else(unexpected)?,
         };
-        Ok((envelope, Some((&text[start..end], read))))
+        Ok((envelope, Some(&text[start..end])))
     }
 }
 
@@ -765,7 +774,8 @@ mod tests {
             r#"{"jsonrpc":"2.0","method":"m","params":{ } }"#,
             r#"{"jsonrpc":"2.0","id":2,"method":"m","params":{"x":"\"}"},"error":null}"#,
         ] {
-            let (message, read) = parse_message_with(text.as_bytes(), &EveryParams);
+            let mut read = None;
+            let message = parse_message_with(text.as_bytes(), &EveryParams, &mut read);
             assert_eq!(
                 summary(&message),
                 summary(&parse_message(text.as_bytes())),
@@ -790,7 +800,8 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1}} x"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1"#,
         ] {
-            let (message, read) = parse_message_with(text.as_bytes(), &EveryParams);
+            let mut read = None;
+            let message = parse_message_with(text.as_bytes(), &EveryParams, &mut read);
             assert_eq!(
                 summary(&message),
                 summary(&parse_message(text.as_bytes())),

@@ -254,7 +254,8 @@ impl Session {
     pub(crate) fn receive_via(self: &Arc<Self>, bytes: &[u8], sink: &Outbound) {
         // The params a request's era or method reads member by member are read with the
         // message, in one pass.
-        let (message, read) = parse_message_with(bytes, &params::InMessage);
+        let mut read = None;
+        let message = parse_message_with(bytes, &params::InMessage, &mut read);
         self.receive_read(bytes, message, read, sink);
     }
 
