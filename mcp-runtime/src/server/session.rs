@@ -139,10 +139,13 @@ impl Session {
         sink: Outbound,
         envelope: Option<Envelope>,
     ) -> RequestState {
-        let (revision, client) = match (&envelope, self.negotiated()) {
-            (Some(envelope), _) => (envelope.revision, Arc::clone(&envelope.client)),
-            (None, Some(negotiated)) => (negotiated.revision, Arc::clone(&negotiated.client)),
-            (None, None) => (Revision::LATEST_SESSION_BASED, Arc::default()),
+        // The session's negotiation is looked up only for a request that has no envelope.
+        let (revision, client) = match &envelope {
+            Some(envelope) => (envelope.revision, Arc::clone(&envelope.client)),
+            None => match self.negotiated() {
+                Some(negotiated) => (negotiated.revision, Arc::clone(&negotiated.client)),
+                None => (Revision::LATEST_SESSION_BASED, Arc::default()),
+            },
         };
         RequestState::new(id, sink, envelope, revision, client)
     }
