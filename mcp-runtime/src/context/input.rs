@@ -31,8 +31,9 @@ pub(crate) struct InputRound {
     /// Answers by key: earlier rounds' (from `requestState`) and this retry's
     /// (`inputResponses`, which win).
     answers: Map<String, Value>,
-    /// The answers the handler used on this run, kept for the next round's state.
-    used: Mutex<Map<String, Value>>,
+    /// The answers the handler used on this run, kept for the next round's state, in the
+    /// order used (a list: a map costs its hasher's keys at every request, used or not).
+    used: Mutex<Vec<(String, Value)>>,
     /// The questions asked and not answered: key, then `{method, params}`.
     asked: Mutex<Vec<(String, Value)>>,
     /// Why the request cannot go on: an answer that does not fit its question (-32602), or a
@@ -54,7 +55,7 @@ impl InputRound {
     pub(crate) fn new(answers: Map<String, Value>) -> InputRound {
         InputRound {
             answers,
-            used: Mutex::new(Map::new()),
+            used: Mutex::new(Vec::new()),
             asked: Mutex::new(Vec::new()),
             failure: Mutex::new(None),
             count: AtomicUsize::new(0),
@@ -101,7 +102,7 @@ impl InputRound {
                     self.used
                         .lock()
                         .expect("lock poisoned")
-                        .insert(key, answer.clone());
+                        .push((key, answer.clone()));
                     return Ok(answer_read);
                 }
                 Err(error) => {
@@ -141,8 +142,8 @@ impl InputRound {
 
     /// The answers to carry into the next round: those this retry carried in `requestState`
     /// or used, not the keys no question asked for.
-    pub(crate) fn answers_to_keep(&self, from_state: &Map<String, Value>) -> Map<String, Value> {
-        let mut kept = from_state.clone();
+    pub(crate) fn answers_to_keep(&self, from_state: Map<String, Value>) -> Map<String, Value> {
+        let mut kept = from_state;
         kept.extend(self.used.lock().expect("lock poisoned").clone());
         kept
     }

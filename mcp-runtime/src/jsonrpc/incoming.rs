@@ -3,9 +3,18 @@
 //! Every input gets an answer: valid JSON that is not a request becomes an [`Incoming::Invalid`]
 //! carrying the error to send (with the id when one could be read), and bytes that are not
 //! JSON at all become a -32700 parse error with a null id.
+//!
+//! A message's params can be read in the same pass as the rest of it, by a [`ParamsPass`] the
+//! caller gives ([`parse_message_with`]): what would otherwise be skipped here (a stateless
+//! request's `_meta` is most of its bytes) and read again by the server is then read once.
+//! Anything unusual in that pass (an escaped or repeated member name, params that are not an
+//! object, what the pass itself refuses) sends the message the ordinary way, so that every
+//! message is classified, and every error worded, as it is without the pass.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -17,7 +26,47 @@ use super::{ErrorCode, RequestId, RpcError, Text};
 pub(crate) struct IncomingRequest {
     pub(crate) id: RequestId,
     pub(crate) method: Cow<'static, str>,
-    pub(crate) params: Option<Box<RawValue>>,
+    pub(crate) params: Option<ParamsText>,
+}
+
+/// A message's params: a JSON object, as received and checked by the pass that read the
+/// message.
+#[derive(Debug)]
+pub(crate) enum ParamsText {
+    /// Skipped by that pass, as a raw value.
+    Raw(Box<RawValue>),
+    /// Read member by member by a [`ParamsPass`]: the same text, kept as text (a raw value
+    /// would cost another pass to make), shared by what reads it later (the arguments, the
+    /// handler's `_meta`).
+    Read(Arc<str>),
+}
+
+impl ParamsText {
+    /// The JSON text.
+    pub(crate) fn get(&self) -> &str {
+        match self {
+            ParamsText::Raw(raw) => raw.get(),
+            ParamsText::Read(text) => text,
+        }
+    }
+
+    /// The JSON text, shared (copied only if it was skipped as a raw value).
+    pub(crate) fn into_shared(self) -> Arc<str> {
+        match self {
+            ParamsText::Raw(raw) => Arc::from(raw.get()),
+            ParamsText::Read(text) => text,
+        }
+    }
+
+    /// As a raw value: for the methods that read their params with serde (one more pass over
+    /// params the [`ParamsPass`] read, which only a `tools/call` or a stateless request has).
+    pub(crate) fn into_raw(self) -> Box<RawValue> {
+        match self {
+            ParamsText::Raw(raw) => raw,
+            ParamsText::Read(text) => RawValue::from_string(String::from(&*text))
+                .expect("params were read as a JSON object"),
+        }
+    }
 }
 
 /// The client's answer to a request the server sent.
@@ -33,7 +82,7 @@ pub(crate) enum Incoming {
     Request(IncomingRequest),
     Notification {
         method: Cow<'static, str>,
-        params: Option<Box<RawValue>>,
+        params: Option<ParamsText>,
     },
     Response(IncomingResponse),
     /// A JSON array: its elements, each classified (an array inside is invalid: batches do
@@ -154,6 +203,34 @@ fn invalid(id: Option<RequestId>, message: impl Into<String>) -> Incoming {
 }
 
 fn classify(envelope: Envelope<'_>) -> Incoming {
+    let params = envelope.params.map(Held::Raw);
+    classify_held(envelope, params)
+}
+
+/// A message's params as the pass that read the message holds them.
+enum Held<'a> {
+    Raw(&'a RawValue),
+    Read(&'a str),
+}
+
+impl Held<'_> {
+    fn text(&self) -> &str {
+        match self {
+            Held::Raw(raw) => raw.get(),
+            Held::Read(text) => text,
+        }
+    }
+
+    fn to_owned(&self) -> ParamsText {
+        match self {
+            Held::Raw(raw) => ParamsText::Raw((*raw).to_owned()),
+            Held::Read(text) => ParamsText::Read(Arc::from(*text)),
+        }
+    }
+}
+
+/// [`classify`], the params held as `params` (`envelope.params` is not read).
+fn classify_held(envelope: Envelope<'_>, params: Option<Held<'_>>) -> Incoming {
     let id = match envelope.id {
         None => None,
         Some(raw) => match RequestId::from_raw(raw) {
@@ -169,9 +246,9 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
     if envelope.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
         return invalid(id, "`jsonrpc` must be exactly \"2.0\"");
     }
-    match envelope
-        .params
-        .and_then(|p| p.get().as_bytes().first().copied())
+    match params
+        .as_ref()
+        .and_then(|p| p.text().as_bytes().first().copied())
     {
         None | Some(b'{') => {}
         // JSON-RPC allows params by position; MCP names them all: "params?: { [key: string]:
@@ -187,7 +264,7 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
         }
         Some(_) => return invalid(id, "`params` must be an object"),
     }
-    let params = envelope.params.map(RawValue::to_owned);
+    let params = params.as_ref().map(Held::to_owned);
     match (envelope.method, id) {
         (Some(method), Some(id)) => Incoming::Request(IncomingRequest {
             id,
@@ -219,6 +296,218 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
             ),
         },
         (None, None) => invalid(None, "a JSON-RPC message needs a `method`"),
+    }
+}
+
+/// What reads a message's params in the pass that reads the message ([`parse_message_with`]),
+/// so that they are read once.
+pub(crate) trait ParamsPass<'de> {
+    /// What the pass makes of the params.
+    type Read;
+
+    /// Whether to read the params of a message in the pass: `method` is its method, if it came
+    /// before the params; `text` is the whole message. (Params read here are read again, as a
+    /// raw value, by the methods that take them so: the pass is for those that need it.)
+    fn wanted(&self, method: Option<&str>, text: &str) -> bool;
+
+    /// Reads the params object that `from` (the message from the params' opening brace to its
+    /// end) begins with, from `deserializer`. An error sends the message the ordinary way.
+    fn read<D: Deserializer<'de>>(
+        &self,
+        from: &'de str,
+        deserializer: D,
+    ) -> Result<Self::Read, D::Error>;
+}
+
+/// [`parse_message`], reading the params of a request `pass` wants in the same pass: what
+/// `pass` read of them is left in `read`, if it did (written in place: it is large, and
+/// moving it out through the pass's results would copy it several times).
+pub(crate) fn parse_message_with<'de, P: ParamsPass<'de>>(
+    bytes: &'de [u8],
+    pass: &P,
+    read: &mut Option<P::Read>,
+) -> Incoming {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return parse_message(bytes);
+    };
+    if text.bytes().find(|b| !b.is_ascii_whitespace()) == Some(b'{') {
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let one_pass = OnePass {
+            text,
+            pass,
+            read: &mut *read,
+        };
+        if let Ok((envelope, params)) = one_pass.deserialize(&mut deserializer)
+            && deserializer.end().is_ok()
+        {
+            return match params {
+                Some(held) => classify_held(envelope, Some(Held::Read(held))),
+                None => classify(envelope),
+            };
+        }
+        *read = None;
+    }
+    parse_text(text)
+}
+
+/// The envelope read member by member, its params by a [`ParamsPass`] when it wants them.
+struct OnePass<'p, 'de, P: ParamsPass<'de>> {
+    /// The whole message.
+    text: &'de str,
+    pass: &'p P,
+    /// Where what the pass makes of the params goes.
+    read: &'p mut Option<P::Read>,
+}
+
+/// What [`OnePass`] read: the envelope and, if the pass read the params, their text.
+type ReadInOnePass<'de> = (Envelope<'de>, Option<&'de str>);
+
+impl<'de, P: ParamsPass<'de>> DeserializeSeed<'de> for OnePass<'_, 'de, P> {
+    type Value = ReadInOnePass<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, P: ParamsPass<'de>> Visitor<'de> for OnePass<'_, 'de, P> {
+    type Value = ReadInOnePass<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON-RPC message")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let text = self.text;
+        let mut envelope = Envelope {
+            jsonrpc: None,
+            id: None,
+            method: None,
+            params: None,
+            result: None,
+            error: None,
+        };
+        // Members seen, one bit each: a repeated one is left to the ordinary pass's error.
+        let mut seen = 0u8;
+        let mut once = |bit: u8| {
+            let first = seen & bit == 0;
+            seen |= bit;
+            first
+                .then_some(())
+                .ok_or_else(|| de::Error::custom("a repeated member"))
+        };
+        // The params read by the pass: where they start, and where they end (known at the next
+        // member name, or at the message's end).
+        let mut start = None;
+        let mut end = None;
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+            let Cow::Borrowed(key) = key else {
+                return Err(de::Error::custom("an escaped member name"));
+            };
+            let at = key.as_ptr() as usize - text.as_ptr() as usize;
+            if start.is_some() && end.is_none() {
+                // `}`, then `,` before this member's opening quote.
+                end = Some(closing_brace(&text[..at - 1], b',').ok_or_else(unexpected)?);
+            }
+            match key {
+                "jsonrpc" => {
+                    once(1)?;
+                    envelope.jsonrpc = Some(map.next_value()?);
+                }
+                "id" => {
+                    once(2)?;
+                    envelope.id = Some(map.next_value()?);
+                }
+                "method" => {
+                    once(4)?;
+                    envelope.method = map.next_value()?;
+                }
+                "params" => {
+                    once(8)?;
+                    let method = envelope.method.as_ref().map(|Text(m)| &**m);
+                    if !self.pass.wanted(method, text) {
+                        envelope.params = Some(map.next_value()?);
+                        continue;
+                    }
+                    // The opening brace: after the closing quote, a colon and white space.
+                    let after = at + key.len() + 1;
+                    let begins = after
+                        + text[after..]
+                            .bytes()
+                            .position(|b| b != b':' && !is_space(b))
+                            .ok_or_else(unexpected)?;
+                    if text.as_bytes()[begins] != b'{' {
+                        return Err(de::Error::custom("params that are not an object"));
+                    }
+                    let seed = PassSeed {
+                        pass: self.pass,
+                        from: &text[begins..],
+                    };
+                    *self.read = Some(map.next_value_seed(seed)?);
+                    start = Some(begins);
+                }
+                "result" => {
+                    once(16)?;
+                    envelope.result = Some(map.next_value()?);
+                }
+                "error" => {
+                    once(32)?;
+                    envelope.error = map.next_value()?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let Some(start) = start else {
+            return Ok((envelope, None));
+        };
+        let end = match end {
+            Some(end) => end,
+            // The params were the last member: `}`, then the message's own `}`.
+            None => closing_brace(text, b'}').ok_or_else(unexpected)?,
+        };
+        Ok((envelope, Some(&text[start..end])))
+    }
+}
+
+/// Where the object that `text` ends with (before white space, `after`, white space) ends: just
+/// past its `}`.
+fn closing_brace(text: &str, after: u8) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = bytes.len() - bytes.iter().rev().take_while(|b| is_space(**b)).count();
+    if at == 0 || bytes[at - 1] != after {
+        return None;
+    }
+    at -= 1;
+    at -= bytes[..at]
+        .iter()
+        .rev()
+        .take_while(|b| is_space(**b))
+        .count();
+    (at > 0 && bytes[at - 1] == b'}').then_some(at)
+}
+
+/// JSON's white space (RFC 8259, section 2).
+fn is_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn unexpected<E: de::Error>() -> E {
+    E::custom("params laid out unexpectedly")
+}
+
+/// A [`ParamsPass`] over the params that begin `from`.
+struct PassSeed<'p, 'de, P> {
+    pass: &'p P,
+    from: &'de str,
+}
+
+impl<'de, P: ParamsPass<'de>> DeserializeSeed<'de> for PassSeed<'_, 'de, P> {
+    type Value = P::Read;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<P::Read, D::Error> {
+        self.pass.read(self.from, deserializer)
     }
 }
 
@@ -434,6 +723,91 @@ mod tests {
                 }
             }
             other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    /// Reads every params object in the pass, member by member, as a method would.
+    struct EveryParams;
+
+    impl<'de> ParamsPass<'de> for EveryParams {
+        type Read = Value;
+
+        fn wanted(&self, _: Option<&str>, _: &str) -> bool {
+            true
+        }
+
+        fn read<D: Deserializer<'de>>(
+            &self,
+            _: &'de str,
+            deserializer: D,
+        ) -> Result<Value, D::Error> {
+            Value::deserialize(deserializer)
+        }
+    }
+
+    /// What a message was classified as, with its params' text.
+    fn summary(message: &Incoming) -> String {
+        let text = |params: &Option<ParamsText>| params.as_ref().map(|p| p.get().to_owned());
+        match message {
+            Incoming::Request(IncomingRequest { id, method, params }) => {
+                format!("request {} {method} {:?}", id.as_json(), text(params))
+            }
+            Incoming::Notification { method, params } => {
+                format!("notification {method} {:?}", text(params))
+            }
+            Incoming::Invalid { id, error } => {
+                format!(
+                    "invalid {:?} {error:?}",
+                    id.as_ref().map(RequestId::as_json)
+                )
+            }
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn params_read_with_the_message_are_those_the_ordinary_pass_finds() {
+        // Read in the one pass: the params' text is exactly theirs, wherever they are.
+        for text in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{}}}"#,
+            " { \"params\" :\t{ \"a\" : [1, {\"b\": \"} ,\"}] } ,\n\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"m\" }\r\n",
+            r#"{"jsonrpc":"2.0","method":"m","params":{ } }"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"m","params":{"x":"\"}"},"error":null}"#,
+        ] {
+            let mut read = None;
+            let message = parse_message_with(text.as_bytes(), &EveryParams, &mut read);
+            assert_eq!(
+                summary(&message),
+                summary(&parse_message(text.as_bytes())),
+                "{text}"
+            );
+            let params = match &message {
+                Incoming::Request(request) => request.params.as_ref(),
+                Incoming::Notification { params, .. } => params.as_ref(),
+                _ => None,
+            };
+            let params: Value = serde_json::from_str(params.expect("params").get()).unwrap();
+            assert_eq!(read, Some(params), "{text}");
+        }
+        // Anything unusual is read the ordinary way, with the ordinary errors.
+        for text in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1},"params":{"a":2}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m","params":{"a":1}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","p\u0061rams":{"a":1}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":3}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":5,"params":{"a":1}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1}} x"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1"#,
+        ] {
+            let mut read = None;
+            let message = parse_message_with(text.as_bytes(), &EveryParams, &mut read);
+            assert_eq!(
+                summary(&message),
+                summary(&parse_message(text.as_bytes())),
+                "{text}"
+            );
+            assert!(read.is_none(), "{text}");
         }
     }
 

@@ -19,6 +19,9 @@ pub(crate) use encode::{
 pub use error::{ErrorCode, RpcError};
 pub(crate) use id::IdMap;
 pub use id::RequestId;
-pub(crate) use incoming::{Incoming, IncomingRequest, IncomingResponse, parse_message, present};
+pub(crate) use incoming::{
+    Incoming, IncomingRequest, IncomingResponse, ParamsPass, ParamsText, parse_message,
+    parse_message_with, present,
+};
 pub(crate) use prefix::request_id_in_prefix;
 pub(crate) use text::Text;

@@ -98,7 +98,15 @@ impl Claim<'_> {
 
     /// The claimed revision string, if it is a string.
     pub(crate) fn version(&self) -> Option<Cow<'_, str>> {
-        let Text(version) = serde_json::from_str(self.protocol_version?.get()).ok()?;
+        let raw = self.protocol_version?.get();
+        // A string without escapes (every revision's name) is its text between the quotes:
+        // the raw value is valid JSON already, so no parser is needed to read it.
+        if let Some(plain) = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"'))
+            && !plain.contains('\\')
+        {
+            return Some(Cow::Borrowed(plain));
+        }
+        let Text(version) = serde_json::from_str(raw).ok()?;
         Some(version)
     }
 

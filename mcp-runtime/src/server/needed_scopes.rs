@@ -7,12 +7,11 @@
 
 use std::borrow::Cow;
 
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::ServerCore;
 use crate::auth::Needed;
-use crate::jsonrpc::{Incoming, IncomingRequest};
+use crate::jsonrpc::{Incoming, IncomingRequest, ParamsText};
 
 /// The handlers `message` would run that need scopes, with their scopes.
 pub(crate) fn needed_by(server: &ServerCore, message: &Incoming) -> Vec<Needed> {
@@ -39,7 +38,7 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
             if !tools.any_scoped() {
                 return None;
             }
-            let name = field(request.params.as_deref(), "name")?;
+            let name = field(request.params.as_ref().map(ParamsText::get), "name")?;
             let scopes = tools.get(&name)?.scopes.clone();
             ("tool", name, scopes)
         }
@@ -48,7 +47,7 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
             if !prompts.any_scoped() {
                 return None;
             }
-            let name = field(request.params.as_deref(), "name")?;
+            let name = field(request.params.as_ref().map(ParamsText::get), "name")?;
             let scopes = prompts.get(&name)?.scopes.clone();
             ("prompt", name, scopes)
         }
@@ -57,7 +56,7 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
             if !resources.resources.any_scoped() && !resources.templates.any_scoped() {
                 return None;
             }
-            let uri = field(request.params.as_deref(), "uri")?;
+            let uri = field(request.params.as_ref().map(ParamsText::get), "uri")?;
             let (entry, _) = resources.resolve(&uri)?;
             let uri = entry.definition.uri.to_string();
             ("resource", uri, entry.scopes.clone())
@@ -73,7 +72,7 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
 /// The string field `key` (`name` or `uri`) of `params`, read as the methods read it: a
 /// struct first, which refuses a key given twice, then, as they do then, a map, in which the
 /// last one counts.
-fn field(params: Option<&RawValue>, key: &str) -> Option<String> {
+fn field(params: Option<&str>, key: &str) -> Option<String> {
     #[derive(serde::Deserialize)]
     struct Named<'a> {
         #[serde(borrow, default)]
@@ -81,7 +80,7 @@ fn field(params: Option<&RawValue>, key: &str) -> Option<String> {
         #[serde(borrow, default)]
         uri: Option<Cow<'a, str>>,
     }
-    let params = params?.get();
+    let params = params?;
     if let Ok(named) = serde_json::from_str::<Named<'_>>(params) {
         let value = if key == "name" { named.name } else { named.uri };
         return value.map(Cow::into_owned);
@@ -98,8 +97,7 @@ mod tests {
     use super::*;
 
     fn read(params: &str, key: &str) -> Option<String> {
-        let params = RawValue::from_string(params.to_owned()).unwrap();
-        field(Some(&params), key)
+        field(Some(params), key)
     }
 
     #[test]

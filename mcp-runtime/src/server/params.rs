@@ -4,19 +4,20 @@
 //! A stateless request's `_meta` (about 230 bytes of long key names) is read into its
 //! [`Claim`] in this pass, once, and `tools/call` takes its name and its arguments' members
 //! from the same pass, through the [`ParamsLayout`] it leaves: positions in the params text,
-//! which travel with the request to the method. A session-based request makes no claim (ruled
-//! out by a search of the raw text), and `tools/call` then runs the pass itself. A handler that
-//! asks for `_meta` has it read from the params text then (`Context::meta`), not here.
+//! which travel with the request to the method. Over stdio the pass is made while the message
+//! itself is read ([`InMessage`], a `jsonrpc::ParamsPass`), for a `tools/call` and for a
+//! message that may claim the era, so that their params are not skipped there and read again
+//! here. Otherwise a session-based request makes no claim (ruled out by a search of the raw
+//! text), and `tools/call` then runs the pass itself. A handler that asks for `_meta` has it
+//! read from the params text then (`Context::meta`), not here.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
-use serde::de::{Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
-use serde_json::value::RawValue;
-
-use crate::jsonrpc::Text;
+use crate::jsonrpc::{ParamsPass, Text};
 use crate::protocol::envelope::Claim;
 use crate::tool::{ArgumentsAt, RawFields};
+use serde::de::{Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 /// What the pass read from a params object, borrowed from its text.
 pub(crate) struct Params<'a> {
@@ -41,24 +42,51 @@ pub(crate) struct Params<'a> {
 ///
 /// Most requests of the session-based era carry no `_meta` at all; a search for the key's last
 /// part in the raw text rules them out without parsing anything.
-pub(crate) fn claim(params: Option<&RawValue>) -> Option<Params<'_>> {
+pub(crate) fn claim(params: Option<&str>) -> Option<Params<'_>> {
     let params = params?;
-    if !params.get().contains("protocolVersion") {
+    if !params.contains("protocolVersion") {
         return None;
     }
-    Some(Params::read(params)).filter(|read| read.claim.as_ref().is_some_and(Claim::claims_era))
+    Some(Params::read(params)).filter(Params::claims_era)
+}
+
+/// The pass over a request's params made while the message itself is read
+/// ([`parse_message_with`](crate::jsonrpc::parse_message_with)): for a `tools/call` and for a message that may claim
+/// the stateless era, the only ones whose params are read member by member anyway.
+pub(crate) struct InMessage;
+
+impl<'de> ParamsPass<'de> for InMessage {
+    type Read = Params<'de>;
+
+    fn wanted(&self, method: Option<&str>, text: &str) -> bool {
+        method == Some("tools/call") || text.contains("protocolVersion")
+    }
+
+    fn read<D: Deserializer<'de>>(
+        &self,
+        from: &'de str,
+        deserializer: D,
+    ) -> Result<Params<'de>, D::Error> {
+        // The positions found are relative to `from`, where the params begin.
+        Members { text: from }.deserialize(deserializer)
+    }
 }
 
 impl<'a> Params<'a> {
     /// Reads `params`, a JSON object (the JSON-RPC layer admits no other params). Never fails:
     /// a member of the wrong type is left for its method to explain.
-    pub(crate) fn read(params: &'a RawValue) -> Params<'a> {
-        let text = params.get();
+    pub(crate) fn read(params: &'a str) -> Params<'a> {
+        let text = params;
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let read = Members { text }.deserialize(&mut deserializer);
         // A member of the wrong type inside `_meta` (a duplicate key, a `_meta` that is not an
         // object): no claim, and `tools/call` explains what it can through a decoded object.
         read.unwrap_or(Params::nothing(text, ArgumentsAt::NotAnObject))
+    }
+
+    /// Whether the params claim the stateless era.
+    pub(crate) fn claims_era(&self) -> bool {
+        self.claim.as_ref().is_some_and(Claim::claims_era)
     }
 
     /// Params in which nothing was found (yet), `arguments` being as given.
@@ -132,7 +160,7 @@ enum Span {
 
 impl ParamsLayout {
     /// Lays out `params` (for a request whose era made no pass over them).
-    pub(crate) fn of(params: &RawValue) -> ParamsLayout {
+    pub(crate) fn of(params: &str) -> ParamsLayout {
         Params::read(params).into_layout()
     }
 
@@ -253,6 +281,7 @@ impl<'de> Deserialize<'de> for TextOrNot<'de> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::value::RawValue;
     use serde_json::{Value, json};
 
     use super::*;
@@ -261,7 +290,7 @@ mod tests {
     /// Whether `params` claim the stateless era.
     fn claims(params: Value) -> bool {
         let raw = serde_json::value::to_raw_value(&params).unwrap();
-        claim(Some(&raw)).is_some()
+        claim(Some(raw.get())).is_some()
     }
 
     #[test]
@@ -278,7 +307,7 @@ mod tests {
     fn the_layout_finds_name_arguments_and_meta_in_the_text() {
         let text = r#"{"_meta":{"k":1},"name":"ad\u0064","arguments":{"a":1,"b":"x"},"uri":7}"#;
         let raw: Box<RawValue> = serde_json::from_str(text).unwrap();
-        let params = Params::read(&raw);
+        let params = Params::read(raw.get());
         assert_eq!(params.named("name"), Some("add"));
         assert_eq!(params.named("uri"), None);
         assert_eq!(params.argument("b"), Some(r#""x""#));
@@ -289,11 +318,11 @@ mod tests {
         assert!(!layout.carries_answers);
         let text = r#"{"name":"add","requestState":"x"}"#;
         let raw: Box<RawValue> = serde_json::from_str(text).unwrap();
-        assert!(ParamsLayout::of(&raw).carries_answers);
+        assert!(ParamsLayout::of(raw.get()).carries_answers);
         for (arguments, object) in [("null", true), ("[1]", false), ("\"a\"", false)] {
             let text = format!(r#"{{"name":"add","arguments":{arguments}}}"#);
             let raw: Box<RawValue> = serde_json::from_str(&text).unwrap();
-            let layout = ParamsLayout::of(&raw);
+            let layout = ParamsLayout::of(raw.get());
             assert_eq!(layout.name(&text), Some("add"));
             assert!(!layout.has_meta);
             assert_eq!(

@@ -24,12 +24,12 @@ use super::params::{self, ParamsLayout};
 use crate::context::{ClientRequests, LoggingLevel, RequestState, SessionLink, StateMap};
 use crate::handler::BoxFuture;
 use crate::jsonrpc::{
-    IdMap, Incoming, IncomingRequest, RequestId, RpcError, encode_error, encode_error_without_id,
-    encode_notification, parse_message,
+    IdMap, Incoming, IncomingRequest, ParamsText, RequestId, RpcError, encode_error,
+    encode_error_without_id, encode_notification, parse_message_with,
 };
 use crate::limit_log::LimitLog;
 use crate::outbound::{Outbound, Outgoing};
-use crate::protocol::envelope::Envelope;
+use crate::protocol::envelope::{Claim, Envelope};
 use crate::protocol::{ClientInfo, Revision};
 
 /// A request of a stateless revision, admitted: what its `_meta` declared, checked, and where
@@ -140,10 +140,13 @@ impl Session {
         sink: Outbound,
         envelope: Option<Envelope>,
     ) -> RequestState {
-        let (revision, client) = match (&envelope, self.negotiated()) {
-            (Some(envelope), _) => (envelope.revision, Arc::clone(&envelope.client)),
-            (None, Some(negotiated)) => (negotiated.revision, Arc::clone(&negotiated.client)),
-            (None, None) => (Revision::LATEST_SESSION_BASED, Arc::default()),
+        // The session's negotiation is looked up only for a request that has no envelope.
+        let (revision, client) = match &envelope {
+            Some(envelope) => (envelope.revision, Arc::clone(&envelope.client)),
+            None => match self.negotiated() {
+                Some(negotiated) => (negotiated.revision, Arc::clone(&negotiated.client)),
+                None => (Revision::LATEST_SESSION_BASED, Arc::default()),
+            },
         };
         RequestState::new(id, sink, envelope, revision, client)
     }
@@ -253,15 +256,32 @@ impl Session {
     /// (progress, log messages, requests to the client), go to `sink` rather than the
     /// session's own channel: an HTTP response stream.
     pub(crate) fn receive_via(self: &Arc<Self>, bytes: &[u8], sink: &Outbound) {
-        self.receive_parsed(bytes, parse_message(bytes), sink);
+        // The params a request's era or method reads member by member are read with the
+        // message, in one pass.
+        let mut read = None;
+        let message = parse_message_with(bytes, &params::InMessage, &mut read);
+        self.receive_read(bytes, message, read, sink);
     }
 
     /// Like [`receive_via`](Self::receive_via), for a message the transport has parsed
     /// already: `message` is what `bytes` holds.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn receive_parsed(
         self: &Arc<Self>,
         bytes: &[u8],
         message: Incoming,
+        sink: &Outbound,
+    ) {
+        self.receive_read(bytes, message, None, sink);
+    }
+
+    /// [`receive_parsed`](Self::receive_parsed), with what the pass that parsed the message
+    /// read of a request's params, if it read them.
+    fn receive_read(
+        self: &Arc<Self>,
+        bytes: &[u8],
+        message: Incoming,
+        read: Option<params::Params<'_>>,
         sink: &Outbound,
     ) {
         if self.server.trace {
@@ -269,20 +289,22 @@ impl Session {
         }
         match message {
             Incoming::Request(request) => {
-                let claimed = params::claim(request.params.as_deref()).map(|mut params| {
-                    let claim = params.claim.take().expect("a claim was made");
-                    (
-                        claim.into_envelope(&self.server.last_client),
-                        params.into_layout(),
-                    )
-                });
-                match claimed {
-                    None => self.start_request(request, ReplyTo::Sink(sink.clone()), None),
-                    Some((Ok(envelope), layout)) => {
-                        let stateless = Stateless { envelope, layout };
-                        self.start_request(request, ReplyTo::Sink(sink.clone()), Some(stateless));
+                let read =
+                    read.or_else(|| params::claim(request.params.as_ref().map(ParamsText::get)));
+                let Some(mut read) = read else {
+                    return self.start_request(request, ReplyTo::Sink(sink.clone()), None, None);
+                };
+                let claim = read.claim.take().filter(Claim::claims_era);
+                let layout = Some(read.into_layout());
+                let Some(claim) = claim else {
+                    return self.start_request(request, ReplyTo::Sink(sink.clone()), None, layout);
+                };
+                match claim.into_envelope(&self.server.last_client) {
+                    Ok(envelope) => {
+                        let reply_to = ReplyTo::Sink(sink.clone());
+                        self.start_request(request, reply_to, Some(envelope), layout);
                     }
-                    Some((Err(error), _)) => sink.send(
+                    Err(error) => sink.send(
                         Outgoing::Reply(Some(request.id.clone())),
                         encode_error(Some(&request.id), &error),
                     ),
@@ -377,23 +399,24 @@ impl Session {
             crate::outbound::trace("<-", bytes);
         }
         if let Incoming::Request(request) = message {
-            self.start_request(request, ReplyTo::Sink(sink.clone()), Some(stateless));
+            let Stateless { envelope, layout } = stateless;
+            let reply_to = ReplyTo::Sink(sink.clone());
+            self.start_request(request, reply_to, Some(envelope), Some(layout));
         }
     }
 
+    /// Starts `request`, of a stateless revision if it has an `envelope`; `layout` is where the
+    /// members of its params lie, if a pass over them found them.
     fn start_request(
         self: &Arc<Self>,
         request: IncomingRequest,
         reply_to: ReplyTo,
-        stateless: Option<Stateless>,
+        envelope: Option<Envelope>,
+        layout: Option<ParamsLayout>,
     ) {
         let sink = match &reply_to {
             ReplyTo::Sink(sink) => sink.clone(),
             ReplyTo::Batch(batch) => batch.outbound.clone(),
-        };
-        let (envelope, layout) = match stateless {
-            Some(Stateless { envelope, layout }) => (Some(envelope), Some(layout)),
-            None => (None, None),
         };
         let task_state = Arc::new(self.request_state(request.id.clone(), sink, envelope));
         // Registered before the task exists, and the lock released before it is spawned: the
@@ -544,23 +567,22 @@ impl Session {
         }
     }
 
-    fn on_notification(self: &Arc<Self>, method: &str, params: Option<Box<RawValue>>) {
+    fn on_notification(self: &Arc<Self>, method: &str, params: Option<ParamsText>) {
         if method == "notifications/cancelled" {
-            self.on_cancelled(params.as_deref());
+            self.on_cancelled(params.as_ref().map(ParamsText::get));
         }
         // `notifications/initialized` and unknown notifications need no action; none is
         // ever answered.
     }
 
-    fn on_cancelled(&self, params: Option<&RawValue>) {
+    fn on_cancelled(&self, params: Option<&str>) {
         #[derive(serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
         struct Cancelled<'a> {
             #[serde(borrow)]
             request_id: &'a RawValue,
         }
-        let Some(cancelled) =
-            params.and_then(|p| serde_json::from_str::<Cancelled<'_>>(p.get()).ok())
+        let Some(cancelled) = params.and_then(|p| serde_json::from_str::<Cancelled<'_>>(p).ok())
         else {
             return;
         };
@@ -602,7 +624,8 @@ impl Session {
             match item {
                 Incoming::Request(request) => {
                     // Batches exist only in 2025-03-26: their requests are served in the session.
-                    self.start_request(request, ReplyTo::Batch(Arc::clone(&batch)), None);
+                    let reply_to = ReplyTo::Batch(Arc::clone(&batch));
+                    self.start_request(request, reply_to, None, None);
                 }
                 Incoming::Notification { method, params } => self.on_notification(&method, params),
                 Incoming::Response(response) => self.client_requests.answer(response),

@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 
@@ -31,7 +32,7 @@ enum Source {
     Map(Map<String, Value>),
     /// As received: each parameter is decoded straight from its JSON text, with no
     /// intermediate `Value`.
-    Raw { text: Box<str>, fields: Vec<Field> },
+    Raw { text: Arc<str>, fields: Vec<Field> },
 }
 
 impl Default for Source {
@@ -95,7 +96,7 @@ impl Arguments {
     }
 
     /// The arguments object whose members [`RawFields::find`] located in `text`.
-    pub(crate) fn from_raw(text: Box<str>, fields: RawFields) -> Arguments {
+    pub(crate) fn from_raw(text: Arc<str>, fields: RawFields) -> Arguments {
         Arguments {
             source: Source::Raw {
                 text,
@@ -455,7 +456,7 @@ mod tests {
         }
         let call: Call<'_> = serde_json::from_str(&text).unwrap();
         let fields = RawFields::find(&text, call.arguments).expect("an object");
-        Arguments::from_raw(text, fields)
+        Arguments::from_raw(text.into(), fields)
     }
 
     #[test]

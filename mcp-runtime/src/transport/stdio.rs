@@ -226,17 +226,18 @@ async fn serve(
     // Stdout's closing is watched by a task of its own: a future of the serving loop that
     // waits on stdout's readiness would wake the loop, and with it the I/O driver, once more
     // for every message.
-    let closed = Arc::new(tokio::sync::Notify::new());
+    // A one-shot channel rather than a `Notify`: the loop polls it every time it waits for
+    // stdin, and a `Notified` takes a lock at every poll.
+    let (closed, output_closed) = oneshot::channel::<()>();
     let watching: BoxFuture<()> = Box::pin({
-        let (writer, closed) = (Arc::clone(writer), Arc::clone(&closed));
+        let writer = Arc::clone(writer);
         async move {
             writer.closed().await;
-            closed.notify_one();
+            let _ = closed.send(());
         }
     });
     // Boxed as the crate's other tasks are (see `Session`'s `start_here`).
     let _watcher = AbortOnDrop(tokio::spawn(watching));
-    let output_closed = closed.notified();
     tokio::pin!(output_closed);
     loop {
         let data = tokio::select! {
@@ -245,7 +246,8 @@ async fn serve(
                 writer.room().await;
                 input.next(&mut chunk, &mut received).await
             } => data?,
-            () = &mut output_closed => return Ok(Ended::Output),
+            // The watcher ends only by sending, until this loop is over.
+            _ = &mut output_closed => return Ok(Ended::Output),
         };
         let Some(data) = data else { break };
         let hold = writer.hold();

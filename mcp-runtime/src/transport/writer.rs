@@ -278,18 +278,23 @@ impl SharedWriter {
     /// Completes when the backlog (what waits to be written) is within the limit, or the
     /// output has failed.
     pub(crate) async fn room(&self) {
+        // Looked at first without waiting: the serving loop asks before every read, and there
+        // is room almost always.
+        if self.has_room() {
+            return;
+        }
         loop {
             let progress = self.idle.notified();
-            {
-                let queue = self.lock_queue();
-                if queue.pending.len() + queue.in_flight <= self.max_backlog
-                    || queue.failed.is_some()
-                {
-                    return;
-                }
+            if self.has_room() {
+                return;
             }
             progress.await;
         }
+    }
+
+    fn has_room(&self) -> bool {
+        let queue = self.lock_queue();
+        queue.pending.len() + queue.in_flight <= self.max_backlog || queue.failed.is_some()
     }
 
     /// Completes once the output is known to be gone: a write failed, or the client closed its

@@ -43,7 +43,8 @@ struct Carried {
 /// name borrowed from the method, which holds the run for as long as it lasts).
 pub(super) struct Input<'a> {
     round: Arc<InputRound>,
-    carried: Carried,
+    /// What the retry's `requestState` carried; `None` on a first call, which has none.
+    carried: Option<Carried>,
     method: &'static str,
     name: &'a str,
     /// The request's params, for the arguments a new state is bound to: read only if the
@@ -68,11 +69,8 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<RawValue
 
 /// Whether params may carry answers (`inputResponses` or `requestState`), judged from their
 /// text; a method whose params were read member by member knows it exactly.
-pub(super) fn may_carry_answers(params: Option<&RawValue>) -> bool {
-    params.is_some_and(|params| {
-        let text = params.get();
-        text.contains("inputResponses") || text.contains("requestState")
-    })
+pub(super) fn may_carry_answers(params: Option<&str>) -> bool {
+    params.is_some_and(|text| text.contains("inputResponses") || text.contains("requestState"))
 }
 
 /// Opens what a stateless request carries for the handler `name` of `method`: `None` in a
@@ -93,7 +91,7 @@ pub(super) fn begin<'a>(
     if !carries_answers {
         return Ok(Some(Input {
             round: Arc::new(InputRound::new(Map::new())),
-            carried: Carried::default(),
+            carried: None,
             method,
             name,
             params: params.cloned(),
@@ -127,7 +125,7 @@ pub(super) fn begin<'a>(
     }
     Ok(Some(Input {
         round: Arc::new(InputRound::new(answers)),
-        carried,
+        carried: Some(carried),
         method,
         name,
         params: params.cloned(),
@@ -216,15 +214,19 @@ impl Input<'_> {
         questions: Vec<(String, Value)>,
     ) -> Vec<u8> {
         let id = &request.id;
-        if self.carried.round >= MAX_ROUNDS {
+        let (from_state, round) = match &self.carried {
+            Some(carried) => (carried.answers.clone(), carried.round),
+            None => (Map::new(), 0),
+        };
+        if round >= MAX_ROUNDS {
             let error = RpcError::internal(format!(
                 "the handler asked for input {MAX_ROUNDS} times; one request may take at most {MAX_ROUNDS} rounds of questions"
             ));
             return crate::jsonrpc::encode_error(Some(id), &error);
         }
         let carried = Carried {
-            answers: self.round.answers_to_keep(&self.carried.answers),
-            round: self.carried.round + 1,
+            answers: self.round.answers_to_keep(from_state),
+            round: round + 1,
         };
         let payload = serde_json::to_vec(&carried).expect("answers serialize");
         let arguments = self

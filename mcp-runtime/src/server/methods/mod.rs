@@ -32,7 +32,7 @@ use super::params::ParamsLayout;
 use super::{ServerCore, Session};
 use crate::context::{Context, LoggingLevel, RequestState};
 use crate::jsonrpc::{
-    ErrorCode, IncomingRequest, RequestId, RpcError, encode_error, encode_result,
+    ErrorCode, IncomingRequest, ParamsText, RequestId, RpcError, encode_error, encode_result,
     encode_result_with, encode_result_written,
 };
 use crate::protocol::envelope::Envelope;
@@ -137,9 +137,13 @@ impl Request<'_> {
     /// The params text that a handler's `Context` (for `_meta`) and a stateless run (for the
     /// arguments a new `requestState` is bound to) read: copied once and shared, and only when
     /// one of them needs it.
-    fn shared_params(&self, params: Option<&str>, has_meta: bool) -> Option<Arc<str>> {
+    fn shared_params(
+        &self,
+        has_meta: bool,
+        params: impl FnOnce() -> Option<Arc<str>>,
+    ) -> Option<Arc<str>> {
         let needed = has_meta || self.envelope().is_some();
-        needed.then_some(params?).map(Arc::from)
+        needed.then(params).flatten()
     }
 
     /// The reply carrying `result`; a stateless revision's also says it is complete and who
@@ -208,6 +212,8 @@ pub(crate) async fn route(
     if method == "tools/call" {
         return tools_call::call_tool(&request, params, layout).await;
     }
+    // The other methods read their params with serde.
+    let params = params.map(ParamsText::into_raw);
     let params = params.as_deref();
     let server = request.server();
     let outcome = match &*method {
@@ -271,12 +277,12 @@ pub(crate) fn route_at_once(
         let params = None;
         return Err((IncomingRequest { id, method, params }, layout));
     };
-    let layout = layout.unwrap_or_else(|| ParamsLayout::of(&params));
+    let layout = layout.unwrap_or_else(|| ParamsLayout::of(params.get()));
     let server = session.server();
     // A stateless request names a method the server may not declare: `route` says so.
     let allowed = state.envelope.is_none() || stateless_method(server, &method).is_ok();
     let tool = allowed
-        .then(|| tools_call::tool_at_once(server, &params, &layout))
+        .then(|| tools_call::tool_at_once(server, params.get(), &layout))
         .flatten();
     let Some(tool) = tool else {
         let params = Some(params);
@@ -292,6 +298,15 @@ pub(crate) fn route_at_once(
 /// Whether a stateless request may name `method`: not one 2026-07-28 removed, nor one of a
 /// capability the server does not declare (-32601 either way, as the specification says).
 pub(crate) fn stateless_method(server: &ServerCore, method: &str) -> Result<(), RpcError> {
+    // A method of the revision is the usual case, and none of them was removed: it is looked
+    // up first, and the removed ones only for a method that is not one.
+    if STATELESS_METHODS.contains(&method) {
+        let family = method.split('/').next().unwrap_or_default();
+        if !capabilities::declares(server, family) {
+            return Err(method_not_found(method, STATELESS_METHODS));
+        }
+        return Ok(());
+    }
     if let Some((_, instead)) = REMOVED_METHODS.iter().find(|(name, _)| *name == method) {
         return Err(RpcError::new(
             ErrorCode::MethodNotFound,
@@ -302,12 +317,7 @@ pub(crate) fn stateless_method(server: &ServerCore, method: &str) -> Result<(), 
         )
         .with_data(json!({ "method": method })));
     }
-    let family = method.split('/').next().unwrap_or_default();
-    let declared = capabilities::declares(server, family);
-    if !declared || !STATELESS_METHODS.contains(&method) {
-        return Err(method_not_found(method, STATELESS_METHODS));
-    }
-    Ok(())
+    Err(method_not_found(method, STATELESS_METHODS))
 }
 
 /// `logging/setLevel`: the least severe level of log message the client wants.

@@ -2,6 +2,7 @@
 //! errors. (`prompts/list` is one of the list methods, in `list`.)
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -33,8 +34,8 @@ pub(super) async fn get_prompt(
         arguments,
         meta,
     } = parse_params("prompts/get", params)?;
-    let shared = request.shared_params(params.map(RawValue::get), meta.is_some());
-    let answers = input_required::may_carry_answers(params);
+    let shared = request.shared_params(meta.is_some(), || params.map(|p| Arc::from(p.get())));
+    let answers = input_required::may_carry_answers(params.map(RawValue::get));
     let input = input_required::begin(request, "prompts/get", &name, shared.as_ref(), answers)?;
     let prompts = request.server().prompts.load();
     let prompt = prompts.get(&name).cloned().ok_or_else(|| {

@@ -2,6 +2,8 @@
 //! one resource by its URI, resolved to a static resource or the most specific template.
 //! (`resources/list` and `resources/templates/list` are list methods, in `list`.)
 
+use std::sync::Arc;
+
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::json;
@@ -44,8 +46,8 @@ pub(super) async fn read_resource(
         .load()
         .resolve(&uri)
         .ok_or_else(|| not_found(&uri, revision))?;
-    let shared = request.shared_params(params.map(RawValue::get), meta.is_some());
-    let answers = input_required::may_carry_answers(params);
+    let shared = request.shared_params(meta.is_some(), || params.map(|p| Arc::from(p.get())));
+    let answers = input_required::may_carry_answers(params.map(RawValue::get));
     let input = input_required::begin(request, "resources/read", &uri, shared.as_ref(), answers)?;
     let ctx = request
         .context(shared)

@@ -8,14 +8,13 @@
 
 use std::sync::Arc;
 
-use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 #[cfg(feature = "tasks")]
 use super::tasks;
-use super::{Request, input_required, parse_params};
+use super::{Request, input_required, parse_params_text};
 use crate::context::Context;
-use crate::jsonrpc::{RpcError, encode_error};
+use crate::jsonrpc::{ParamsText, RpcError, encode_error};
 use crate::protocol::{CallToolResult, Revision};
 use crate::server::ServerCore;
 use crate::server::panic::{Caught, catch};
@@ -29,7 +28,7 @@ use crate::tool::{Arguments, ArgumentsAt, ToolEntry};
 /// `layout` is where the members of `params` lie, if the era's pass over them found them.
 pub(super) async fn call_tool(
     request: &Request<'_>,
-    params: Option<Box<RawValue>>,
+    params: Option<ParamsText>,
     layout: Option<ParamsLayout>,
 ) -> Vec<u8> {
     let id = &request.id;
@@ -90,10 +89,10 @@ pub(super) async fn call_tool(
 /// call is then answered by [`call_tool_at_once`], with no future.
 pub(super) fn tool_at_once(
     server: &ServerCore,
-    params: &RawValue,
+    params: &str,
     layout: &ParamsLayout,
 ) -> Option<Arc<ToolEntry>> {
-    let name = layout.name(params.get())?;
+    let name = layout.name(params)?;
     let tool = server.tools.load().get(name).cloned()?;
     tool.runs_at_once().then_some(tool)
 }
@@ -103,7 +102,7 @@ pub(super) fn tool_at_once(
 /// anything, nor runs as a task: its run ends within its first stretch.
 pub(super) fn call_tool_at_once(
     request: &Request<'_>,
-    params: Box<RawValue>,
+    params: ParamsText,
     layout: ParamsLayout,
     tool: &ToolEntry,
 ) -> Vec<u8> {
@@ -161,7 +160,7 @@ impl<'t> Run<'t> {
         tool: &'t ToolEntry,
     ) -> Result<Run<'t>, RpcError> {
         // A stateless request's answers and state are read from the same params.
-        let shared = request.shared_params(call.params().map(RawValue::get), call.has_meta());
+        let shared = request.shared_params(call.has_meta(), || call.params().cloned());
         let answers = call.carries_answers();
         let name = tool.name();
         // Tools with task support exist only with the `tasks` feature (the build refuses them
@@ -224,13 +223,13 @@ enum CallParams {
     /// As received: the params text and where its members lie. The arguments stay JSON text,
     /// each decoded once into its parameter's type, and the text is handed to them uncopied.
     Laid {
-        params: Box<RawValue>,
+        params: Arc<str>,
         layout: ParamsLayout,
     },
     /// Params the pass found something wrong with went through a decoded object, for the
     /// messages that say what is wrong (and those it could still take).
     Decoded {
-        params: Option<Box<RawValue>>,
+        params: Option<Arc<str>>,
         name: String,
         arguments: Map<String, Value>,
     },
@@ -240,12 +239,13 @@ impl CallParams {
     /// Reads `params`, laid out by `layout` if the era's pass made one (else by a pass of its
     /// own); -32602 explaining what was expected when the shape is wrong.
     fn read(
-        params: Option<Box<RawValue>>,
+        params: Option<ParamsText>,
         layout: Option<ParamsLayout>,
     ) -> Result<CallParams, RpcError> {
         if let Some(params) = params {
+            let params = params.into_shared();
             let layout = layout.unwrap_or_else(|| ParamsLayout::of(&params));
-            let fits = layout.name(params.get()).is_some()
+            let fits = layout.name(&params).is_some()
                 && !matches!(layout.arguments, ArgumentsAt::NotAnObject);
             if fits {
                 return Ok(CallParams::Laid { params, layout });
@@ -268,16 +268,16 @@ impl CallParams {
 
     fn name(&self) -> &str {
         match self {
-            CallParams::Laid { params, layout } => layout.name(params.get()).unwrap_or_default(),
+            CallParams::Laid { params, layout } => layout.name(params).unwrap_or_default(),
             CallParams::Decoded { name, .. } => name,
         }
     }
 
     /// The params as received.
-    fn params(&self) -> Option<&RawValue> {
+    fn params(&self) -> Option<&Arc<str>> {
         match self {
             CallParams::Laid { params, .. } => Some(params),
-            CallParams::Decoded { params, .. } => params.as_deref(),
+            CallParams::Decoded { params, .. } => params.as_ref(),
         }
     }
 
@@ -303,7 +303,7 @@ impl CallParams {
     fn into_arguments(self) -> Arguments {
         match self {
             CallParams::Laid { params, layout } => match layout.arguments {
-                ArgumentsAt::Object(fields) => Arguments::from_raw(params.into(), fields),
+                ArgumentsAt::Object(fields) => Arguments::from_raw(params, fields),
                 ArgumentsAt::Absent | ArgumentsAt::NotAnObject => Arguments::default(),
             },
             CallParams::Decoded { arguments, .. } => Arguments::new(arguments),
@@ -312,10 +312,8 @@ impl CallParams {
 }
 
 /// [`call_params`] through a decoded object, for the messages that say what is wrong.
-fn call_params_explained(
-    params: Option<&RawValue>,
-) -> Result<(String, Map<String, Value>), RpcError> {
-    let mut params: Map<String, Value> = parse_params("tools/call", params)?;
+fn call_params_explained(params: Option<&str>) -> Result<(String, Map<String, Value>), RpcError> {
+    let mut params: Map<String, Value> = parse_params_text("tools/call", params)?;
     let name = match params.remove("name") {
         Some(Value::String(name)) => name,
         Some(other) => {

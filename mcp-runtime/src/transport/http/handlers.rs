@@ -19,7 +19,7 @@ use super::shared_events::{Mirror, SharedEvents};
 use super::stateless::{self, VERSION_HEADER};
 use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription};
 use crate::auth::Authentication;
-use crate::jsonrpc::{Incoming, RequestId, RpcError, encode_error, parse_message};
+use crate::jsonrpc::{Incoming, ParamsText, RequestId, RpcError, encode_error, parse_message};
 use crate::limit_log::LimitLog;
 use crate::outbound::Outbound;
 use crate::protocol::Revision;
@@ -388,7 +388,7 @@ fn era(
         Box::new(json_response(status, encode_error(Some(id), &error)))
     };
     if let Incoming::Request(request) = message {
-        match params::claim(request.params.as_deref()) {
+        match params::claim(request.params.as_ref().map(ParamsText::get)) {
             Some(params) => {
                 return stateless::admit(&state.server.core, headers, request, params)
                     .map(Some)
