@@ -98,7 +98,17 @@ impl Claim<'_> {
 
     /// The claimed revision string, if it is a string.
     pub(crate) fn version(&self) -> Option<Cow<'_, str>> {
-        let Text(version) = serde_json::from_str(self.protocol_version?.get()).ok()?;
+        let raw = self.protocol_version?.get();
+        // A revision name is plain text: borrowed as written unless it has escapes (the raw
+        // value is valid JSON, so a quoted text without `\` is the string itself).
+        if let Some(plain) = raw
+            .strip_prefix('"')
+            .and_then(|rest| rest.strip_suffix('"'))
+            && !plain.contains('\\')
+        {
+            return Some(Cow::Borrowed(plain));
+        }
+        let Text(version) = serde_json::from_str(raw).ok()?;
         Some(version)
     }
 
@@ -222,6 +232,14 @@ pub(crate) struct Checked {
 }
 
 impl Checked {
+    /// The revision `_meta` names, as written.
+    pub(crate) fn claimed(&self) -> &str {
+        match &self.version {
+            Ok(revision) => revision.as_str(),
+            Err(version) => version,
+        }
+    }
+
     /// The envelope, if the revision is one the server serves statelessly (-32022 otherwise,
     /// listing the supported ones).
     pub(crate) fn into_envelope(self) -> Result<Envelope, RpcError> {
