@@ -536,6 +536,23 @@ mod tests {
         );
         assert_eq!(of("text/html"), Accepts::default());
         assert_eq!(Accepts::of(&HeaderMap::new()), Accepts::default());
+        // Every `Accept` line counts; parameters are read with their spaces; a more specific
+        // range decides over a wildcard, whichever comes first.
+        let lines = headers(&[
+            ("accept", "text/event-stream ; q = 0 , text/html"),
+            ("accept", " Application/Json ;level=1"),
+            ("accept", "*/*"),
+        ]);
+        assert_eq!(
+            Accepts::of(&lines),
+            Accepts {
+                json: true,
+                event_stream: false
+            }
+        );
+        assert!(!of("text/event-stream;q=0, */*").event_stream);
+        assert!(!of("application/json;q=0.0, application/*").json);
+        assert!(of("application/json;q=oops").json);
         assert!(of("application/json").check_post().is_ok());
         assert_eq!(
             of("text/event-stream").check_post().unwrap_err().status,

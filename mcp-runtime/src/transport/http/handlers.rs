@@ -887,3 +887,16 @@ pub(super) async fn delete(
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_response_has_room_for_the_next_requests_headers() {
+        let response = json_response(StatusCode::OK, b"{}".to_vec());
+        assert!(response.headers().capacity() >= NEXT_REQUEST_HEADERS);
+        assert_eq!(response.headers().len(), 1);
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+    }
+}
