@@ -27,10 +27,27 @@ async fn cancellable() -> String {
     "finished".to_owned()
 }
 
+static SPINNING: AtomicBool = AtomicBool::new(false);
+static SPIN_SAW_CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// A long synchronous computation (a plain function: it runs at once, with no future), which
+/// checks now and then whether its request was cancelled, for at most 5 s.
+#[mcp_tool]
+fn spin(ctx: Context) -> String {
+    SPINNING.store(true, Ordering::SeqCst);
+    let started = std::time::Instant::now();
+    while !ctx.is_cancelled() && started.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    SPIN_SAW_CANCEL.store(ctx.is_cancelled(), Ordering::SeqCst);
+    "stopped".to_owned()
+}
+
 fn server() -> Server {
     Server::builder(mcp_runtime::server_info!())
         .tool::<slow>()
         .tool::<cancellable>()
+        .tool::<spin>()
         .build()
         .unwrap()
 }
@@ -97,6 +114,41 @@ async fn a_cancelled_request_gets_no_reply_and_its_handler_stops() {
     assert!(
         !FINISHED.load(Ordering::SeqCst),
         "the cancelled handler ran to completion"
+    );
+}
+
+/// A tool that cannot wait runs on the thread that received its request; a cancel arriving
+/// meanwhile (here from another thread, as over HTTP) reaches it, and its reply is dropped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_reaches_a_tool_running_at_once_and_its_reply_is_dropped() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    let runtime = tokio::runtime::Handle::current();
+    std::thread::scope(|scope| {
+        let calling = scope.spawn(|| {
+            let _runtime = runtime.enter();
+            client.client.send_raw(&call_line(30, "spin", json!({})));
+        });
+        let waited = std::time::Instant::now();
+        while !SPINNING.load(Ordering::SeqCst) && waited.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        client
+            .client
+            .notify("notifications/cancelled", json!({"requestId": 30}));
+        calling.join().expect("the call returns");
+    });
+    assert!(
+        SPIN_SAW_CANCEL.load(Ordering::SeqCst),
+        "the tool did not see the cancel"
+    );
+    client
+        .client
+        .send_raw(r#"{"jsonrpc":"2.0","id":31,"method":"ping"}"#);
+    let reply = client.next_message().await.expect("the ping reply");
+    assert_eq!(reply["id"], 31, "the cancelled call was answered: {reply}");
+    assert_eq!(
+        client.client.next_message(Duration::from_millis(300)).await,
+        None
     );
 }
 

@@ -14,6 +14,11 @@ use serde_json::{Value, json};
 /// Counts to `steps`, reporting progress at each step.
 #[mcp_tool]
 async fn count(ctx: Context, steps: u32) -> String {
+    count_with(&ctx, steps)
+}
+
+/// What `count` and `count_at_once` do.
+fn count_with(ctx: &Context, steps: u32) -> String {
     for step in 1..=steps {
         ctx.report_progress(f64::from(step), Some(f64::from(steps)), Some("counting"));
         // Not increasing: never sent.
@@ -25,6 +30,12 @@ async fn count(ctx: Context, steps: u32) -> String {
         late.report_progress(1000.0, None, Some("after the reply"));
     });
     format!("counted {steps}")
+}
+
+/// [`count`] as a plain function: it runs at once, with no future, and reports the same.
+#[mcp_tool]
+fn count_at_once(ctx: Context, steps: u32) -> String {
+    count_with(&ctx, steps)
 }
 
 /// Logs once at each level.
@@ -131,6 +142,7 @@ fn remove_tool(ctx: Context, name: String) -> String {
 fn server() -> Server {
     Server::builder(mcp_runtime::server_info!())
         .tool::<count>()
+        .tool::<count_at_once>()
         .tool::<chatter>()
         .tool::<wait_for_cancel>()
         .tool::<tidy>()
@@ -155,10 +167,15 @@ async fn drain(client: &Checked) -> Vec<Value> {
 
 #[tokio::test]
 async fn progress_echoes_the_token_exactly_goes_up_and_stops_at_the_reply() {
-    for token in [json!("tok-1"), json!(7), json!(0)] {
+    // A plain function's tool runs at once, an async one's through its future: both alike.
+    let tools = ["count", "count_at_once"];
+    let cases = tools
+        .into_iter()
+        .flat_map(|tool| [json!("tok-1"), json!(7), json!(0)].map(|token| (tool, token)));
+    for (tool, token) in cases {
         let client = Checked::connect(&server(), "2025-11-25").await;
         let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-            "params": {"name": "count", "arguments": {"steps": 3}, "_meta": {"progressToken": token}}});
+            "params": {"name": tool, "arguments": {"steps": 3}, "_meta": {"progressToken": token}}});
         client.client.send_raw(&call.to_string());
         let messages = drain(&client).await;
         let reply_at = messages.iter().position(|m| m["id"] == 5).expect("a reply");

@@ -320,6 +320,21 @@ async fn an_unknown_tool_is_invalid_params_naming_it() {
     assert_eq!(error.data, Some(json!({"tool": "ad"})));
 }
 
+/// `#[mcp_tool]` on a plain function gives what runs its calls at once, with no future; an
+/// `async` one's calls are awaited. Either way a call gives the same result.
+#[tokio::test]
+async fn only_a_plain_function_runs_at_once() {
+    assert!(<add as mcp_runtime::Tool>::CALL_AT_ONCE.is_some());
+    assert!(<describe as mcp_runtime::Tool>::CALL_AT_ONCE.is_none());
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    let result = client.call("add", json!({"a": 2, "b": 3})).await;
+    assert_eq!(first_text(&result), "5");
+    let result = client
+        .call("describe", json!({"color": "red", "note": "n"}))
+        .await;
+    assert!(!first_text(&result).is_empty(), "{result}");
+}
+
 #[tokio::test]
 async fn a_panicking_tool_gives_an_error_result_and_the_server_keeps_serving() {
     let client = Checked::connect(&server(), "2025-11-25").await;

@@ -48,6 +48,9 @@ pub(crate) struct Kind {
     pub(crate) inputs: Vec<(&'static str, TokenStream)>,
     /// The output of the future the method returns.
     pub(crate) output: TokenStream,
+    /// The trait's constant naming what runs a call to its end with no future, for a
+    /// function that is not `async` (`CALL_AT_ONCE`), if the kind has one.
+    pub(crate) at_once: Option<&'static str>,
     /// Items beside the handle, in the user's module (a tool's name guard).
     pub(crate) beside: TokenStream,
 }
@@ -207,12 +210,27 @@ fn trait_impl(handler: &HandlerFn, kind: &Kind, body: Body, paths: &Paths) -> To
         let __mcp_value: #ret = #ident(#(#locals),*) #await_call;
         #convert
     };
-    let (future_type, future) = future(handler, &kind.output, statements);
     let constant = &kind.constant;
     let method = syn::Ident::new(kind.method, proc_macro2::Span::call_site());
     let inputs = method_inputs(kind, paths, |name| quote!(mut #name));
+    let AtOnce {
+        function: run,
+        constant: at_once,
+        statements,
+    } = match kind.at_once {
+        Some(constant) if handler.sig.asyncness.is_none() => {
+            at_once(kind, constant, &inputs, statements, paths)
+        }
+        _ => AtOnce {
+            function: TokenStream::new(),
+            constant: TokenStream::new(),
+            statements,
+        },
+    };
+    let (future_type, future) = future(handler, &kind.output, statements);
     quote! {
         #items
+        #run
 
         // Serving a handler its author deprecated is not a use of it.
         #[automatically_derived]
@@ -220,6 +238,7 @@ fn trait_impl(handler: &HandlerFn, kind: &Kind, body: Body, paths: &Paths) -> To
         #[diagnostic::do_not_recommend]
         impl #trait_path for #ident {
             #constant
+            #at_once
 
             fn definition(__mcp_specs: &mut #specs) -> #definition_type {
                 #(#describe)*
@@ -252,6 +271,48 @@ fn method_inputs(
             quote!(#binding: #ty)
         });
     quote!(#(#inputs),*)
+}
+
+/// For a function that is not `async`, under a kind whose trait has the constant of
+/// [`Kind::at_once`] (`constant`): a function beside the impl that runs `statements`, the
+/// constant holding it, and what the method's future then runs (a call of it).
+fn at_once(
+    kind: &Kind,
+    constant: &str,
+    inputs: &TokenStream,
+    statements: TokenStream,
+    paths: &Paths,
+) -> AtOnce {
+    let option = paths::std(Std::Option);
+    let output = &kind.output;
+    let context = paths.runtime(Runtime::Context);
+    let types = kind.inputs.iter().map(|(_, ty)| ty);
+    let names = kind
+        .inputs
+        .iter()
+        .map(|(name, _)| syn::Ident::new(name, proc_macro2::Span::call_site()));
+    let constant = syn::Ident::new(constant, proc_macro2::Span::call_site());
+    let run = quote!(__mcp_call_at_once);
+    AtOnce {
+        function: quote! {
+            // Serving a handler its author deprecated is not a use of it.
+            #[allow(deprecated, unused_mut, unused_variables)]
+            fn #run(#inputs) -> #output {
+                #statements
+            }
+        },
+        constant: quote! {
+            const #constant: #option<fn(#context #(, #types)*) -> #output> = #option::Some(#run);
+        },
+        statements: quote!(#run(__mcp_ctx #(, #names)*)),
+    }
+}
+
+/// What [`at_once`] generates.
+struct AtOnce {
+    function: TokenStream,
+    constant: TokenStream,
+    statements: TokenStream,
 }
 
 /// The method's return type and the future it returns, running `statements`.
@@ -467,6 +528,7 @@ mod tests {
             method: "get",
             inputs: vec![("__mcp_args", quote!(Args))],
             output: quote!(Out),
+            at_once: None,
             beside: quote!(),
         }
     }

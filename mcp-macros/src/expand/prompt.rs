@@ -40,6 +40,7 @@ pub(crate) fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
         method: "get",
         inputs: vec![("__mcp_args", paths.runtime(Runtime::StringArgs))],
         output: quote!(#result<#prompt_result, #handler_error>),
+        at_once: None,
         beside: TokenStream::new(),
     };
     let body = errors

@@ -57,6 +57,7 @@ pub(crate) fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
             ("__mcp_args", paths.runtime(Runtime::StringArgs)),
         ],
         output: quote!(#result<#vec<#contents>, #handler_error>),
+        at_once: None,
         beside: TokenStream::new(),
     };
     let body = match &attr.uri {

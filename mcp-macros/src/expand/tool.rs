@@ -36,6 +36,7 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         method: "call",
         inputs: vec![("__mcp_args", paths.runtime(Runtime::Arguments))],
         output: paths.runtime(Runtime::CallToolResult),
+        at_once: Some("CALL_AT_ONCE"),
         beside: name_guard(&handler, &attr, &name),
     };
     let body = errors
@@ -227,6 +228,32 @@ mod tests {
         assert!(out.starts_with(&expected.to_string()));
         assert!(out.contains("struct add"));
         assert!(!out.contains("compile_error"));
+    }
+
+    #[test]
+    fn only_a_function_that_is_not_async_runs_at_once() {
+        let expand = |item: TokenStream| tool(quote!(), item).to_string();
+        let plain = expand(quote!(
+            /// Adds.
+            fn add(a: i64) -> i64 {
+                a
+            }
+        ));
+        assert!(plain.contains("const CALL_AT_ONCE"), "{plain}");
+        assert!(
+            plain.contains(
+                &quote!(async move { __mcp_call_at_once(__mcp_ctx, __mcp_args) }).to_string()
+            ),
+            "{plain}"
+        );
+        let awaited = expand(quote!(
+            /// Adds.
+            async fn add(a: i64) -> i64 {
+                a
+            }
+        ));
+        assert!(!awaited.contains("CALL_AT_ONCE"), "{awaited}");
+        assert!(!awaited.contains("__mcp_call_at_once"), "{awaited}");
     }
 
     #[test]

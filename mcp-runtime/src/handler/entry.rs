@@ -44,9 +44,27 @@ pub trait Kind: Sized + 'static {
     }
 }
 
-/// What a call of a handler of kind `K` runs.
-type CallFn<K> =
+/// What a call of a handler of kind `K` that may wait runs: it returns the handler's future.
+type AwaitedFn<K> =
     Arc<dyn Fn(Context, <K as Kind>::Input) -> BoxFuture<<K as Kind>::Output> + Send + Sync>;
+
+/// How the calls of a handler of kind `K` run.
+enum Calls<K: Kind> {
+    /// Through the future the handler returns: it may wait.
+    Awaited(AwaitedFn<K>),
+    /// To their end within the call, with no future: the handler cannot wait (its function
+    /// is a plain `fn`).
+    AtOnce(fn(Context, K::Input) -> K::Output),
+}
+
+/// What calling a handler gives.
+pub(crate) enum Called<T> {
+    /// The output of a handler that runs at once, or of a call refused: a panic of the
+    /// handler unwinds out of the call itself.
+    Done(T),
+    /// The future of a handler that may wait.
+    Waiting(BoxFuture<T>),
+}
 
 /// A handler of kind `K`, ready to be listed and called.
 ///
@@ -61,7 +79,7 @@ pub struct Entry<K: Kind> {
     /// The scopes a caller needs (`Tool::SCOPES`, ..., or given at run time).
     pub(crate) scopes: Scopes,
     pub(crate) details: K::Details,
-    call: CallFn<K>,
+    call: Calls<K>,
     wire: WireCache,
 }
 
@@ -74,13 +92,39 @@ impl<K: Kind> Entry<K> {
         details: K::Details,
         call: impl Fn(Context, K::Input) -> BoxFuture<K::Output> + Send + Sync + 'static,
     ) -> Entry<K> {
+        let call = Calls::Awaited(Arc::new(call));
+        Entry::with_calls(definition, location, needs_state, scopes, details, call)
+    }
+
+    /// [`new`](Self::new) for a handler whose function cannot wait: its calls run to their
+    /// end within the call, through `run`.
+    pub(crate) fn at_once(
+        definition: K::Definition,
+        location: &'static str,
+        needs_state: Vec<StateNeed>,
+        scopes: Scopes,
+        details: K::Details,
+        run: fn(Context, K::Input) -> K::Output,
+    ) -> Entry<K> {
+        let call = Calls::AtOnce(run);
+        Entry::with_calls(definition, location, needs_state, scopes, details, call)
+    }
+
+    fn with_calls(
+        definition: K::Definition,
+        location: &'static str,
+        needs_state: Vec<StateNeed>,
+        scopes: Scopes,
+        details: K::Details,
+        call: Calls<K>,
+    ) -> Entry<K> {
         Entry {
             definition,
             location,
             needs_state,
             scopes,
             details,
-            call: Arc::new(call),
+            call,
             wire: WireCache::default(),
         }
     }
@@ -90,14 +134,41 @@ impl<K: Kind> Entry<K> {
         K::key(self)
     }
 
+    /// Whether its calls run to their end within [`call`](Self::call) (no future to await).
+    pub(crate) fn runs_at_once(&self) -> bool {
+        matches!(self.call, Calls::AtOnce(_))
+    }
+
     /// Calls the handler, unless the caller lacks its scopes: the transport refuses such a
     /// call first (HTTP answers 403), and this is the check that holds whatever the transport
-    /// did.
-    pub(crate) fn call(&self, ctx: Context, input: K::Input) -> BoxFuture<K::Output> {
-        if let Some(why) = refused(ctx.authentication(), K::NAME, self.key(), &self.scopes) {
-            return Box::pin(std::future::ready(K::refused(why)));
+    /// did. A handler that [runs at once](Self::runs_at_once) runs here.
+    pub(crate) fn call(&self, ctx: Context, input: K::Input) -> Called<K::Output> {
+        if let Some(why) = self.refusal(&ctx) {
+            return Called::Done(K::refused(why));
         }
-        (self.call)(ctx, input)
+        match &self.call {
+            Calls::Awaited(call) => Called::Waiting(call(ctx, input)),
+            Calls::AtOnce(run) => Called::Done(run(ctx, input)),
+        }
+    }
+}
+
+impl<K: Kind> Entry<K> {
+    /// [`call`](Self::call) of a handler that [runs at once](Self::runs_at_once): its output,
+    /// the handler run here; `None` for one that may wait, which is not called.
+    pub(crate) fn call_at_once(&self, ctx: Context, input: K::Input) -> Option<K::Output> {
+        let Calls::AtOnce(run) = self.call else {
+            return None;
+        };
+        Some(match self.refusal(&ctx) {
+            Some(why) => K::refused(why),
+            None => run(ctx, input),
+        })
+    }
+
+    /// Why the caller may not call it (it lacks the entry's scopes), if it may not.
+    fn refusal(&self, ctx: &Context) -> Option<String> {
+        refused(ctx.authentication(), K::NAME, self.key(), &self.scopes)
     }
 }
 

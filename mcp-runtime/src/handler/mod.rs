@@ -16,7 +16,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 pub(crate) use decode::{Missing, describe_error, is_optional};
-pub(crate) use entry::{Entry, Kind};
+pub(crate) use entry::{Called, Entry, Kind};
 pub use param::{ArgumentSource, Param};
 pub use registration::Registration;
 pub(crate) use registration::registered;

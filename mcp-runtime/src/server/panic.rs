@@ -1,5 +1,5 @@
-//! Wrappers around a handler's future: a panic becomes a value (so the request still gets a
-//! reply), and a cancel stops the handler at its next `.await`.
+//! Wrappers around a handler's call and future: a panic becomes a value (so the request still
+//! gets a reply), and a cancel stops the handler at its next `.await`.
 
 use std::any::Any;
 use std::future::Future;
@@ -8,6 +8,50 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use crate::context::RequestState;
+use crate::handler::{BoxFuture, Called, Entry, Kind};
+
+/// A handler's call with its panic caught as `Err(message)`, whether the handler panics within
+/// the call (one that runs at once) or while its future is polled; a future of the outcome.
+pub(crate) enum Caught<T> {
+    /// The call's outcome, there already (until polled).
+    Done(Option<Result<T, String>>),
+    /// The handler's future, polled.
+    Waiting(CatchUnwind<BoxFuture<T>>),
+}
+
+impl<T> Caught<T> {
+    /// Calls `entry` (once per kind, not per call site: one copy of the unwinding code).
+    pub(crate) fn call<K: Kind<Output = T>>(
+        entry: &Entry<K>,
+        ctx: crate::context::Context,
+        input: K::Input,
+    ) -> Caught<T> {
+        match catch(|| entry.call(ctx, input)) {
+            Ok(Called::Done(output)) => Caught::Done(Some(Ok(output))),
+            Ok(Called::Waiting(future)) => Caught::Waiting(CatchUnwind(future)),
+            Err(panic) => Caught::Done(Some(Err(panic))),
+        }
+    }
+}
+
+/// Runs `run`, catching a panic as `Err(message)`.
+pub(crate) fn catch<T>(run: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(run)).map_err(|payload| panic_message(payload.as_ref()))
+}
+
+// Nothing in it is pinned in place: the future it may hold is boxed.
+impl<T> Unpin for Caught<T> {}
+
+impl<T> Future for Caught<T> {
+    type Output = Result<T, String>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            Caught::Done(outcome) => Poll::Ready(outcome.take().expect("polled after it ended")),
+            Caught::Waiting(future) => Pin::new(future).poll(cx),
+        }
+    }
+}
 
 /// Polls a future, catching a panic as `Err(message)`.
 pub(crate) struct CatchUnwind<F>(pub(crate) F);
@@ -16,10 +60,10 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
     type Output = Result<F::Output, String>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        match catch_unwind(AssertUnwindSafe(|| Pin::new(&mut self.0).poll(cx))) {
+        match catch(|| Pin::new(&mut self.0).poll(cx)) {
             Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
             Ok(Poll::Pending) => Poll::Pending,
-            Err(payload) => Poll::Ready(Err(panic_message(payload.as_ref()))),
+            Err(panic) => Poll::Ready(Err(panic)),
         }
     }
 }

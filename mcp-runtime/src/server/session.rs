@@ -4,7 +4,8 @@
 //!
 //! [`Session::receive`] takes one raw message. A request starts right there and, if it has to
 //! wait, goes on as a task of its own (see [`start_here`]), so a tool waiting on I/O never
-//! delays `ping` or another call; replies go out in the order they are ready, matched by id.
+//! delays `ping` or another call; a call of a tool that cannot wait (a plain `fn`) is answered
+//! there with no future at all. Replies go out in the order they are ready, matched by id.
 //! A request's notifications are sent before its reply because both go through the same
 //! ordered outbound channel from the same task.
 
@@ -18,7 +19,7 @@ use serde_json::value::RawValue;
 use tokio::sync::Notify;
 
 use super::ServerCore;
-use super::panic::{CatchUnwind, UntilCancelled};
+use super::panic::{CatchUnwind, UntilCancelled, catch};
 use super::params::{self, ParamsLayout};
 use crate::context::{ClientRequests, LoggingLevel, RequestState, SessionLink, StateMap};
 use crate::handler::BoxFuture;
@@ -427,11 +428,15 @@ impl Session {
             }
         }
         let guard = RunningGuard::new(self);
+        // A call of a tool that cannot wait is answered here, with no task and no future.
+        let (request, layout) = match self.answer_at_once(request, layout, &task_state, &reply_to) {
+            Ok(()) => return,
+            Err(back) => back,
+        };
         let session = Arc::clone(self);
         let state = Arc::clone(&task_state);
         let task = async move {
             let _guard = guard;
-            let id = request.id.clone();
             // Pinned in place: the task itself is already one allocation (`start_here`).
             let handling = CatchUnwind(std::pin::pin!(super::methods::route(
                 &session,
@@ -448,19 +453,7 @@ impl Session {
                 handling,
             ));
             let outcome = UntilCancelled::new(handling, &task_state).await;
-            task_state.finish();
-            let Some(outcome) = outcome else {
-                return; // cancelled: no reply is sent
-            };
-            let reply = outcome.unwrap_or_else(|panic| {
-                encode_error(
-                    Some(&id),
-                    &RpcError::internal(format!("the handler panicked: {panic}")),
-                )
-            });
-            if session.finish(&id, &task_state) {
-                session.reply(&reply_to, &task_state, reply);
-            }
+            session.conclude(&task_state, &reply_to, outcome);
         };
         start_here(task, || {
             // Before the task is spawned: on a multi-threaded runtime it may run at once.
@@ -472,6 +465,62 @@ impl Session {
                 state.mark_registered();
             }
         });
+    }
+
+    /// Answers `request` on the spot if it can be answered without a future (a call of a tool
+    /// that runs at once: `methods::route_at_once`), as its task would have: a panic is an
+    /// error reply, a request cancelled meanwhile gets none. Gives it back otherwise.
+    fn answer_at_once(
+        self: &Arc<Self>,
+        request: IncomingRequest,
+        layout: Option<ParamsLayout>,
+        state: &Arc<RequestState>,
+        reply_to: &ReplyTo,
+    ) -> Result<(), (IncomingRequest, Option<ParamsLayout>)> {
+        let route = || catch(|| super::methods::route_at_once(self, request, layout, state));
+        #[cfg(feature = "tracing")]
+        let routed = crate::log_bridge::CURRENT.sync_scope(
+            crate::log_bridge::LogTarget {
+                session: Arc::<Session>::clone(self),
+                state: Arc::clone(state),
+            },
+            route,
+        );
+        #[cfg(not(feature = "tracing"))]
+        let routed = route();
+        let outcome = match routed {
+            Ok(Err(back)) => return Err(back),
+            Ok(Ok(reply)) => Ok(reply),
+            Err(panic) => Err(panic),
+        };
+        // Nothing was awaited, so a cancel had no `.await` to stop it at: the reply is
+        // dropped if one came meanwhile (`finish`), as a task's would be.
+        self.conclude(state, reply_to, Some(outcome));
+        Ok(())
+    }
+
+    /// Ends a request whose handling ended with `outcome` (`None`: stopped by a cancel; `Err`:
+    /// a panic's message), sending its reply unless it was cancelled.
+    fn conclude(
+        &self,
+        state: &RequestState,
+        reply_to: &ReplyTo,
+        outcome: Option<Result<Vec<u8>, String>>,
+    ) {
+        state.finish();
+        let Some(outcome) = outcome else {
+            return; // cancelled: no reply is sent
+        };
+        let id = state.id();
+        let reply = outcome.unwrap_or_else(|panic| {
+            encode_error(
+                Some(id),
+                &RpcError::internal(format!("the handler panicked: {panic}")),
+            )
+        });
+        if self.finish(id, state) {
+            self.reply(reply_to, state, reply);
+        }
     }
 
     /// Removes a finished request; false if it was cancelled meanwhile (no reply is due). One

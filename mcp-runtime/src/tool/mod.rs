@@ -64,4 +64,10 @@ pub trait Tool: 'static {
     /// Runs the tool with the request's context and arguments.
     fn call(ctx: Context, args: Arguments)
     -> impl Future<Output = CallToolResult> + Send + 'static;
+
+    /// For a tool that cannot wait (its function is a plain `fn`): what runs a call to its
+    /// end, with no future to box and poll and no task, the server then calling it instead
+    /// of [`call`](Tool::call) (which must do the same). `#[mcp_tool]` gives it for every
+    /// function that is not `async`; `None`, the default, for a tool that may wait.
+    const CALL_AT_ONCE: Option<fn(Context, Arguments) -> CallToolResult> = None;
 }

@@ -77,14 +77,22 @@ impl ToolEntry {
             mirrored: mirrored_arguments(&definition.input_schema),
             task_support: T::TASK_SUPPORT,
         };
-        Entry::new(
-            definition,
-            std::any::type_name::<T>(),
-            std::mem::take(&mut schema.requirements.states),
-            crate::auth::Scopes::Declared(T::SCOPES),
-            details,
-            |ctx, args| Box::pin(T::call(ctx, args)),
-        )
+        let location = std::any::type_name::<T>();
+        let states = std::mem::take(&mut schema.requirements.states);
+        let scopes = crate::auth::Scopes::Declared(T::SCOPES);
+        // A constant: the call's future, never used by a tool that runs at once, is then not
+        // even compiled into the binary for it.
+        match T::CALL_AT_ONCE {
+            Some(run) => Entry::at_once(definition, location, states, scopes, details, run),
+            None => Entry::new(
+                definition,
+                location,
+                states,
+                scopes,
+                details,
+                |ctx, args| Box::pin(T::call(ctx, args)),
+            ),
+        }
     }
 
     /// A tool built at run time.

@@ -253,6 +253,42 @@ pub(crate) async fn route(
     outcome.unwrap_or_else(|error| encode_error(Some(id), &error))
 }
 
+/// Answers one request of `session` without a future, if it can be answered so: a
+/// `tools/call` of a tool that [runs at once](crate::handler::Entry::runs_at_once), whose
+/// reply (the same as [`route`]'s) this returns. Anything else is given back, with the layout
+/// of its params if this found it, for [`route`].
+pub(crate) fn route_at_once(
+    session: &Arc<Session>,
+    request: IncomingRequest,
+    layout: Option<ParamsLayout>,
+    state: &Arc<RequestState>,
+) -> Result<Vec<u8>, (IncomingRequest, Option<ParamsLayout>)> {
+    if request.method != "tools/call" {
+        return Err((request, layout));
+    }
+    let IncomingRequest { id, method, params } = request;
+    let Some(params) = params else {
+        let params = None;
+        return Err((IncomingRequest { id, method, params }, layout));
+    };
+    let layout = layout.unwrap_or_else(|| ParamsLayout::of(&params));
+    let server = session.server();
+    // A stateless request names a method the server may not declare: `route` says so.
+    let allowed = state.envelope.is_none() || stateless_method(server, &method).is_ok();
+    let tool = allowed
+        .then(|| tools_call::tool_at_once(server, &params, &layout))
+        .flatten();
+    let Some(tool) = tool else {
+        let params = Some(params);
+        return Err((IncomingRequest { id, method, params }, Some(layout)));
+    };
+    let state = Arc::clone(state);
+    let request = Request { id, session, state };
+    Ok(tools_call::call_tool_at_once(
+        &request, params, layout, &tool,
+    ))
+}
+
 /// Whether a stateless request may name `method`: not one 2026-07-28 removed, nor one of a
 /// capability the server does not declare (-32601 either way, as the specification says).
 pub(crate) fn stateless_method(server: &ServerCore, method: &str) -> Result<(), RpcError> {

@@ -11,7 +11,7 @@ use serde_json::value::RawValue;
 use super::{Request, input_required, parse_params};
 use crate::args::StringArgs;
 use crate::jsonrpc::RpcError;
-use crate::server::panic::CatchUnwind;
+use crate::server::panic::Caught;
 use crate::suggest::did_you_mean;
 
 #[derive(Deserialize)]
@@ -48,7 +48,7 @@ pub(super) async fn get_prompt(
     let ctx = request
         .context(shared)
         .with_input(input.as_ref().map(input_required::Input::round));
-    let rendering = CatchUnwind(prompt.call(ctx, StringArgs::new(arguments.unwrap_or_default())));
+    let rendering = Caught::call(&prompt, ctx, StringArgs::new(arguments.unwrap_or_default()));
     let outcome = match &input {
         None => rendering.await,
         Some(input) => match input.run(rendering).await {

@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 use super::{Request, input_required, parse_params};
 use crate::jsonrpc::{ErrorCode, RequestId, RpcError, encode_result};
 use crate::protocol::{ReadResourceResult, Revision};
-use crate::server::panic::CatchUnwind;
+use crate::server::panic::Caught;
 use crate::server::{ServerCore, Session};
 
 #[derive(Deserialize)]
@@ -50,7 +50,7 @@ pub(super) async fn read_resource(
     let ctx = request
         .context(shared)
         .with_input(input.as_ref().map(input_required::Input::round));
-    let read = CatchUnwind(entry.call(ctx, (uri.clone(), variables)));
+    let read = Caught::call(&entry, ctx, (uri.clone(), variables));
     let outcome = match &input {
         None => read.await,
         Some(input) => match input.run(read).await {

@@ -15,11 +15,10 @@ use serde_json::{Map, Value, json};
 
 use super::{Request, parse_params, tools_call};
 use crate::context::{Context, InputRound, Interruption, UntilInput};
-use crate::handler::BoxFuture;
 use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
 use crate::protocol::CallToolResult;
 use crate::protocol::stateless_result::ServerMeta;
-use crate::server::panic::CatchUnwind;
+use crate::server::panic::Caught;
 use crate::tasks::EXTENSION;
 use crate::tasks::store::{Found, Task};
 use crate::tasks::wire::TaskFields;
@@ -45,7 +44,7 @@ pub(super) fn undeclared(request: &Request<'_>, what: &str) -> RpcError {
 }
 
 /// A tool's run, as `tools/call` polls it.
-pub(super) type Call = CatchUnwind<BoxFuture<CallToolResult>>;
+pub(super) type Call = Caught<CallToolResult>;
 
 /// How the first stretch of a run that may become a task ended.
 pub(super) enum FirstStretch {
@@ -143,7 +142,7 @@ async fn run(task: Arc<Task>, mut call: Call, mut round: Arc<InputRound>, rerun:
                 answers.extend(task.ask(questions).await);
                 round = Arc::new(InputRound::new(answers));
                 let ctx = ctx.clone().with_input(Some(Arc::clone(&round)));
-                call = CatchUnwind(tool.call(ctx, arguments.clone()));
+                call = Caught::call(&tool, ctx, arguments.clone());
                 continue;
             }
         };

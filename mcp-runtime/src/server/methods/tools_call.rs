@@ -1,11 +1,11 @@
 //! `tools/call`: decodes `{name, arguments, _meta}`, runs the tool, and sends its result; a
 //! tool's failure (bad arguments, an `Err`, a panic) is a result with `isError`, for the model
-//! to read, never a JSON-RPC error. A tool with task support called by a request that declares
+//! to read, never a JSON-RPC error. A tool that runs at once (a plain `fn`) is called with no
+//! future by [`call_tool_at_once`], the same steps otherwise. A tool with task support called by a request that declares
 //! the tasks extension may instead be answered with a task handle once it first waits
 //! (`tasks`); a `"required"` one refuses a request without it (-32021). (`tools/list` is one of
 //! the list methods, in `list`.)
 
-#[cfg(feature = "tasks")]
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
@@ -14,9 +14,11 @@ use serde_json::{Map, Value, json};
 #[cfg(feature = "tasks")]
 use super::tasks;
 use super::{Request, input_required, parse_params};
+use crate::context::Context;
 use crate::jsonrpc::{RpcError, encode_error};
 use crate::protocol::{CallToolResult, Revision};
-use crate::server::panic::CatchUnwind;
+use crate::server::ServerCore;
+use crate::server::panic::{Caught, catch};
 use crate::server::params::ParamsLayout;
 use crate::suggest::did_you_mean;
 #[cfg(feature = "tasks")]
@@ -35,41 +37,21 @@ pub(super) async fn call_tool(
         Ok(call) => call,
         Err(error) => return encode_error(Some(id), &error),
     };
-    let name = call.name();
-    let tools = request.server().tools.load();
-    let Some(tool) = tools.get(name).cloned() else {
-        let error = RpcError::invalid_params(format!(
-            "Unknown tool: `{name}`{}",
-            did_you_mean(name, tools.iter().map(|t| t.name()))
-        ))
-        .with_data(json!({ "tool": name }));
-        return encode_error(Some(id), &error);
-    };
-    drop(tools);
-    // A stateless request's answers and state are read from the same params.
-    let shared = request.shared_params(call.params().map(RawValue::get), call.has_meta());
-    let answers = call.carries_answers();
-    let name = tool.name();
-    // Tools with task support exist only with the `tasks` feature (the build refuses them
-    // otherwise), so without it every call is an ordinary one.
-    #[cfg(feature = "tasks")]
-    let as_task = {
-        let may_be_task =
-            tool.details.task_support != TaskSupport::Forbidden && request.envelope().is_some();
-        let as_task = may_be_task && tasks::declared(request);
-        if may_be_task && !as_task && tool.details.task_support == TaskSupport::Required {
-            let error = tasks::undeclared(request, &format!("tool `{name}`"));
-            return encode_error(Some(id), &error);
-        }
-        as_task
-    };
-    let input = match input_required::begin(request, "tools/call", name, shared.as_ref(), answers) {
-        Ok(input) => input,
+    let tool = match find(request, call.name()) {
+        Ok(tool) => tool,
         Err(error) => return encode_error(Some(id), &error),
     };
-    let ctx = request.context(shared);
+    let Run {
+        ctx,
+        arguments,
+        input,
+        #[cfg(feature = "tasks")]
+        as_task,
+    } = match Run::open(request, call, &tool) {
+        Ok(run) => run,
+        Err(error) => return encode_error(Some(id), &error),
+    };
     let revision = ctx.revision();
-    let arguments = call.into_arguments();
     let outcome = match &input {
         #[cfg(feature = "tasks")]
         Some(input) if as_task => {
@@ -79,7 +61,8 @@ pub(super) async fn call_tool(
                 arguments: arguments.clone(),
                 ctx: ctx.clone(),
             };
-            let call = CatchUnwind(tool.call(ctx.with_input(Some(Arc::clone(&round))), arguments));
+            let ctx = ctx.with_input(Some(Arc::clone(&round)));
+            let call = Caught::call(&tool, ctx, arguments);
             match tasks::first_stretch(call, &round).await {
                 tasks::FirstStretch::Done(outcome) => outcome,
                 tasks::FirstStretch::Stopped(stopped) => return input.stopped(request, stopped),
@@ -90,15 +73,127 @@ pub(super) async fn call_tool(
                 }
             }
         }
-        None => CatchUnwind(tool.call(ctx, arguments)).await,
+        None => Caught::call(&tool, ctx, arguments).await,
         Some(input) => {
-            let call = CatchUnwind(tool.call(ctx.with_input(Some(input.round())), arguments));
+            let ctx = ctx.with_input(Some(input.round()));
+            let call = Caught::call(&tool, ctx, arguments);
             match input.run(call).await {
                 Ok(outcome) => outcome,
                 Err(stopped) => return input.stopped(request, stopped),
             }
         }
     };
+    answer(request, &tool, revision, outcome)
+}
+
+/// The tool `params` call, if it [runs at once](crate::handler::Entry::runs_at_once): its
+/// call is then answered by [`call_tool_at_once`], with no future.
+pub(super) fn tool_at_once(
+    server: &ServerCore,
+    params: &RawValue,
+    layout: &ParamsLayout,
+) -> Option<Arc<ToolEntry>> {
+    let name = layout.name(params.get())?;
+    let tool = server.tools.load().get(name).cloned()?;
+    tool.runs_at_once().then_some(tool)
+}
+
+/// [`call_tool`] of a tool that [runs at once](tool_at_once): the same answer, with no future
+/// and nothing awaited. A tool that runs at once never waits, so it never asks the client
+/// anything, nor runs as a task: its run ends within its first stretch.
+pub(super) fn call_tool_at_once(
+    request: &Request<'_>,
+    params: Box<RawValue>,
+    layout: ParamsLayout,
+    tool: &ToolEntry,
+) -> Vec<u8> {
+    let id = &request.id;
+    let run = CallParams::read(Some(params), Some(layout))
+        .and_then(|call| Run::open(request, call, tool));
+    let Run {
+        ctx,
+        arguments,
+        input,
+        ..
+    } = match run {
+        Ok(run) => run,
+        Err(error) => return encode_error(Some(id), &error),
+    };
+    let revision = ctx.revision();
+    let ctx = ctx.with_input(input.as_ref().map(input_required::Input::round));
+    let outcome = catch(|| {
+        tool.call_at_once(ctx, arguments)
+            .expect("a tool that runs at once")
+    });
+    answer(request, tool, revision, outcome)
+}
+
+/// The tool named `name`; -32602 naming the tools of similar names if there is none.
+fn find(request: &Request<'_>, name: &str) -> Result<Arc<ToolEntry>, RpcError> {
+    let tools = request.server().tools.load();
+    tools.get(name).cloned().ok_or_else(|| {
+        RpcError::invalid_params(format!(
+            "Unknown tool: `{name}`{}",
+            did_you_mean(name, tools.iter().map(|t| t.name()))
+        ))
+        .with_data(json!({ "tool": name }))
+    })
+}
+
+/// A call of a tool, opened: its context, its arguments, and for a stateless request its
+/// run (the answers it carries, checked).
+struct Run<'t> {
+    ctx: Context,
+    arguments: Arguments,
+    input: Option<input_required::Input<'t>>,
+    /// Whether it may become a task: the tool allows it and the request declares the tasks
+    /// extension.
+    #[cfg(feature = "tasks")]
+    as_task: bool,
+}
+
+impl<'t> Run<'t> {
+    /// Opens the call of `tool` that `call` read: -32021 for a tool that requires tasks
+    /// called without the extension, -32602 for answers that are refused.
+    fn open(
+        request: &Request<'_>,
+        call: CallParams,
+        tool: &'t ToolEntry,
+    ) -> Result<Run<'t>, RpcError> {
+        // A stateless request's answers and state are read from the same params.
+        let shared = request.shared_params(call.params().map(RawValue::get), call.has_meta());
+        let answers = call.carries_answers();
+        let name = tool.name();
+        // Tools with task support exist only with the `tasks` feature (the build refuses them
+        // otherwise), so without it every call is an ordinary one.
+        #[cfg(feature = "tasks")]
+        let as_task = {
+            let may_be_task =
+                tool.details.task_support != TaskSupport::Forbidden && request.envelope().is_some();
+            let as_task = may_be_task && tasks::declared(request);
+            if may_be_task && !as_task && tool.details.task_support == TaskSupport::Required {
+                return Err(tasks::undeclared(request, &format!("tool `{name}`")));
+            }
+            as_task
+        };
+        let input = input_required::begin(request, "tools/call", name, shared.as_ref(), answers)?;
+        Ok(Run {
+            ctx: request.context(shared),
+            arguments: call.into_arguments(),
+            input,
+            #[cfg(feature = "tasks")]
+            as_task,
+        })
+    }
+}
+
+/// The reply of a call whose tool returned `outcome` (a panic's message as `Err`).
+fn answer(
+    request: &Request<'_>,
+    tool: &ToolEntry,
+    revision: Revision,
+    outcome: Result<CallToolResult, String>,
+) -> Vec<u8> {
     let result = match outcome {
         Ok(result) => result,
         Err(panic) => CallToolResult::error(format!(
@@ -106,7 +201,7 @@ pub(super) async fn call_tool(
             tool.name()
         )),
     };
-    request.reply_call(&for_revision(&tool, revision, result))
+    request.reply_call(&for_revision(tool, revision, result))
 }
 
 /// `result` as a client of `revision` reads it: no structured content before 2025-06-18, and
