@@ -230,6 +230,14 @@ pub(crate) struct Checked {
 }
 
 impl Checked {
+    /// The revision `_meta` names, as written.
+    pub(crate) fn claimed(&self) -> &str {
+        match &self.version {
+            Ok(revision) => revision.as_str(),
+            Err(version) => version,
+        }
+    }
+
     /// The envelope, if the revision is one the server serves statelessly (-32022 otherwise,
     /// listing the supported ones).
     pub(crate) fn into_envelope(self) -> Result<Envelope, RpcError> {
@@ -371,6 +379,41 @@ mod tests {
         assert!(envelope.client.has_capability("sampling"));
         assert_eq!(envelope.client.name, "c");
         assert_eq!(envelope.log_level, Some(LoggingLevel::Warning));
+    }
+
+    #[test]
+    fn the_claimed_revision_is_read_as_json_text_escapes_and_all() {
+        let version = |meta: &str| {
+            let claim: Claim<'_> = serde_json::from_str(meta).unwrap();
+            claim.version().map(Cow::into_owned)
+        };
+        let key = PROTOCOL_VERSION;
+        assert_eq!(
+            version(&format!(r#"{{"{key}":"2026-07-28"}}"#)).unwrap(),
+            "2026-07-28"
+        );
+        assert_eq!(
+            version(&format!(r#"{{"{key}":"2026\u002d07-28"}}"#)).unwrap(),
+            "2026-07-28"
+        );
+        assert_eq!(version(&format!(r#"{{"{key}":"a\"b"}}"#)).unwrap(), "a\"b");
+        assert_eq!(version(&format!(r#"{{"{key}":20260728}}"#)), None);
+        assert_eq!(version(&format!(r#"{{"{key}":null}}"#)), None);
+        let claimed = |meta: &str| {
+            let claim: Claim<'_> = serde_json::from_str(meta).unwrap();
+            let checked = claim.check_shape(&LastClient::default()).unwrap();
+            checked.claimed().to_owned()
+        };
+        let capabilities = format!(r#""{CLIENT_CAPABILITIES}":{{}}"#);
+        assert_eq!(
+            claimed(&format!(r#"{{"{key}":"2026\u002d07-28",{capabilities}}}"#)),
+            "2026-07-28"
+        );
+        // A session-based revision: told by the shape check, refused only later.
+        assert_eq!(
+            claimed(&format!(r#"{{"{key}":"2025-11-25",{capabilities}}}"#)),
+            "2025-11-25"
+        );
     }
 
     #[test]

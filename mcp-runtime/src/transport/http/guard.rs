@@ -9,7 +9,7 @@
 //!
 //! Media types, for a POST: the body must be JSON, and the client must take a JSON answer.
 
-use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 
 /// Which `Host` (and `Origin` host) values the endpoint accepts.
 #[derive(Clone, Debug)]
@@ -255,16 +255,33 @@ impl Accepts {
     /// Reads every `Accept` header; wildcards (`*/*`, `application/*`) count, a range with
     /// `q=0` refuses its type (RFC 9110, section 12.5.1), the most specific range deciding.
     pub(super) fn of(headers: &HeaderMap) -> Accepts {
-        let ranges = || {
-            headers
-                .get_all(header::ACCEPT)
-                .iter()
-                .filter_map(|v| v.to_str().ok())
-                .flat_map(|v| v.split(','))
-        };
+        let mut json = Best::default();
+        let mut event_stream = Best::default();
+        // One pass over the ranges for both types, on bytes: this runs on every POST. A value
+        // that is not visible ASCII (`to_str`) is skipped, as unreadable.
+        let values = headers.get_all(header::ACCEPT).iter();
+        let values = values
+            .filter(|v| v.to_str().is_ok())
+            .map(HeaderValue::as_bytes);
+        for range in values.flat_map(|v| v.split(|&b| b == b',')) {
+            let mut parts = range.split(|&b| b == b';');
+            let media = parts.next().unwrap_or_default().trim_ascii();
+            let Some(slash) = media.iter().position(|&b| b == b'/') else {
+                continue;
+            };
+            let (kind, sub) = (&media[..slash], &media[slash + 1..]);
+            let json_at = specificity(kind, sub, b"application", b"json");
+            let event_stream_at = specificity(kind, sub, b"text", b"event-stream");
+            if json_at.is_none() && event_stream_at.is_none() {
+                continue;
+            }
+            let admitted = !parts.any(refuses);
+            json.offer(json_at, admitted);
+            event_stream.offer(event_stream_at, admitted);
+        }
         Accepts {
-            json: admits(ranges(), "application", "json"),
-            event_stream: admits(ranges(), "text", "event-stream"),
+            json: json.admitted(),
+            event_stream: event_stream.admitted(),
         }
     }
 
@@ -299,32 +316,49 @@ impl Accepts {
     }
 }
 
-/// Whether `ranges` admit `kind/sub`: the most specific matching range decides, by its `q`.
-fn admits<'a>(ranges: impl Iterator<Item = &'a str>, kind: &str, sub: &str) -> bool {
-    let mut best: Option<(u8, bool)> = None;
-    for range in ranges {
-        let mut parts = range.split(';');
-        let media = parts.next().unwrap_or("").trim();
-        let Some((range_kind, range_sub)) = media.split_once('/') else {
-            continue;
-        };
-        let specificity = match (range_kind, range_sub) {
-            ("*", "*") => 0,
-            (k, "*") if k.eq_ignore_ascii_case(kind) => 1,
-            (k, s) if k.eq_ignore_ascii_case(kind) && s.eq_ignore_ascii_case(sub) => 2,
-            _ => continue,
-        };
-        let refused = parts.any(|param| {
-            param.split_once('=').is_some_and(|(name, value)| {
-                name.trim().eq_ignore_ascii_case("q")
-                    && value.trim().parse::<f32>().is_ok_and(|q| q <= 0.0)
-            })
-        });
-        if best.is_none_or(|(seen, _)| specificity > seen) {
-            best = Some((specificity, !refused));
+/// How specifically the media range `range_kind/range_sub` names `kind/sub` (`*/*` 0,
+/// `kind/*` 1, `kind/sub` 2); `None` if it does not.
+fn specificity(range_kind: &[u8], range_sub: &[u8], kind: &[u8], sub: &[u8]) -> Option<u8> {
+    match (range_kind, range_sub) {
+        (b"*", b"*") => Some(0),
+        (k, b"*") if k.eq_ignore_ascii_case(kind) => Some(1),
+        (k, s) if k.eq_ignore_ascii_case(kind) && s.eq_ignore_ascii_case(sub) => Some(2),
+        _ => None,
+    }
+}
+
+/// Whether a media range's parameter is `q=0` (or another `q` of at most 0).
+fn refuses(param: &[u8]) -> bool {
+    let Some(equals) = param.iter().position(|&b| b == b'=') else {
+        return false;
+    };
+    let (name, value) = (
+        param[..equals].trim_ascii(),
+        param[equals + 1..].trim_ascii(),
+    );
+    name.eq_ignore_ascii_case(b"q")
+        && std::str::from_utf8(value)
+            .ok()
+            .and_then(|value| value.parse::<f32>().ok())
+            .is_some_and(|q| q <= 0.0)
+}
+
+/// The most specific range seen for one type, and whether it admits the type (its `q`).
+#[derive(Default)]
+struct Best(Option<(u8, bool)>);
+
+impl Best {
+    fn offer(&mut self, specificity: Option<u8>, admitted: bool) {
+        if let Some(specificity) = specificity
+            && self.0.is_none_or(|(seen, _)| specificity > seen)
+        {
+            self.0 = Some((specificity, admitted));
         }
     }
-    best.is_some_and(|(_, admitted)| admitted)
+
+    fn admitted(&self) -> bool {
+        self.0.is_some_and(|(_, admitted)| admitted)
+    }
 }
 
 #[cfg(test)]
@@ -502,6 +536,23 @@ mod tests {
         );
         assert_eq!(of("text/html"), Accepts::default());
         assert_eq!(Accepts::of(&HeaderMap::new()), Accepts::default());
+        // Every `Accept` line counts; parameters are read with their spaces; a more specific
+        // range decides over a wildcard, whichever comes first.
+        let lines = headers(&[
+            ("accept", "text/event-stream ; q = 0 , text/html"),
+            ("accept", " Application/Json ;level=1"),
+            ("accept", "*/*"),
+        ]);
+        assert_eq!(
+            Accepts::of(&lines),
+            Accepts {
+                json: true,
+                event_stream: false
+            }
+        );
+        assert!(!of("text/event-stream;q=0, */*").event_stream);
+        assert!(!of("application/json;q=0.0, application/*").json);
+        assert!(of("application/json;q=oops").json);
         assert!(of("application/json").check_post().is_ok());
         assert_eq!(
             of("text/event-stream").check_post().unwrap_err().status,

@@ -571,12 +571,20 @@ fn open_stream(
 fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
     let mut response = Response::new(Body::from(body));
     *response.status_mut() = status;
+    *response.headers_mut() = HeaderMap::with_capacity(NEXT_REQUEST_HEADERS);
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
     );
     response
 }
+
+/// The headers a response's map has room for. Once the response is written, hyper parses the
+/// connection's next request into that same map (emptied). The map `insert` makes holds 6, and
+/// a request of revision 2026-07-28 (its three MCP headers on top of host, content type and
+/// length, accept...) then grows it, twice, on every request of a keep-alive connection; 12 is
+/// the size it grows to (room for a bearer token and a user agent as well).
+const NEXT_REQUEST_HEADERS: usize = 12;
 
 /// An SSE response carrying `subscription` to `hub`'s events, within `limits`. A new stream
 /// (`fresh`, not a resume) starts with a priming event from 2025-11-25 on.
@@ -877,5 +885,18 @@ pub(super) async fn delete(
             crate::ErrorCode::Other(-32001),
             "session not found",
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_response_has_room_for_the_next_requests_headers() {
+        let response = json_response(StatusCode::OK, b"{}".to_vec());
+        assert!(response.headers().capacity() >= NEXT_REQUEST_HEADERS);
+        assert_eq!(response.headers().len(), 1);
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
     }
 }

@@ -39,7 +39,7 @@ pub(super) fn admit(
     let checked = claim
         .check_shape(&server.last_client)
         .map_err(bad_request)?;
-    let claimed = claim.version().unwrap_or_default();
+    let claimed = checked.claimed();
     match header(headers, &VERSION_HEADER)? {
         Some(version) if version == claimed => {}
         Some(version) => {
@@ -193,7 +193,8 @@ where
             "the {name} header is not visible ASCII: wrap other text as `=?base64?...?=`"
         )));
     };
-    let text = text.trim_matches([' ', '\t']);
+    // Visible ASCII, spaces and tabs only (`to_str`): only spaces and tabs are trimmed.
+    let text = text.trim_ascii();
     let Some(encoded) = text
         .strip_prefix("=?base64?")
         .and_then(|rest| rest.strip_suffix("?="))
