@@ -230,7 +230,8 @@ pub(crate) struct Checked {
 }
 
 impl Checked {
-    /// The revision `_meta` names, as written.
+    /// The revision `_meta` names, as written (for the HTTP headers' check against it).
+    #[cfg(any(feature = "http", test))]
     pub(crate) fn claimed(&self) -> &str {
         match &self.version {
             Ok(revision) => revision.as_str(),
