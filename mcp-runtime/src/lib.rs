@@ -358,6 +358,7 @@ mod limit_log;
 #[cfg(feature = "tracing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
 pub mod log_bridge;
+mod named_thread;
 mod outbound;
 mod prompt;
 mod protocol;

@@ -44,9 +44,9 @@ pub(crate) fn forward(mut source: impl Read + Send + 'static) -> io::Result<()> 
     // Small until something is printed (most servers print nothing: the pages of a larger
     // buffer would be held for nothing), and allocated here, not on the thread.
     let mut chunk = vec![0; 256];
-    let spawned = std::thread::Builder::new()
-        .name("mcp-stdout-to-stderr".to_owned())
-        .spawn(move || {
+    let spawned = crate::named_thread::spawn(
+        "mcp-stdout-to-stderr",
+        Box::new(move || {
             loop {
                 match source.read(&mut chunk) {
                     Ok(0) => break,
@@ -60,7 +60,8 @@ pub(crate) fn forward(mut source: impl Read + Send + 'static) -> io::Result<()> 
             }
             STDERR.lock().forwarders -= 1;
             STDERR.changed.notify_all();
-        });
+        }),
+    );
     if let Err(error) = spawned {
         STDERR.lock().forwarders -= 1;
         return Err(error);
@@ -127,9 +128,10 @@ impl Backlog {
             return;
         }
         if !state.writer_started {
-            let spawned = std::thread::Builder::new()
-                .name("mcp-stderr".to_owned())
-                .spawn(move || self.write_forever(open()));
+            let spawned = crate::named_thread::spawn(
+                "mcp-stderr",
+                Box::new(move || self.write_forever(open())),
+            );
             if spawned.is_err() {
                 // No thread to write with: the bytes are dropped rather than written here,
                 // where they could block.

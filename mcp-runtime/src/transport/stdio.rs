@@ -99,12 +99,13 @@ const LOG_FLUSH: Duration = Duration::from_secs(1);
 async fn wind_down(session: &Session, grace: Duration) {
     // Timed on a thread of its own: the runtime may have no time driver.
     let (expired, grace_over) = oneshot::channel();
-    let timer = std::thread::Builder::new()
-        .name("mcp-shutdown-grace".to_owned())
-        .spawn(move || {
+    let timer = crate::named_thread::spawn(
+        "mcp-shutdown-grace",
+        Box::new(move || {
             std::thread::sleep(grace);
             let _ = expired.send(());
-        });
+        }),
+    );
     if timer.is_err() {
         // No thread for the timer: the requests finish in their own time.
         session.wait_idle().await;
@@ -177,9 +178,9 @@ fn open_stdio(
     let (chunks, receiver) = mpsc::unbounded_channel();
     // The thread never waits for the loop, so a client that writes everything before it reads
     // is never stuck behind a blocked write: what it sent is read meanwhile.
-    std::thread::Builder::new()
-        .name("mcp-stdin".to_owned())
-        .spawn(move || {
+    crate::named_thread::spawn(
+        "mcp-stdin",
+        Box::new(move || {
             let mut stdin = io::stdin().lock();
             let mut chunk = ReadBuffer::new();
             loop {
@@ -194,7 +195,8 @@ fn open_stdio(
                     return;
                 }
             }
-        })?;
+        }),
+    )?;
     Ok((
         Input::Thread(receiver),
         SharedWriter::new(protocol_out, max_backlog),
