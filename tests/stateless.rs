@@ -319,6 +319,21 @@ async fn an_undeclared_capability_s_methods_are_not_found() {
     client.request("prompts/list", json!({})).await.unwrap();
 }
 
+/// `tools/call` of a server without tools is -32601 too, not an unknown tool's -32602: the
+/// path that answers a plain function's call at once finds no tool and leaves the request to
+/// the method check.
+#[tokio::test]
+async fn a_tools_call_to_a_server_without_tools_is_not_found() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .prompt::<trip>()
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    let call = json!({ "name": "add", "arguments": { "a": 1, "b": 2 } });
+    let error = client.request("tools/call", call).await.unwrap_err();
+    assert_eq!(error.code, -32601, "{error}");
+}
+
 /// server/resources "Error Handling": 2026-07-28 answers an unknown resource with -32602 and
 /// the URI; the session-based revisions keep -32002.
 #[tokio::test]

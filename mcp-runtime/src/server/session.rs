@@ -260,24 +260,13 @@ impl Session {
         // message, in one pass.
         let mut read = None;
         let message = parse_message_with(bytes, &params::InMessage, &mut read);
-        self.receive_read(bytes, message, read, sink);
+        self.receive_parsed(bytes, message, read, sink);
     }
 
     /// Like [`receive_via`](Self::receive_via), for a message the transport has parsed
-    /// already: `message` is what `bytes` holds.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    /// already: `message` is what `bytes` holds, and `read` what the pass that parsed it read
+    /// of a request's params, if it read them.
     pub(crate) fn receive_parsed(
-        self: &Arc<Self>,
-        bytes: &[u8],
-        message: Incoming,
-        sink: &Outbound,
-    ) {
-        self.receive_read(bytes, message, None, sink);
-    }
-
-    /// [`receive_parsed`](Self::receive_parsed), with what the pass that parsed the message
-    /// read of a request's params, if it read them.
-    fn receive_read(
         self: &Arc<Self>,
         bytes: &[u8],
         message: Incoming,

@@ -278,12 +278,10 @@ pub(crate) fn route_at_once(
         return Err((IncomingRequest { id, method, params }, layout));
     };
     let layout = layout.unwrap_or_else(|| ParamsLayout::of(params.get()));
-    let server = session.server();
-    // A stateless request names a method the server may not declare: `route` says so.
-    let allowed = state.envelope.is_none() || stateless_method(server, &method).is_ok();
-    let tool = allowed
-        .then(|| tools_call::tool_at_once(server, params.get(), &layout))
-        .flatten();
+    // A stateless request may name `tools/call` only of a server that declares tools, which
+    // one with the tool named has (`route` explains any other case): no `stateless_method`
+    // check here, which the HTTP transport has made already.
+    let tool = tools_call::tool_at_once(session.server(), params.get(), &layout);
     let Some(tool) = tool else {
         let params = Some(params);
         return Err((IncomingRequest { id, method, params }, Some(layout)));

@@ -19,7 +19,7 @@ use super::shared_events::{Mirror, SharedEvents};
 use super::stateless::{self, VERSION_HEADER};
 use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription};
 use crate::auth::Authentication;
-use crate::jsonrpc::{Incoming, ParamsText, RequestId, RpcError, encode_error, parse_message};
+use crate::jsonrpc::{Incoming, ParamsText, RequestId, RpcError, encode_error, parse_message_with};
 use crate::limit_log::LimitLog;
 use crate::outbound::Outbound;
 use crate::protocol::Revision;
@@ -245,10 +245,13 @@ pub(super) async fn post(
         Err(_) => return body_too_slow(timeout),
     };
 
-    let message = parse_message(&body);
+    // The params a request's era or method reads member by member are read with the message,
+    // in one pass, as over stdio.
+    let mut read = None;
+    let message = parse_message_with(&body, &params::InMessage, &mut read);
     // The era: a request that claims the stateless revision in `_meta` is checked and served
     // as one; anything else is session-based, unless its header says otherwise.
-    let stateless = match era(&state, headers, &message) {
+    let stateless = match era(&state, headers, &message, &mut read) {
         Ok(stateless) => stateless,
         Err(response) => return *response,
     };
@@ -275,6 +278,7 @@ pub(super) async fn post(
     let received = Received {
         body: &body,
         message,
+        read,
         kind,
         accepts,
         authentication,
@@ -378,17 +382,23 @@ fn at_session_cap(max: usize) -> Response {
 }
 
 /// The era of a POSTed message: a request that claims the stateless revision, admitted, `None` for the session-based era (whose version header is checked here), or the
-/// refusal.
+/// refusal. `read` is what the message's pass read of its params: a claim is taken from it,
+/// what a session-based request's method reads is left in it.
 fn era(
     state: &HttpState,
     headers: &HeaderMap,
     message: &Incoming,
+    read: &mut Option<params::Params<'_>>,
 ) -> Result<Option<Stateless>, Refusal> {
     let refusal = |id: &RequestId, (status, error): stateless::Refusal| {
         Box::new(json_response(status, encode_error(Some(id), &error)))
     };
     if let Incoming::Request(request) = message {
-        match params::claim(request.params.as_ref().map(ParamsText::get)) {
+        let claimed = match read {
+            Some(_) => read.take_if(|read| read.claims_era()),
+            None => params::claim(request.params.as_ref().map(ParamsText::get)),
+        };
+        match claimed {
             Some(params) => {
                 return stateless::admit(&state.server.core, headers, request, params)
                     .map(Some)
@@ -414,6 +424,9 @@ fn names_stateless(headers: &HeaderMap) -> bool {
 struct Received<'a> {
     body: &'a [u8],
     message: Incoming,
+    /// What the pass that parsed `message` read of a session-based request's params, if it
+    /// read them.
+    read: Option<params::Params<'a>>,
     kind: Kind,
     accepts: Accepts,
     /// Who sent it: the requests it carries run as them.
@@ -433,6 +446,7 @@ async fn respond(
     let Received {
         body,
         message,
+        read,
         kind,
         accepts,
         authentication,
@@ -448,7 +462,7 @@ async fn respond(
     };
     let (request, status, sse) = match kind {
         Kind::NoReply => {
-            session.receive_parsed(body, message, &state.discard);
+            session.receive_parsed(body, message, read, &state.discard);
             return StatusCode::ACCEPTED.into_response();
         }
         // Its error is the whole answer.
@@ -463,7 +477,7 @@ async fn respond(
     let requests = request_ids(&message);
     match stateless {
         Some(stateless) => session.receive_stateless(body, message, stateless, &sink),
-        None => session.receive_parsed(body, message, &sink),
+        None => session.receive_parsed(body, message, read, &sink),
     }
     // Only the request may hold its sinks: when they are gone, it has ended.
     drop(sink);
