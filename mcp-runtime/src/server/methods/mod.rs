@@ -221,7 +221,7 @@ pub(crate) async fn route(
         "initialize" => initialize::initialize(server, session, id, params),
         "server/discover" if request.envelope().is_some() => Ok(discover::discover(&request)),
         "subscriptions/listen" if request.envelope().is_some() => {
-            subscriptions_listen::listen(&request, params).await
+            apart(subscriptions_listen::listen(&request, params)).await
         }
         "tools/list" => {
             let tools = server.tools.load();
@@ -238,14 +238,14 @@ pub(crate) async fn route(
             let method = "resources/templates/list";
             list::list(&request, params, method, "resourceTemplates", templates)
         }
-        "resources/read" => resources_read::read_resource(&request, params).await,
+        "resources/read" => apart(resources_read::read_resource(&request, params)).await,
         "resources/subscribe" => resources_read::subscribe(server, session, id, params, true),
         "resources/unsubscribe" => resources_read::subscribe(server, session, id, params, false),
         "prompts/list" => {
             let prompts = server.prompts.load();
             list::list(&request, params, "prompts/list", "prompts", &prompts)
         }
-        "prompts/get" => prompts_get::get_prompt(&request, params).await,
+        "prompts/get" => apart(prompts_get::get_prompt(&request, params)).await,
         "completion/complete" => completion_complete::complete(&request, params),
         "logging/setLevel" => set_level(session, id, params),
         #[cfg(feature = "tasks")]
@@ -257,6 +257,14 @@ pub(crate) async fn route(
         _ => Err(method_not_found(&method, METHODS)),
     };
     outcome.unwrap_or_else(|error| encode_error(Some(id), &error))
+}
+
+/// A method's future polled through a box rather than inlined into [`route`]'s, so `route`'s
+/// state machine (and its drop) holds only the future of the method it is waiting on.
+fn apart<'a>(
+    method: impl Future<Output = Result<Vec<u8>, RpcError>> + Send + 'a,
+) -> std::pin::Pin<Box<dyn Future<Output = Result<Vec<u8>, RpcError>> + Send + 'a>> {
+    Box::pin(method)
 }
 
 /// Answers one request of `session` without a future, if it can be answered so: a
