@@ -1,6 +1,6 @@
-//! Starting the runtime's own threads (stdin reader, stderr writer, shutdown timer): one
-//! non-generic spawn, so `std::thread`'s start-up code is compiled once for all of them rather
-//! than once per closure.
+//! Starting the runtime's own threads (stdin reader, stderr writer, shutdown timer, the Redis
+//! bus and stores): one non-generic spawn, so `std::thread`'s start-up code is compiled once
+//! for all of them rather than once per closure.
 
 use std::io;
 use std::thread::{Builder, JoinHandle};

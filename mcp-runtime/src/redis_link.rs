@@ -35,9 +35,9 @@ where
     Work: FnOnce() -> Done + Send + 'static,
     Done: Future<Output = ()>,
 {
-    std::thread::Builder::new()
-        .name(thread.to_owned())
-        .spawn(move || {
+    crate::named_thread::spawn(
+        thread,
+        Box::new(move || {
             match tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
@@ -47,9 +47,10 @@ where
                     "mcp: cannot start {what}'s runtime ({e}): {consequence}"
                 )),
             }
-        })
-        .map(drop)
-        .map_err(|e| format!("cannot start {what}'s thread: {e}"))
+        }),
+    )
+    .map(drop)
+    .map_err(|e| format!("cannot start {what}'s thread: {e}"))
 }
 
 /// A connection made on first use, and again after a failure.

@@ -158,10 +158,11 @@ impl RedisBus {
             connected: Arc::clone(&connected),
             server: Arc::clone(&server),
         };
-        std::thread::Builder::new()
-            .name("mcp-redis-bus".to_owned())
-            .spawn(move || link.run(queue, stopped, started))
-            .map_err(|e| format!("cannot start the Redis bus's thread: {e}"))?;
+        crate::named_thread::spawn(
+            "mcp-redis-bus",
+            Box::new(move || link.run(queue, stopped, started)),
+        )
+        .map_err(|e| format!("cannot start the Redis bus's thread: {e}"))?;
         match start.recv() {
             Ok(Ok(())) => Ok(RedisBus {
                 me,
