@@ -53,6 +53,20 @@ where
     .map_err(|e| format!("cannot start {what}'s thread: {e}"))
 }
 
+/// The answer `asked` of a store's writer thread, waited for at most two round trips (the
+/// thread bounds each of its own; this bounds the wait behind the work queued before it);
+/// `Err` says why there is none.
+#[cfg(any(feature = "http", feature = "tasks"))]
+pub(crate) async fn answer_within<T>(
+    asked: impl Future<Output = Result<T, String>>,
+) -> Result<T, String> {
+    let within = CONNECT_TIMEOUT * 2;
+    match tokio::time::timeout(within, asked).await {
+        Ok(outcome) => outcome,
+        Err(_) => Err(format!("no answer within {within:?}")),
+    }
+}
+
 /// A connection made on first use, and again after a failure.
 #[cfg(any(feature = "http", feature = "tasks"))]
 pub(crate) struct Reconnecting {

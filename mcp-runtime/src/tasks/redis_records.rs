@@ -155,12 +155,7 @@ impl RedisTasks {
                 requests.send(request).await.map_err(|_| ended.to_owned())?;
                 answer.await.map_err(|_| ended.to_owned())?
             };
-            let within = redis_link::CONNECT_TIMEOUT * 2;
-            let outcome = match tokio::time::timeout(within, asked).await {
-                Ok(outcome) => outcome,
-                Err(_) => Err(format!("no answer within {within:?}")),
-            };
-            outcome.map_err(|why| {
+            redis_link::answer_within(asked).await.map_err(|why| {
                 static FAILED: LimitLog = LimitLog::new();
                 FAILED.hit(|| {
                     format!("the Redis task store failed ({why}): the tasks/* request or the task-creating call that needed it is refused")

@@ -179,14 +179,7 @@ impl SharedEvents for RedisEvents {
                     .await
                     .map_err(|_| "the store's thread has ended".to_owned())?
             };
-            // The thread bounds each of its round trips; this bounds the wait for the writes
-            // queued before.
-            let within = redis_link::CONNECT_TIMEOUT * 2;
-            let outcome = match tokio::time::timeout(within, asked).await {
-                Ok(outcome) => outcome,
-                Err(_) => Err(format!("no answer within {within:?}")),
-            };
-            outcome.map_err(|why| {
+            redis_link::answer_within(asked).await.map_err(|why| {
                 static FAILED: LimitLog = LimitLog::new();
                 FAILED.hit(|| {
                     format!("reading the Redis event store failed ({why}): a resume on this instance of another instance's stream is refused with 503")
