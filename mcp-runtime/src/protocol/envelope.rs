@@ -437,10 +437,42 @@ mod tests {
             (meta(json!({CLIENT_INFO: {"name": 1}})), CLIENT_INFO),
             (meta(json!({LOG_LEVEL: "loud"})), LOG_LEVEL),
             (meta(json!({"progressToken": 1.5})), "progressToken"),
+            (meta(json!({"progressToken": null})), "progressToken"),
+            (meta(json!({"progressToken": [1]})), "progressToken"),
+            (meta(json!({"progressToken": {"a": 1}})), "progressToken"),
+            (meta(json!({"progressToken": true})), "progressToken"),
+            (meta(json!({PROTOCOL_VERSION: null})), PROTOCOL_VERSION),
+            (
+                meta(json!({PROTOCOL_VERSION: ["2026-07-28"]})),
+                PROTOCOL_VERSION,
+            ),
+            (meta(json!({PROTOCOL_VERSION: {"v": 1}})), PROTOCOL_VERSION),
+            (meta(json!({LOG_LEVEL: null})), LOG_LEVEL),
+            (meta(json!({LOG_LEVEL: 3})), LOG_LEVEL),
+            (meta(json!({LOG_LEVEL: "Warning"})), LOG_LEVEL),
         ] {
             let error = envelope_of(params).unwrap_err();
             assert_eq!(error.code, -32602, "{error}");
             assert!(error.message.contains(field), "{error}");
+        }
+    }
+
+    #[test]
+    fn log_levels_and_progress_tokens_are_read_as_json_text() {
+        let read = |meta: String| {
+            let claim: Claim<'_> = serde_json::from_str(&meta).unwrap();
+            claim.into_envelope(&LastClient::default())
+        };
+        let base = format!(r#""{PROTOCOL_VERSION}":"2026-07-28","{CLIENT_CAPABILITIES}":{{}}"#);
+        let level = read(format!(r#"{{{base},"{LOG_LEVEL}":"warn\u0069ng"}}"#)).unwrap();
+        assert_eq!(level.log_level, Some(LoggingLevel::Warning));
+        for token in [r#""t""#, r#""t\"1""#, "0", "-5", "18446744073709551615"] {
+            let claim = read(format!(r#"{{{base},"progressToken":{token}}}"#));
+            assert!(claim.is_ok(), "{token}");
+        }
+        for token in ["1e3", "18446744073709551616", "-9223372036854775809"] {
+            let error = read(format!(r#"{{{base},"progressToken":{token}}}"#)).unwrap_err();
+            assert!(error.message.contains("progressToken"), "{token}: {error}");
         }
     }
 

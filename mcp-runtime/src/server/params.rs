@@ -13,10 +13,11 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::jsonrpc::{ParamsPass, Text};
 use crate::protocol::envelope::Claim;
-use crate::tool::{ArgumentsAt, RawFields};
+use crate::tool::{ArgumentsAt, RawFields, ToolEntry};
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 /// What the pass read from a params object, borrowed from its text.
@@ -138,6 +139,7 @@ impl<'a> Params<'a> {
             has_meta: self.has_meta,
             carries_answers: self.carries_answers,
             arguments: self.arguments,
+            tool: None,
         }
     }
 }
@@ -150,6 +152,9 @@ pub(crate) struct ParamsLayout {
     pub(crate) has_meta: bool,
     /// An `inputResponses` or a `requestState` member (read by the input-required flow).
     pub(crate) carries_answers: bool,
+    /// The tool a `tools/call` names, if the transport has looked it up already (the HTTP
+    /// transport does, for the tool's mirrored arguments), so that the call need not again.
+    pub(crate) tool: Option<Arc<ToolEntry>>,
 }
 
 /// A string member's value: where it lies in the text, or (written with escapes) decoded.

@@ -92,8 +92,10 @@ pub(super) fn tool_at_once(
     params: &str,
     layout: &ParamsLayout,
 ) -> Option<Arc<ToolEntry>> {
-    let name = layout.name(params)?;
-    let tool = server.tools.load().get(name).cloned()?;
+    let tool = match &layout.tool {
+        Some(tool) => Arc::clone(tool),
+        None => server.tools.load().get(layout.name(params)?).cloned()?,
+    };
     tool.runs_at_once().then_some(tool)
 }
 

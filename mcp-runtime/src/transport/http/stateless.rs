@@ -86,19 +86,25 @@ pub(super) fn admit(
             }
         }
     }
-    if request.method == "tools/call"
-        && let Some(name) = params.named("name")
-        && let Some(tool) = server.tools.load().get(name)
+    // The tool called is looked up once: for its mirrored arguments here, and for the call.
+    let tool = match params.named("name") {
+        Some(name) if request.method == "tools/call" => server.tools.load().get(name).cloned(),
+        _ => None,
+    };
+    if let Some(tool) = &tool
         && !tool.details.mirrored.is_empty()
     {
         check_mirrored(headers, &tool.details.mirrored, &params)?;
     }
     let envelope = checked.into_envelope().map_err(bad_request)?;
-    stateless_method(server, &request.method).map_err(|error| (StatusCode::NOT_FOUND, error))?;
-    Ok(Stateless {
-        envelope,
-        layout: params.into_layout(),
-    })
+    // A server with the tool called declares tools: only another request needs the check.
+    if tool.is_none() {
+        stateless_method(server, &request.method)
+            .map_err(|error| (StatusCode::NOT_FOUND, error))?;
+    }
+    let mut layout = params.into_layout();
+    layout.tool = tool;
+    Ok(Stateless { envelope, layout })
 }
 
 /// Checks the `Mcp-Param-*` headers of the arguments a tool mirrors (server/tools
