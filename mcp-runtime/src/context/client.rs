@@ -63,6 +63,7 @@ impl Context {
         params: &impl Serialize,
     ) -> Result<T, ClientError> {
         if let Some(round) = &self.input {
+            let round = round.get();
             let key = match &self.question_key {
                 Some(key) => key.to_string(),
                 None => round.default_key(method.split('/').next().unwrap_or(method)),

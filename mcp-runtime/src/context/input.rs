@@ -13,8 +13,8 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context as TaskContext, Poll};
 
 use serde::Serialize;
@@ -22,6 +22,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use super::ClientError;
+use super::request_state::RequestState;
 use crate::jsonrpc::{ErrorCode, RpcError};
 use crate::protocol::ClientInfo;
 
@@ -41,6 +42,35 @@ pub(crate) struct InputRound {
     failure: Mutex<Option<RpcError>>,
     /// How many questions were asked so far on this run, for default keys.
     count: AtomicUsize,
+}
+
+/// Where a run's [`InputRound`] is: a round of its own (a retry's, with the answers it
+/// carries; a task's next run), or, for a first call, which carries no answers, in the
+/// request's state, made only when the handler asks something (most never do).
+#[derive(Clone)]
+pub(crate) enum RoundAt {
+    Own(Arc<InputRound>),
+    FirstCall(Arc<RequestState>),
+}
+
+impl RoundAt {
+    /// The round, made now if it is a first call's not made yet.
+    pub(crate) fn get(&self) -> &InputRound {
+        match self {
+            RoundAt::Own(round) => round,
+            RoundAt::FirstCall(state) => state
+                .first_round
+                .get_or_init(|| InputRound::new(Map::new())),
+        }
+    }
+
+    /// The round, if made: a first call's is not until its handler asks.
+    fn made(&self) -> Option<&InputRound> {
+        match self {
+            RoundAt::Own(round) => Some(round),
+            RoundAt::FirstCall(state) => state.first_round.get(),
+        }
+    }
 }
 
 /// Why a run stopped before its handler returned.
@@ -154,11 +184,11 @@ impl InputRound {
 /// that stops, so every question the handler asks at once (`join!`) is collected.
 pub(crate) struct UntilInput<'a, F> {
     future: Pin<&'a mut F>,
-    round: &'a InputRound,
+    round: &'a RoundAt,
 }
 
 impl<'a, F: Future> UntilInput<'a, F> {
-    pub(crate) fn new(future: Pin<&'a mut F>, round: &'a InputRound) -> UntilInput<'a, F> {
+    pub(crate) fn new(future: Pin<&'a mut F>, round: &'a RoundAt) -> UntilInput<'a, F> {
         UntilInput { future, round }
     }
 }
@@ -170,7 +200,8 @@ impl<F: Future> Future for UntilInput<'_, F> {
         if let Poll::Ready(output) = self.future.as_mut().poll(cx) {
             return Poll::Ready(Ok(output));
         }
-        match self.round.interruption() {
+        // A round not made has had no question asked, nor a failure.
+        match self.round.made().and_then(InputRound::interruption) {
             Some(interruption) => Poll::Ready(Err(interruption)),
             None => Poll::Pending,
         }

@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 pub use client::{ClientError, Root, SamplingRequest, SamplingResponse};
 pub(crate) use client_requests::ClientRequests;
 pub use elicitation::{Elicitation, UrlElicitation};
-pub(crate) use input::{InputRound, Interruption, UntilInput};
+pub(crate) use input::{InputRound, Interruption, RoundAt, UntilInput};
 pub use logging::LoggingLevel;
 #[cfg(feature = "tracing")]
 pub(crate) use logging::send_log;
@@ -137,7 +137,7 @@ pub struct Context {
     /// The request: its id, revision, client, `_meta`, cancellation and channel back.
     state: Arc<RequestState>,
     /// In the stateless revision, the answers this run may use and where its questions go.
-    input: Option<Arc<InputRound>>,
+    input: Option<RoundAt>,
     /// The key the questions asked through this context go under ([`Context::question`]).
     question_key: Option<Arc<str>>,
 }
@@ -155,7 +155,7 @@ impl Context {
 
     /// The context of a run in the stateless revision: questions are answered from `round`
     /// or end the run. Unchanged without a round (in a session).
-    pub(crate) fn with_input(mut self, round: Option<Arc<InputRound>>) -> Context {
+    pub(crate) fn with_input(mut self, round: Option<RoundAt>) -> Context {
         if round.is_some() {
             self.input = round;
         }

@@ -9,6 +9,7 @@ use tokio::sync::Notify;
 
 use serde_json::{Map, Value};
 
+use super::InputRound;
 use crate::jsonrpc::RequestId;
 use crate::outbound::{Outbound, Outgoing};
 use crate::protocol::envelope::Envelope;
@@ -43,6 +44,9 @@ pub(crate) struct RequestState {
     registered: AtomicBool,
     /// The last progress value sent, to keep progress strictly increasing.
     pub(crate) last_progress: Mutex<Option<f64>>,
+    /// A stateless request's first run's questions and answers used ([`RoundAt::FirstCall`]),
+    /// made only when its handler asks something.
+    pub(crate) first_round: OnceLock<InputRound>,
 }
 
 impl RequestState {
@@ -70,6 +74,7 @@ impl RequestState {
             endless: AtomicBool::new(false),
             registered: AtomicBool::new(false),
             last_progress: Mutex::new(None),
+            first_round: OnceLock::new(),
         }
     }
 

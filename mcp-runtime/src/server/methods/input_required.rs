@@ -18,7 +18,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::Request;
-use crate::context::{InputRound, Interruption, UntilInput};
+use crate::context::{InputRound, Interruption, RoundAt, UntilInput};
 use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
 use crate::protocol::stateless_result::{InputRequiredResult, ResultType, ServerMeta};
 use crate::sealed_state::{Binding, StateKeys};
@@ -42,7 +42,7 @@ struct Carried {
 /// A stateless request's run: its answers, and what its state is bound to (the handler's
 /// name borrowed from the method, which holds the run for as long as it lasts).
 pub(super) struct Input<'a> {
-    round: Arc<InputRound>,
+    round: RoundAt,
     /// What the retry's `requestState` carried; `None` on a first call, which has none.
     carried: Option<Carried>,
     method: &'static str,
@@ -90,7 +90,7 @@ pub(super) fn begin<'a>(
     // A first call carries neither: nothing to read before the handler runs.
     if !carries_answers {
         return Ok(Some(Input {
-            round: Arc::new(InputRound::new(Map::new())),
+            round: RoundAt::FirstCall(Arc::clone(&request.state)),
             carried: None,
             method,
             name,
@@ -124,7 +124,7 @@ pub(super) fn begin<'a>(
         },
     }
     Ok(Some(Input {
-        round: Arc::new(InputRound::new(answers)),
+        round: RoundAt::Own(Arc::new(InputRound::new(answers))),
         carried: Some(carried),
         method,
         name,
@@ -179,8 +179,8 @@ impl Carried {
 
 impl Input<'_> {
     /// The answers and questions of this run, for the handler's `Context`.
-    pub(super) fn round(&self) -> Arc<InputRound> {
-        Arc::clone(&self.round)
+    pub(super) fn round(&self) -> RoundAt {
+        self.round.clone()
     }
 
     /// Runs a handler's future until it completes or stops on what the request lacks.
@@ -225,7 +225,7 @@ impl Input<'_> {
             return crate::jsonrpc::encode_error(Some(id), &error);
         }
         let carried = Carried {
-            answers: self.round.answers_to_keep(from_state),
+            answers: self.round.get().answers_to_keep(from_state),
             round: round + 1,
         };
         let payload = serde_json::to_vec(&carried).expect("answers serialize");

@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{Request, parse_params, tools_call};
-use crate::context::{Context, InputRound, Interruption, UntilInput};
+use crate::context::{Context, InputRound, Interruption, RoundAt, UntilInput};
 use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
 use crate::protocol::CallToolResult;
 use crate::protocol::stateless_result::ServerMeta;
@@ -57,7 +57,7 @@ pub(super) enum FirstStretch {
 }
 
 /// Polls `call` once: what it does before it first waits decides whether it becomes a task.
-pub(super) async fn first_stretch(mut call: Call, round: &InputRound) -> FirstStretch {
+pub(super) async fn first_stretch(mut call: Call, round: &RoundAt) -> FirstStretch {
     let polled = std::future::poll_fn(|cx| {
         let until = UntilInput::new(Pin::new(&mut call), round);
         match std::pin::pin!(until).poll(cx) {
@@ -88,7 +88,7 @@ pub(super) struct Rerun {
 pub(super) async fn start(
     request: &Request<'_>,
     call: Call,
-    round: Arc<InputRound>,
+    round: RoundAt,
     rerun: Rerun,
 ) -> Result<Vec<u8>, RpcError> {
     #[derive(Serialize)]
@@ -118,7 +118,7 @@ pub(super) async fn start(
 /// Runs the tool until it returns; each time it asks what no answer covers, the task waits
 /// for `tasks/update` to answer every question, then the tool runs again from the start
 /// with every answer so far.
-async fn run(task: Arc<Task>, mut call: Call, mut round: Arc<InputRound>, rerun: Rerun) {
+async fn run(task: Arc<Task>, mut call: Call, mut round: RoundAt, rerun: Rerun) {
     let Rerun {
         tool,
         arguments,
@@ -138,10 +138,10 @@ async fn run(task: Arc<Task>, mut call: Call, mut round: Arc<InputRound>, rerun:
             ))),
             Err(Interruption::Failed(error)) => Err(error),
             Err(Interruption::Asked(questions)) => {
-                let mut answers = round.answers().clone();
+                let mut answers = round.get().answers().clone();
                 answers.extend(task.ask(questions).await);
-                round = Arc::new(InputRound::new(answers));
-                let ctx = ctx.clone().with_input(Some(Arc::clone(&round)));
+                round = RoundAt::Own(Arc::new(InputRound::new(answers)));
+                let ctx = ctx.clone().with_input(Some(round.clone()));
                 call = Caught::call(&tool, ctx, arguments.clone());
                 continue;
             }

@@ -60,7 +60,7 @@ pub(super) async fn call_tool(
                 arguments: arguments.clone(),
                 ctx: ctx.clone(),
             };
-            let ctx = ctx.with_input(Some(Arc::clone(&round)));
+            let ctx = ctx.with_input(Some(round.clone()));
             let call = Caught::call(&tool, ctx, arguments);
             match tasks::first_stretch(call, &round).await {
                 tasks::FirstStretch::Done(outcome) => outcome,
