@@ -40,49 +40,55 @@ pub(super) fn admit(
         .map_err(bad_request)?;
     let claimed = checked.claimed();
     let standard = StandardHeaders::of(headers);
-    match header(standard.version, &VERSION_HEADER)? {
-        Some(version) if version == claimed => {}
-        Some(version) => {
-            return Err(mismatch(format!(
-                "the MCP-Protocol-Version header says `{version}` but `_meta` says `{claimed}`: send the same revision in both"
-            )));
-        }
-        None => {
-            return Err(mismatch(format!(
-                "missing MCP-Protocol-Version header: a request of revision {claimed} sends it, equal to `_meta`'s `io.modelcontextprotocol/protocolVersion`"
-            )));
+    if !sent_as_is(standard.version, claimed) {
+        match header(standard.version, &VERSION_HEADER)? {
+            Some(version) if version == claimed => {}
+            Some(version) => {
+                return Err(mismatch(format!(
+                    "the MCP-Protocol-Version header says `{version}` but `_meta` says `{claimed}`: send the same revision in both"
+                )));
+            }
+            None => {
+                return Err(mismatch(format!(
+                    "missing MCP-Protocol-Version header: a request of revision {claimed} sends it, equal to `_meta`'s `io.modelcontextprotocol/protocolVersion`"
+                )));
+            }
         }
     }
-    match header(standard.method, &METHOD_HEADER)? {
-        Some(method) if method == request.method => {}
-        Some(method) => {
-            return Err(mismatch(format!(
-                "the Mcp-Method header says `{method}` but the body's method is `{}`",
-                request.method
-            )));
-        }
-        None => {
-            return Err(mismatch(format!(
-                "missing Mcp-Method header: send `Mcp-Method: {}`",
-                request.method
-            )));
+    if !sent_as_is(standard.method, &request.method) {
+        match header(standard.method, &METHOD_HEADER)? {
+            Some(method) if method == request.method => {}
+            Some(method) => {
+                return Err(mismatch(format!(
+                    "the Mcp-Method header says `{method}` but the body's method is `{}`",
+                    request.method
+                )));
+            }
+            None => {
+                return Err(mismatch(format!(
+                    "missing Mcp-Method header: send `Mcp-Method: {}`",
+                    request.method
+                )));
+            }
         }
     }
     if let Some(field) = named_by(&request.method) {
         let named = params.named(field);
-        match (header(standard.name, &NAME_HEADER)?, named) {
-            (Some(name), Some(named)) if name == named => {}
-            (Some(name), named) => {
-                return Err(mismatch(format!(
-                    "the Mcp-Name header says `{name}` but the body's `{field}` is {}",
-                    named.map_or_else(|| "missing".to_owned(), |n| format!("`{n}`"))
-                )));
-            }
-            (None, _) => {
-                return Err(mismatch(format!(
-                    "missing Mcp-Name header: `{}` requests send their `{field}` in it",
-                    request.method
-                )));
+        if !named.is_some_and(|named| sent_as_is(standard.name, named)) {
+            match (header(standard.name, &NAME_HEADER)?, named) {
+                (Some(name), Some(named)) if name == named => {}
+                (Some(name), named) => {
+                    return Err(mismatch(format!(
+                        "the Mcp-Name header says `{name}` but the body's `{field}` is {}",
+                        named.map_or_else(|| "missing".to_owned(), |n| format!("`{n}`"))
+                    )));
+                }
+                (None, _) => {
+                    return Err(mismatch(format!(
+                        "missing Mcp-Name header: `{}` requests send their `{field}` in it",
+                        request.method
+                    )));
+                }
             }
         }
     }
@@ -214,6 +220,15 @@ impl<'h> StandardHeaders<'h> {
     }
 }
 
+/// Whether a header's value is `expected` as sent: plain text (visible ASCII, no spaces, not
+/// `=?base64?...?=`) equal to it byte for byte, which [`header`] reads as itself. The usual
+/// case, told without reading the value; any other takes [`header`].
+fn sent_as_is(value: Option<&HeaderValue>, expected: &str) -> bool {
+    value.is_some_and(|value| value.as_bytes() == expected.as_bytes())
+        && !expected.starts_with("=?")
+        && expected.bytes().all(|byte| byte.is_ascii_graphic())
+}
+
 /// A header's value (of the header `name`) with surrounding whitespace removed and the
 /// `=?base64?...?=` form decoded; -32020 for a value that is not text or not valid base64.
 /// Borrowed from the request unless it was base64-encoded.
@@ -252,4 +267,53 @@ fn mismatch(message: String) -> Refusal {
         StatusCode::BAD_REQUEST,
         RpcError::new(ErrorCode::HeaderMismatch, message),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `header` reads of `sent`, as text (or why it refuses it).
+    fn read(sent: &HeaderValue) -> Result<Option<String>, String> {
+        header(Some(sent), "Mcp-Name")
+            .map(|text| text.map(Cow::into_owned))
+            .map_err(|(_, error)| error.message)
+    }
+
+    #[test]
+    fn a_value_sent_as_is_is_what_the_full_read_makes_of_it() {
+        for (sent, expected) in [
+            (&b"2026-07-28"[..], "2026-07-28"),
+            (b"tools/call", "tools/call"),
+            (b"add", "add"),
+            (b"a\"b", "a\"b"),
+        ] {
+            let sent = HeaderValue::from_bytes(sent).unwrap();
+            assert!(sent_as_is(Some(&sent), expected), "{expected}");
+            assert_eq!(read(&sent), Ok(Some(expected.to_owned())));
+        }
+    }
+
+    #[test]
+    fn any_other_value_is_left_to_the_full_read() {
+        // Equal bytes, but the full read trims, decodes or refuses them.
+        for sent in [
+            &b"two words"[..],
+            b"tab\there",
+            b"=?base64?YWRk?=",
+            b"=?base64?!?=",
+            "caf\u{e9}".as_bytes(),
+        ] {
+            let value = HeaderValue::from_bytes(sent).unwrap();
+            let as_text = String::from_utf8_lossy(sent);
+            assert!(!sent_as_is(Some(&value), &as_text), "{as_text}");
+        }
+        let add = HeaderValue::from_static("add");
+        assert!(!sent_as_is(Some(&add), "ad"));
+        assert!(!sent_as_is(None, "add"));
+        assert_eq!(
+            read(&HeaderValue::from_static("=?base64?YWRk?=")),
+            Ok(Some("add".to_owned()))
+        );
+    }
 }
