@@ -60,7 +60,7 @@ impl RoundAt {
             RoundAt::Own(round) => round,
             RoundAt::FirstCall(state) => state
                 .first_round
-                .get_or_init(|| InputRound::new(Map::new())),
+                .get_or_init(|| Box::new(InputRound::new(Map::new()))),
         }
     }
 
@@ -68,7 +68,7 @@ impl RoundAt {
     fn made(&self) -> Option<&InputRound> {
         match self {
             RoundAt::Own(round) => Some(round),
-            RoundAt::FirstCall(state) => state.first_round.get(),
+            RoundAt::FirstCall(state) => state.first_round.get().map(|round| &**round),
         }
     }
 }

@@ -45,8 +45,9 @@ pub(crate) struct RequestState {
     /// The last progress value sent, to keep progress strictly increasing.
     pub(crate) last_progress: Mutex<Option<f64>>,
     /// A stateless request's first run's questions and answers used ([`RoundAt::FirstCall`]),
-    /// made only when its handler asks something.
-    pub(crate) first_round: OnceLock<InputRound>,
+    /// made only when its handler asks something (boxed: every request's state is moved into
+    /// its `Arc`, and most never ask).
+    pub(crate) first_round: OnceLock<Box<InputRound>>,
 }
 
 impl RequestState {
