@@ -59,7 +59,12 @@ impl Revision {
 
     /// Parses a `protocolVersion` string; `None` for a revision the runtime does not speak.
     pub fn parse(version: &str) -> Option<Revision> {
-        Revision::ALL.into_iter().find(|r| r.as_str() == version)
+        // Newest first: the revisions most requests name (a 2025-03-26 client sends no
+        // version header, and `initialize` names its revision once).
+        Revision::ALL
+            .into_iter()
+            .rev()
+            .find(|r| r.as_str() == version)
     }
 
     /// Whether the revision is stateless (2026-07-28 on): named by each request's `_meta`,
