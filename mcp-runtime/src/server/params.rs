@@ -139,7 +139,6 @@ impl<'a> Params<'a> {
             has_meta: self.has_meta,
             carries_answers: self.carries_answers,
             arguments: self.arguments,
-            tool: None,
         }
     }
 }
@@ -152,15 +151,14 @@ pub(crate) struct ParamsLayout {
     pub(crate) has_meta: bool,
     /// An `inputResponses` or a `requestState` member (read by the input-required flow).
     pub(crate) carries_answers: bool,
-    /// The tool a `tools/call` names, if the transport has looked it up already (the HTTP
-    /// transport does, for the tool's mirrored arguments), so that the call need not again.
-    pub(crate) tool: Option<Arc<ToolEntry>>,
 }
 
-/// A string member's value: where it lies in the text, or (written with escapes) decoded.
+/// A string member's value: where it lies in the text, or (written with escapes) decoded, or
+/// (a `tools/call`'s `name`) the tool of that name, looked up already.
 enum Span {
     At(Range<usize>),
     Decoded(String),
+    Tool(Arc<ToolEntry>),
 }
 
 impl ParamsLayout {
@@ -174,6 +172,26 @@ impl ParamsLayout {
         match self.name.as_ref()? {
             Span::At(range) => Some(&text[range.clone()]),
             Span::Decoded(name) => Some(name),
+            Span::Tool(tool) => Some(tool.name()),
+        }
+    }
+
+    /// This layout of a `tools/call` whose tool `tool` (the one its `name` names) the
+    /// transport has looked up already (the HTTP transport does, for the tool's mirrored
+    /// arguments), so that the call need not look it up again.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn with_tool(self, tool: Arc<ToolEntry>) -> ParamsLayout {
+        ParamsLayout {
+            name: Some(Span::Tool(tool)),
+            ..self
+        }
+    }
+
+    /// The tool `name` names, if it was looked up already ([`with_tool`](Self::with_tool)).
+    pub(crate) fn tool(&self) -> Option<&Arc<ToolEntry>> {
+        match self.name.as_ref()? {
+            Span::Tool(tool) => Some(tool),
+            Span::At(_) | Span::Decoded(_) => None,
         }
     }
 }

@@ -92,7 +92,7 @@ pub(super) fn tool_at_once(
     params: &str,
     layout: &ParamsLayout,
 ) -> Option<Arc<ToolEntry>> {
-    let tool = match &layout.tool {
+    let tool = match layout.tool() {
         Some(tool) => Arc::clone(tool),
         None => server.tools.load().get(layout.name(params)?).cloned()?,
     };

@@ -108,8 +108,11 @@ pub(super) fn admit(
         stateless_method(server, &request.method)
             .map_err(|error| (StatusCode::NOT_FOUND, error))?;
     }
-    let mut layout = params.into_layout();
-    layout.tool = tool;
+    let layout = params.into_layout();
+    let layout = match tool {
+        Some(tool) => layout.with_tool(tool),
+        None => layout,
+    };
     Ok(Stateless { envelope, layout })
 }
 
