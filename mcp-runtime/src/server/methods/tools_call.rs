@@ -36,7 +36,11 @@ pub(super) async fn call_tool(
         Ok(call) => call,
         Err(error) => return encode_error(Some(id), &error),
     };
-    let tool = match find(request, call.name()) {
+    let found = match call.found_tool() {
+        Some(tool) => Ok(Arc::clone(tool)),
+        None => find(request, call.name()),
+    };
+    let tool = match found {
         Ok(tool) => tool,
         Err(error) => return encode_error(Some(id), &error),
     };
@@ -272,6 +276,15 @@ impl CallParams {
         match self {
             CallParams::Laid { params, layout } => layout.name(params).unwrap_or_default(),
             CallParams::Decoded { name, .. } => name,
+        }
+    }
+
+    /// The tool `name` names, if the transport looked it up already
+    /// ([`ParamsLayout::with_tool`]).
+    fn found_tool(&self) -> Option<&Arc<ToolEntry>> {
+        match self {
+            CallParams::Laid { layout, .. } => layout.tool(),
+            CallParams::Decoded { .. } => None,
         }
     }
 
