@@ -164,7 +164,7 @@ impl Request<'_> {
         if self.envelope().is_none() {
             return encode_result(&self.id, result);
         }
-        let members = self.server().complete_members.cacheable_for(item);
+        let members = self.server().complete_members().cacheable_for(item);
         encode_result_with(&self.id, result, &members)
     }
 
@@ -181,11 +181,10 @@ impl Request<'_> {
     /// What a result of this request gets after its own members: for a stateless revision,
     /// that it is complete and who answers (and the server's cache hints if `cacheable`).
     fn complete_members(&self, cacheable: bool) -> &str {
-        let members = &self.server().complete_members;
         match self.envelope() {
             None => "",
-            Some(_) if cacheable => &members.cacheable,
-            Some(_) => &members.plain,
+            Some(_) if cacheable => &self.server().complete_members().cacheable,
+            Some(_) => &self.server().complete_members().plain,
         }
     }
 }
