@@ -108,6 +108,48 @@ fn stdout_carries_only_protocol_messages_even_when_tools_print() {
     }
 }
 
+/// The thread that moves stray prints to stderr starts at the first print, not before: a
+/// server that has printed nothing runs on one thread, and what a tool prints later reaches
+/// stderr while the server goes on serving, not only when it ends.
+#[cfg(target_os = "linux")]
+#[test]
+fn stray_prints_are_forwarded_from_the_first_print_on_by_a_thread_started_then() {
+    let mut server = Running::start("printing", &[]);
+    let stderr = server.child.stderr.take().unwrap();
+    let (sender, stderr_lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    server.initialize();
+    server.send(&call(1, "wait", json!({"ms": 1})));
+    assert_eq!(server.next()["id"], 1);
+    let tasks = format!("/proc/{}/task", server.child.id());
+    let threads = std::fs::read_dir(&tasks).unwrap().count();
+    assert_eq!(threads, 1, "threads before anything is printed");
+
+    server.send(&call(2, "shout", json!({"text": "late"})));
+    assert_eq!(server.next()["result"]["content"][0]["text"], "LATE");
+    let mut seen = Vec::new();
+    while !["println: late", "write_all: late", "child process: late"]
+        .iter()
+        .all(|printed| seen.iter().any(|line: &String| line.contains(printed)))
+    {
+        let line = stderr_lines
+            .recv_timeout(Duration::from_secs(10))
+            .unwrap_or_else(|_| panic!("the prints reach stderr while serving: {seen:?}"));
+        seen.push(line);
+    }
+    assert!(std::fs::read_dir(&tasks).unwrap().count() > 1);
+    let (rest, _, success) = server.finish();
+    assert!(rest.is_empty(), "{rest:?}");
+    assert!(success);
+}
+
 /// What a tool prints while the first chunk of input is handled (before the thread that moves
 /// stray prints to stderr is started) still reaches stderr, and never stdout.
 #[test]
