@@ -31,15 +31,7 @@ impl Running {
             .spawn()
             .expect("the example starts");
         let stdout: ChildStdout = child.stdout.take().unwrap();
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = lines_of(stdout);
         Running { child, lines }
     }
 
@@ -82,6 +74,20 @@ impl Running {
     }
 }
 
+/// The lines `source` yields, read on a thread of their own.
+fn lines_of(source: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(source).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
 fn call(id: u32, tool: &str, arguments: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}).to_string()
 }
@@ -115,16 +121,7 @@ fn stdout_carries_only_protocol_messages_even_when_tools_print() {
 #[test]
 fn stray_prints_are_forwarded_from_the_first_print_on_by_a_thread_started_then() {
     let mut server = Running::start("printing", &[]);
-    let stderr = server.child.stderr.take().unwrap();
-    let (sender, stderr_lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines() {
-            let Ok(line) = line else { break };
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let stderr_lines = lines_of(server.child.stderr.take().unwrap());
     server.initialize();
     server.send(&call(1, "wait", json!({"ms": 1})));
     assert_eq!(server.next()["id"], 1);
