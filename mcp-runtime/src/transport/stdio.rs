@@ -41,7 +41,7 @@ impl Server {
         let (protocol_out, stray) = take_stdout_for_protocol()?;
         // Last, on every way out: stray prints and traces reach stderr before the process ends.
         let mut release = ReleaseStdout(Some(stray));
-        if io::stdin().is_terminal() {
+        if stdin_fd().is_terminal() {
             self.introduce_on_terminal();
         }
         let max = self.core.max_message_bytes;
@@ -90,6 +90,18 @@ impl Server {
             info.name, info.version
         ));
     }
+}
+
+/// Descriptor 0, without `io::stdin()`, whose buffer (8 KiB) serving never reads through.
+#[cfg(unix)]
+fn stdin_fd() -> std::os::fd::BorrowedFd<'static> {
+    rustix::stdio::stdin()
+}
+
+/// Descriptor 0's handle where there are no descriptors.
+#[cfg(not(unix))]
+fn stdin_fd() -> io::Stdin {
+    io::stdin()
 }
 
 /// How long the end of serving waits for the log to reach stderr, which may not be read.
@@ -166,7 +178,7 @@ fn open_stdio(
 
         use super::nonblocking::NonBlocking;
 
-        if let Some(input) = NonBlocking::reader(io::stdin().as_fd())
+        if let Some(input) = NonBlocking::reader(stdin_fd())
             && let Some(output) = NonBlocking::writer(protocol_out.as_fd())
         {
             return Ok((
