@@ -109,6 +109,12 @@ const LOG_FLUSH: Duration = Duration::from_secs(1);
 
 /// After the end of stdin: the requests in flight finish within `grace`, or are cancelled.
 async fn wind_down(session: &Session, grace: Duration) {
+    let mut idle = std::pin::pin!(session.wait_idle());
+    let mut now = std::task::Context::from_waker(std::task::Waker::noop());
+    if idle.as_mut().poll(&mut now).is_ready() {
+        // Nothing in flight (the usual end): no timer, and no thread for it.
+        return;
+    }
     // Timed on a thread of its own: the runtime may have no time driver.
     let (expired, grace_over) = oneshot::channel();
     let timer = crate::named_thread::spawn(
@@ -120,11 +126,11 @@ async fn wind_down(session: &Session, grace: Duration) {
     );
     if timer.is_err() {
         // No thread for the timer: the requests finish in their own time.
-        session.wait_idle().await;
+        idle.await;
         return;
     }
     tokio::select! {
-        () = session.wait_idle() => {}
+        () = idle => {}
         _ = grace_over => {
             // A cancelled handler is dropped at its next `.await`; one that blocks its thread
             // is not waited for.
