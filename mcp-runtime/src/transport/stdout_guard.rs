@@ -19,21 +19,18 @@
 
 use std::fs::File;
 use std::io;
-#[cfg(unix)]
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// What is printed to fd 1 while serving: the pipe's reading end, until a thread of its own
 /// forwards its bytes to the log.
 pub(crate) struct StrayOutput {
     /// Shared with the task that watches the pipe, which starts that thread at the first print.
-    #[cfg(unix)]
     pipe: Arc<Mutex<Option<io::PipeReader>>>,
     /// Whether the pipe is watched, or forwarded from, already.
     watched: bool,
 }
 
 impl StrayOutput {
-    #[cfg(unix)]
     fn new(pipe: Option<io::PipeReader>) -> StrayOutput {
         StrayOutput {
             pipe: Arc::new(Mutex::new(pipe)),
@@ -128,20 +125,14 @@ pub(crate) fn release_stdout(stray: StrayOutput, limit: std::time::Duration) {
 
     // What was printed and not forwarded yet: before the first replies, when serving ended
     // before them, or before the task watching the pipe noticed it. An empty pipe needs no
-    // thread (on a runtime that goes on, the task still forwards what a child process prints
-    // later). Looked at before stdout's own buffer is flushed into the pipe (so a full pipe
-    // is being emptied), and after (for what the flush wrote).
-    let forward_what_is_held = || {
-        let held = lock(&stray.pipe)
-            .as_ref()
-            .is_some_and(|pipe| rustix::io::ioctl_fionread(pipe).map_or(true, |held| held > 0));
-        if held {
-            forward_now(&stray.pipe);
-        }
-    };
-    forward_what_is_held();
+    // thread.
+    let printed = lock(&stray.pipe)
+        .as_ref()
+        .is_some_and(|pipe| rustix::io::ioctl_fionread(pipe).map_or(true, |held| held > 0));
+    if printed {
+        forward_now(&stray.pipe);
+    }
     let _ = io::stdout().lock().flush();
-    forward_what_is_held();
     let _ = rustix::stdio::dup2_stdout(io::stderr().as_fd());
     crate::stderr::flush(limit);
 }
@@ -150,7 +141,7 @@ pub(crate) fn release_stdout(stray: StrayOutput, limit: std::time::Duration) {
 #[cfg(not(unix))]
 pub(crate) fn take_stdout_for_protocol()
 -> io::Result<(impl io::Write + Send + 'static, StrayOutput)> {
-    Ok((io::stdout(), StrayOutput { watched: false }))
+    Ok((io::stdout(), StrayOutput::new(None)))
 }
 
 /// What the log holds is written (for at most `limit`).
