@@ -131,12 +131,6 @@ impl NonBlocking {
         }
     }
 
-    /// Completes when there is something to read, or the end of input, or an error; reads
-    /// nothing.
-    pub(crate) async fn readable(&self) {
-        let _ = self.fd.readable().await;
-    }
-
     /// Writes some of `bytes`, waiting for room if there is none.
     pub(crate) async fn write(&self, bytes: &[u8]) -> io::Result<usize> {
         self.when_ready(Interest::WRITABLE, || self.try_write(bytes))
@@ -194,13 +188,9 @@ fn register(file: File, interest: Interest) -> Option<AsyncFd<File>> {
     match registered {
         Ok(registered) => registered.ok(),
         Err(_no_io_driver) => {
-            // Said once, though stdin, stdout and the pipe of stray prints each find it.
-            static SAID: std::sync::Once = std::sync::Once::new();
-            SAID.call_once(|| {
-                crate::stderr::line(
-                    "mcp: the Tokio runtime has no I/O driver (`enable_io`): serving stdio with blocking reads on a thread instead",
-                );
-            });
+            crate::stderr::line(
+                "mcp: the Tokio runtime has no I/O driver (`enable_io`): serving stdio with blocking reads on a thread instead",
+            );
             None
         }
     }
