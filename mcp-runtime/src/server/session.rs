@@ -68,8 +68,8 @@ pub(crate) struct Session {
 /// Where a request's reply goes.
 enum ReplyTo {
     /// To the sink of the message that carried the request (the stdio writer, an HTTP
-    /// response).
-    Sink(Outbound),
+    /// response), which its state holds.
+    Sink,
     /// Into a batch reply, sent once every request of the batch is done.
     Batch(Arc<BatchReply>),
 }
@@ -248,8 +248,7 @@ impl Session {
 
     /// Handles one raw message. Must be called within a Tokio runtime.
     pub(crate) fn receive(self: &Arc<Self>, bytes: &[u8]) {
-        let sink = self.outbound.clone();
-        self.receive_via(bytes, &sink);
+        self.receive_via(bytes, &self.outbound);
     }
 
     /// Handles one raw message whose replies, and whatever its requests' handlers send
@@ -281,16 +280,21 @@ impl Session {
                 let read =
                     read.or_else(|| params::claim(request.params.as_ref().map(ParamsText::get)));
                 let Some(mut read) = read else {
-                    return self.start_request(request, ReplyTo::Sink(sink.clone()), None, None);
+                    return self.start_request(request, (sink.clone(), ReplyTo::Sink), None, None);
                 };
                 let claim = read.claim.take().filter(Claim::claims_era);
                 let layout = Some(read.into_layout());
                 let Some(claim) = claim else {
-                    return self.start_request(request, ReplyTo::Sink(sink.clone()), None, layout);
+                    return self.start_request(
+                        request,
+                        (sink.clone(), ReplyTo::Sink),
+                        None,
+                        layout,
+                    );
                 };
                 match claim.into_envelope(&self.server.last_client) {
                     Ok(envelope) => {
-                        let reply_to = ReplyTo::Sink(sink.clone());
+                        let reply_to = (sink.clone(), ReplyTo::Sink);
                         self.start_request(request, reply_to, Some(envelope), layout);
                     }
                     Err(error) => sink.send(
@@ -389,24 +393,21 @@ impl Session {
         }
         if let Incoming::Request(request) = message {
             let Stateless { envelope, layout } = stateless;
-            let reply_to = ReplyTo::Sink(sink.clone());
+            let reply_to = (sink.clone(), ReplyTo::Sink);
             self.start_request(request, reply_to, Some(envelope), Some(layout));
         }
     }
 
-    /// Starts `request`, of a stateless revision if it has an `envelope`; `layout` is where the
-    /// members of its params lie, if a pass over them found them.
+    /// Starts `request`, of a stateless revision if it has an `envelope`: its messages go to
+    /// the sink, its reply where [`ReplyTo`] says; `layout` is where the members of its params
+    /// lie, if a pass over them found them.
     fn start_request(
         self: &Arc<Self>,
         request: IncomingRequest,
-        reply_to: ReplyTo,
+        (sink, reply_to): (Outbound, ReplyTo),
         envelope: Option<Envelope>,
         layout: Option<ParamsLayout>,
     ) {
-        let sink = match &reply_to {
-            ReplyTo::Sink(sink) => sink.clone(),
-            ReplyTo::Batch(batch) => batch.outbound.clone(),
-        };
         let task_state = Arc::new(self.request_state(request.id.clone(), sink, envelope));
         // Registered before the task exists, and the lock released before it is spawned: the
         // task never waits on this lock to find its own state. In an in-order session, only if
@@ -551,7 +552,7 @@ impl Session {
 
     fn reply(&self, reply_to: &ReplyTo, request: &RequestState, message: Vec<u8>) {
         match reply_to {
-            ReplyTo::Sink(sink) => sink.send(request.reply_kind(), message),
+            ReplyTo::Sink => request.sink.send(request.reply_kind(), message),
             ReplyTo::Batch(batch) => batch.push(message),
         }
     }
@@ -613,7 +614,7 @@ impl Session {
             match item {
                 Incoming::Request(request) => {
                     // Batches exist only in 2025-03-26: their requests are served in the session.
-                    let reply_to = ReplyTo::Batch(Arc::clone(&batch));
+                    let reply_to = (batch.outbound.clone(), ReplyTo::Batch(Arc::clone(&batch)));
                     self.start_request(request, reply_to, None, None);
                 }
                 Incoming::Notification { method, params } => self.on_notification(&method, params),
