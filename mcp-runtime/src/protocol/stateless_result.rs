@@ -119,6 +119,17 @@ impl CompleteMembers {
         }
     }
 
+    /// What a result gets after its own members: for a request of a stateless revision, that
+    /// it is complete and who answers (and the server's cache hints if `cacheable`); nothing in
+    /// a session.
+    pub(crate) fn for_result(&self, stateless: bool, cacheable: bool) -> &str {
+        match (stateless, cacheable) {
+            (false, _) => "",
+            (true, true) => &self.cacheable,
+            (true, false) => &self.plain,
+        }
+    }
+
     /// The members of a cacheable result about one item with hints of its own.
     pub(crate) fn cacheable_for(&self, item: ItemCacheHints) -> Cow<'_, str> {
         let hints = item.over(self.hints);

@@ -19,6 +19,7 @@ use serde_json::value::RawValue;
 use tokio::sync::Notify;
 
 use super::ServerCore;
+use super::methods::Reply;
 use super::panic::{CatchUnwind, UntilCancelled, catch};
 use super::params::{self, ParamsLayout};
 use crate::context::{ClientRequests, LoggingLevel, RequestState, SessionLink, StateMap};
@@ -435,7 +436,7 @@ impl Session {
                 self.reply(
                     &reply_to,
                     &task_state,
-                    encode_error(Some(&request.id), &error),
+                    Reply::Encoded(encode_error(Some(&request.id), &error)),
                 );
                 return;
             }
@@ -466,6 +467,7 @@ impl Session {
                 handling,
             ));
             let outcome = UntilCancelled::new(handling, &task_state).await;
+            let outcome = outcome.map(|outcome| outcome.map(Reply::Encoded));
             session.conclude(&task_state, &reply_to, outcome);
         };
         start_here(task, || {
@@ -518,7 +520,7 @@ impl Session {
         &self,
         state: &RequestState,
         reply_to: &ReplyTo,
-        outcome: Option<Result<Vec<u8>, String>>,
+        outcome: Option<Result<Reply, String>>,
     ) {
         state.finish();
         let Some(outcome) = outcome else {
@@ -526,10 +528,10 @@ impl Session {
         };
         let id = state.id();
         let reply = outcome.unwrap_or_else(|panic| {
-            encode_error(
+            Reply::Encoded(encode_error(
                 Some(id),
                 &RpcError::internal(format!("the handler panicked: {panic}")),
-            )
+            ))
         });
         if self.finish(id, state) {
             self.reply(reply_to, state, reply);
@@ -550,10 +552,24 @@ impl Session {
             .is_some()
     }
 
-    fn reply(&self, reply_to: &ReplyTo, request: &RequestState, message: Vec<u8>) {
-        match reply_to {
-            ReplyTo::Sink => request.sink.send(request.reply_kind(), message),
-            ReplyTo::Batch(batch) => batch.push(message),
+    fn reply(&self, reply_to: &ReplyTo, request: &RequestState, reply: Reply) {
+        let id = request.id();
+        let members = || {
+            let stateless = request.envelope.is_some();
+            self.server.complete_members.for_result(stateless, false)
+        };
+        // Matched by reference where it can be, not moved: a tool's result is large.
+        match (reply_to, &reply) {
+            (ReplyTo::Sink, Reply::ToolResult(_)) => {
+                let write = &mut |out: &mut Vec<u8>| reply.write(out, id, members());
+                request.sink.send_written(request.reply_kind(), write);
+            }
+            (ReplyTo::Sink, Reply::Encoded(_)) => {
+                request
+                    .sink
+                    .send(request.reply_kind(), reply.into_bytes(id, ""));
+            }
+            (ReplyTo::Batch(batch), _) => batch.push(reply.into_bytes(id, members())),
         }
     }
 

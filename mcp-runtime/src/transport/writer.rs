@@ -126,12 +126,17 @@ impl SharedWriter {
 
     /// Queues one message (a newline is added) to be written soon.
     pub(crate) fn send(self: &Arc<Self>, message: &[u8]) {
+        self.send_written(&mut |pending| pending.extend_from_slice(message));
+    }
+
+    /// [`send`](Self::send) of the message `write` appends to the buffer (under its lock, so
+    /// it only writes what it has ready).
+    pub(crate) fn send_written(self: &Arc<Self>, write: &mut dyn FnMut(&mut Vec<u8>)) {
         let mut queue = self.lock_queue();
         if queue.failed.is_some() {
             return;
         }
-        queue.pending.reserve(message.len() + 1);
-        queue.pending.extend_from_slice(message);
+        write(&mut queue.pending);
         queue.pending.push(b'\n');
         if queue.writing
             || queue

@@ -15,6 +15,7 @@ mod initialize;
 mod input_required;
 mod list;
 mod prompts_get;
+mod reply;
 mod resources_read;
 mod subscriptions_listen;
 #[cfg(feature = "tasks")]
@@ -27,6 +28,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use serde_json::value::RawValue;
+
+pub(crate) use reply::Reply;
 
 use super::params::ParamsLayout;
 use super::{ServerCore, Session};
@@ -181,12 +184,8 @@ impl Request<'_> {
     /// What a result of this request gets after its own members: for a stateless revision,
     /// that it is complete and who answers (and the server's cache hints if `cacheable`).
     fn complete_members(&self, cacheable: bool) -> &str {
-        let members = &self.server().complete_members;
-        match self.envelope() {
-            None => "",
-            Some(_) if cacheable => &members.cacheable,
-            Some(_) => &members.plain,
-        }
+        let stateless = self.envelope().is_some();
+        (self.server().complete_members).for_result(stateless, cacheable)
     }
 }
 
@@ -276,7 +275,7 @@ pub(crate) fn route_at_once(
     request: IncomingRequest,
     layout: Option<ParamsLayout>,
     state: &Arc<RequestState>,
-) -> Result<Vec<u8>, (IncomingRequest, Option<ParamsLayout>)> {
+) -> Result<Reply, (IncomingRequest, Option<ParamsLayout>)> {
     if request.method != "tools/call" {
         return Err((request, layout));
     }
