@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 use std::collections::hash_map::Entry;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use serde::Serialize;
@@ -64,6 +64,9 @@ pub(crate) struct Session {
     client_requests: ClientRequests,
     running: AtomicUsize,
     idle: Notify,
+    /// Whether anyone has waited for `idle` (the end of serving): until then the end of a
+    /// request does not signal it, which costs a lock.
+    idle_awaited: AtomicBool,
 }
 
 /// Where a request's reply goes.
@@ -121,6 +124,7 @@ impl Session {
             inflight: Mutex::new(IdMap::default()),
             client_requests,
             running: AtomicUsize::new(0),
+            idle_awaited: AtomicBool::new(false),
             log_level: AtomicU8::new(LoggingLevel::Debug as u8),
             idle: Notify::new(),
         })
@@ -344,9 +348,12 @@ impl Session {
 
     /// Waits until every request in flight has been answered (or cancelled).
     pub(crate) async fn wait_idle(&self) {
+        // Sequentially consistent, as `RunningGuard`'s side: either the last request's end
+        // sees the flag and signals, or this sees its count.
+        self.idle_awaited.store(true, Ordering::SeqCst);
         loop {
             let idle = self.idle.notified();
-            if self.running.load(Ordering::Acquire) == 0 {
+            if self.running.load(Ordering::SeqCst) == 0 {
                 return;
             }
             idle.await;
@@ -741,8 +748,11 @@ impl RunningGuard {
 
 impl Drop for RunningGuard {
     fn drop(&mut self) {
-        if self.session.running.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.session.idle.notify_waiters();
+        let session = &self.session;
+        if session.running.fetch_sub(1, Ordering::SeqCst) == 1
+            && session.idle_awaited.load(Ordering::SeqCst)
+        {
+            session.idle.notify_waiters();
         }
     }
 }
