@@ -67,6 +67,9 @@ pub(crate) struct Session {
     /// Whether anyone has waited for `idle` (the end of serving): until then the end of a
     /// request does not signal it, which costs a lock.
     idle_awaited: AtomicBool,
+    /// The state of the last request answered at once, if nothing else held it then: the
+    /// next request's is written into it rather than into an allocation of its own.
+    spare_state: Mutex<Option<Arc<RequestState>>>,
 }
 
 /// Where a request's reply goes.
@@ -125,6 +128,7 @@ impl Session {
             client_requests,
             running: AtomicUsize::new(0),
             idle_awaited: AtomicBool::new(false),
+            spare_state: Mutex::new(None),
             log_level: AtomicU8::new(LoggingLevel::Debug as u8),
             idle: Notify::new(),
         })
@@ -416,7 +420,7 @@ impl Session {
         envelope: Option<Envelope>,
         layout: Option<ParamsLayout>,
     ) {
-        let task_state = Arc::new(self.request_state(request.id.clone(), sink, envelope));
+        let task_state = self.new_state(self.request_state(request.id.clone(), sink, envelope));
         // Registered before the task exists, and the lock released before it is spawned: the
         // task never waits on this lock to find its own state. In an in-order session, only if
         // its first poll leaves it waiting (below); an id in use is refused all the same.
@@ -451,7 +455,7 @@ impl Session {
         let guard = RunningGuard::new(self);
         // A call of a tool that cannot wait is answered here, with no task and no future.
         let (request, layout) = match self.answer_at_once(request, layout, &task_state, &reply_to) {
-            Ok(()) => return,
+            Ok(()) => return self.keep_spare(task_state),
             Err(back) => back,
         };
         let session = Arc::clone(self);
@@ -487,6 +491,29 @@ impl Session {
                 state.mark_registered();
             }
         });
+    }
+
+    /// `state`, shared: in the spare state's place if there is one.
+    fn new_state(&self, state: RequestState) -> Arc<RequestState> {
+        let spare = self.spare_state.lock().expect("lock poisoned").take();
+        match spare {
+            Some(mut spare) => match Arc::get_mut(&mut spare) {
+                Some(place) => {
+                    *place = state;
+                    spare
+                }
+                None => Arc::new(state),
+            },
+            None => Arc::new(state),
+        }
+    }
+
+    /// Keeps the state of a request that has ended as the spare, if nothing else holds it (a
+    /// handler may have kept its `Context`).
+    fn keep_spare(&self, mut state: Arc<RequestState>) {
+        if Arc::get_mut(&mut state).is_some() {
+            *self.spare_state.lock().expect("lock poisoned") = Some(state);
+        }
     }
 
     /// Answers `request` on the spot if it can be answered without a future (a call of a tool
