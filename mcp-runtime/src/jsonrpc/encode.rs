@@ -45,7 +45,7 @@ pub(crate) fn write_result(
 ) {
     let start = out.len();
     out.extend_from_slice(RESULT_HEAD);
-    out.extend_from_slice(id.as_json().as_bytes());
+    out.extend_from_slice(id.as_json_bytes());
     out.extend_from_slice(br#","result":"#);
     let serialized = write(out).is_ok();
     finish_result(out, start, id, serialized, members);
@@ -76,7 +76,7 @@ fn finish_result(out: &mut Vec<u8>, start: usize, id: &RequestId, serialized: bo
 pub(crate) fn encode_error(id: Option<&RequestId>, error: &RpcError) -> Vec<u8> {
     let mut out = Vec::with_capacity(128);
     out.extend_from_slice(RESULT_HEAD);
-    out.extend_from_slice(id.map_or("null", RequestId::as_json).as_bytes());
+    out.extend_from_slice(id.map_or(&b"null"[..], RequestId::as_json_bytes));
     finish_error(out, error)
 }
 
@@ -109,7 +109,7 @@ pub(crate) fn encode_notification(method: &str, params: &impl Serialize) -> Vec<
 pub(crate) fn encode_request(id: &RequestId, method: &str, params: &impl Serialize) -> Vec<u8> {
     let mut out = Vec::with_capacity(128);
     out.extend_from_slice(RESULT_HEAD);
-    out.extend_from_slice(id.as_json().as_bytes());
+    out.extend_from_slice(id.as_json_bytes());
     out.extend_from_slice(br#","method":"#);
     serde_json::to_writer(&mut out, method).expect("a string always serializes");
     out.extend_from_slice(br#","params":"#);

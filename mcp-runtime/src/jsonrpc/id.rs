@@ -55,10 +55,13 @@ impl Spelling {
     }
 
     fn text(&self) -> &str {
+        std::str::from_utf8(self.bytes()).expect("an id's spelling is the whole of a `str`")
+    }
+
+    fn bytes(&self) -> &[u8] {
         match self {
-            Spelling::Inline { len, bytes } => std::str::from_utf8(&bytes[..usize::from(*len)])
-                .expect("an id kept in place is the whole of a `str`"),
-            Spelling::Shared(text) => text,
+            Spelling::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            Spelling::Shared(text) => text.as_bytes(),
         }
     }
 }
@@ -85,6 +88,12 @@ impl RequestId {
     /// The id as JSON text, ready to splice into a message.
     pub fn as_json(&self) -> &str {
         self.0.text()
+    }
+
+    /// [`as_json`](Self::as_json)'s bytes, for a message being written (without checking
+    /// again that they are UTF-8).
+    pub(crate) fn as_json_bytes(&self) -> &[u8] {
+        self.0.bytes()
     }
 
     /// The id as a JSON value.
