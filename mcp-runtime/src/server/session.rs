@@ -152,7 +152,8 @@ impl Session {
         // The session's negotiation is looked up only for a request that has no envelope.
         let (revision, client) = match &envelope {
             Some(envelope) => (envelope.revision, Arc::clone(&envelope.client)),
-            None => match self.negotiated() {
+            // Read under the lock, without a count of its own on the negotiation.
+            None => match &*self.negotiated.read().expect("lock poisoned") {
                 Some(negotiated) => (negotiated.revision, Arc::clone(&negotiated.client)),
                 None => (Revision::LATEST_SESSION_BASED, Arc::default()),
             },
