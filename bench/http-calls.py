@@ -4,9 +4,11 @@ connection to a Streamable HTTP server on 127.0.0.1:PORT, and checks each answer
 a server's instructions and allocations per request under valgrind (the difference of two runs
 with different N), which wrk's fixed duration cannot give. See BENCHMARKS.md.
 
-Usage: bench/http-calls.py PORT N legacy|2026
-  legacy: the session-based stateless request; 2026: revision 2026-07-28's request, with its
-  `_meta` and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers.
+Usage: bench/http-calls.py PORT N legacy|legacy-2025-11-25|2026
+  legacy: the session-based stateless request without an MCP-Protocol-Version header (what a
+  2025-03-26 client sends); legacy-2025-11-25: the same with `MCP-Protocol-Version: 2025-11-25`
+  (what a 2025-06-18 or 2025-11-25 client sends after `initialize`); 2026: revision 2026-07-28's
+  request, with its `_meta` and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers.
 """
 import http.client
 import sys
@@ -22,9 +24,13 @@ def main() -> None:
     port, count, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
     body = LEGACY
-    if mode == "2026":
+    if mode == "legacy-2025-11-25":
+        headers["mcp-protocol-version"] = "2025-11-25"
+    elif mode == "2026":
         headers.update({"mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "add"})
         body = MODERN
+    elif mode != "legacy":
+        sys.exit(f"unknown mode {mode!r}: legacy, legacy-2025-11-25 or 2026")
     connection = http.client.HTTPConnection("127.0.0.1", port)
     for _ in range(count):
         connection.request("POST", "/mcp", body, headers)
