@@ -213,8 +213,8 @@ async fn progress_echoes_the_token_exactly_goes_up_and_stops_at_the_reply() {
 
 #[tokio::test]
 async fn a_request_answered_at_once_starts_afresh_after_another() {
-    // The second call's state takes the first's place (nothing else held it): its progress
-    // starts from nothing again, under its own token.
+    // Nothing of the first call's state carries over: the second's progress starts from
+    // nothing again, under its own token.
     let client = Checked::connect(&server(), "2025-11-25").await;
     for (id, upto, token) in [(1, 3, "first"), (2, 1, "second")] {
         let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",

@@ -67,8 +67,9 @@ pub(crate) struct Session {
     /// Whether anyone has waited for `idle` (the end of serving): until then the end of a
     /// request does not signal it, which costs a lock.
     idle_awaited: AtomicBool,
-    /// The state of the last request answered at once, if nothing else held it then: the
-    /// next request's is written into it rather than into an allocation of its own.
+    /// The state of the last request answered at once, if nothing else held it then (in an
+    /// in-order session): the next request's is written into it rather than into an
+    /// allocation of its own.
     spare_state: Mutex<Option<Arc<RequestState>>>,
 }
 
@@ -510,9 +511,11 @@ impl Session {
     }
 
     /// Keeps the state of a request that has ended as the spare, if nothing else holds it (a
-    /// handler may have kept its `Context`).
+    /// handler may have kept its `Context`). Only in an in-order session (stdio), whose
+    /// requests all reply on the session's own sink: elsewhere a request's sink may be its own
+    /// response stream, which a spare would keep open.
     fn keep_spare(&self, mut state: Arc<RequestState>) {
-        if Arc::get_mut(&mut state).is_some() {
+        if self.in_order && Arc::get_mut(&mut state).is_some() {
             *self.spare_state.lock().expect("lock poisoned") = Some(state);
         }
     }
@@ -803,5 +806,85 @@ impl Drop for BatchReply {
 impl BatchReply {
     fn push(&self, reply: Vec<u8>) {
         self.replies.lock().expect("lock poisoned").push(reply);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::context::Context;
+    use crate::protocol::{CallToolResult, ToolDefinition};
+    use crate::tool::{Arguments, InputSchema, Tool};
+    use crate::{Implementation, Server};
+
+    /// Reports progress up to its `upto`, at once, keeping nothing of its context.
+    struct Steps;
+
+    impl Tool for Steps {
+        const NAME: &'static str = "steps";
+
+        fn definition(schema: &mut InputSchema) -> ToolDefinition {
+            schema.add::<u32>("upto", None);
+            ToolDefinition {
+                name: "steps".into(),
+                title: None,
+                description: None,
+                input_schema: schema.finish(),
+                output_schema: None,
+                annotations: Default::default(),
+            }
+        }
+
+        async fn call(ctx: Context, args: Arguments) -> CallToolResult {
+            step(ctx, args)
+        }
+
+        const CALL_AT_ONCE: Option<fn(Context, Arguments) -> CallToolResult> = Some(step);
+    }
+
+    fn step(ctx: Context, mut args: Arguments) -> CallToolResult {
+        let upto: u32 = args.decode("upto").expect("an `upto`");
+        for step in 1..=upto {
+            ctx.report_progress(f64::from(step), None, None);
+        }
+        CallToolResult::text("done")
+    }
+
+    /// In an in-order session the second request's state takes the place of the first's:
+    /// its progress starts from nothing again, under its own token.
+    #[tokio::test]
+    async fn a_request_answered_at_once_in_order_starts_afresh_after_another() {
+        let server = Server::builder(Implementation::new("t", "0"))
+            .tool::<Steps>()
+            .build()
+            .unwrap();
+        let sent = Arc::new(Mutex::new(Vec::<Value>::new()));
+        let into = Arc::clone(&sent);
+        let outbound = Outbound::new(false, move |_, message| {
+            let message = serde_json::from_slice(&message).unwrap();
+            into.lock().unwrap().push(message);
+        });
+        let session = Session::new_in_order(Arc::clone(&server.core), outbound);
+        for (id, upto, token) in [(1, 3, "first"), (2, 1, "second")] {
+            let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "steps", "arguments": {"upto": upto}, "_meta": {"progressToken": token}}});
+            session.receive(call.to_string().as_bytes());
+            let messages = std::mem::take(&mut *sent.lock().unwrap());
+            let expected: Vec<Value> = (1..=upto)
+                .map(|step| json!({"progressToken": token, "progress": f64::from(step)}))
+                .chain([json!({"content": [{"type": "text", "text": "done"}]})])
+                .collect();
+            let got: Vec<Value> = messages
+                .iter()
+                .map(|m| m.get("params").or(m.get("result")).cloned().unwrap())
+                .collect();
+            assert_eq!(got, expected, "{messages:?}");
+        }
+        assert!(
+            session.spare_state.lock().unwrap().is_some(),
+            "no spare kept"
+        );
     }
 }
