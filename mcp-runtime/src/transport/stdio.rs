@@ -61,7 +61,9 @@ impl Server {
 
     fn stdio_session(&self, writer: &Arc<SharedWriter>) -> Arc<Session> {
         let sender = Arc::clone(writer);
-        let outbound = Outbound::new(self.core.trace, move |_, message| sender.send(&message));
+        let appender = Arc::clone(writer);
+        let outbound = Outbound::new(self.core.trace, move |_, message| sender.send(&message))
+            .with_append(move |_, write| appender.send_written(write));
         Session::new_in_order(self.core.clone(), outbound)
     }
 

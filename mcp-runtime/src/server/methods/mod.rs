@@ -15,6 +15,7 @@ mod initialize;
 mod input_required;
 mod list;
 mod prompts_get;
+mod reply;
 mod resources_read;
 mod subscriptions_listen;
 #[cfg(feature = "tasks")]
@@ -27,6 +28,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use serde_json::value::RawValue;
+
+pub(crate) use reply::Reply;
 
 use super::params::ParamsLayout;
 use super::{ServerCore, Session};
@@ -183,8 +186,7 @@ impl Request<'_> {
     fn complete_members(&self, cacheable: bool) -> &str {
         match self.envelope() {
             None => "",
-            Some(_) if cacheable => &self.server().complete_members().cacheable,
-            Some(_) => &self.server().complete_members().plain,
+            Some(_) => self.server().complete_members().for_result(cacheable),
         }
     }
 }
@@ -275,7 +277,7 @@ pub(crate) fn route_at_once(
     request: IncomingRequest,
     layout: Option<ParamsLayout>,
     state: &Arc<RequestState>,
-) -> Result<Vec<u8>, (IncomingRequest, Option<ParamsLayout>)> {
+) -> Result<Reply, (IncomingRequest, Option<ParamsLayout>)> {
     if request.method != "tools/call" {
         return Err((request, layout));
     }
