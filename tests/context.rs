@@ -38,6 +38,15 @@ fn count_at_once(ctx: Context, steps: u32) -> String {
     count_with(&ctx, steps)
 }
 
+/// Reports progress up to `upto`, keeping nothing of its context once it returns.
+#[mcp_tool]
+fn step_at_once(ctx: Context, upto: u32) -> String {
+    for step in 1..=upto {
+        ctx.report_progress(f64::from(step), None, None);
+    }
+    format!("stepped to {upto}")
+}
+
 /// Logs once at each level.
 #[mcp_tool]
 fn chatter(ctx: Context) -> String {
@@ -143,6 +152,7 @@ fn server() -> Server {
     Server::builder(mcp_runtime::server_info!())
         .tool::<count>()
         .tool::<count_at_once>()
+        .tool::<step_at_once>()
         .tool::<chatter>()
         .tool::<wait_for_cancel>()
         .tool::<tidy>()
@@ -198,6 +208,30 @@ async fn progress_echoes_the_token_exactly_goes_up_and_stops_at_the_reply() {
             last_progress < reply_at,
             "progress after the reply: {messages:?}"
         );
+    }
+}
+
+#[tokio::test]
+async fn a_request_answered_at_once_starts_afresh_after_another() {
+    // Nothing of the first call's state carries over: the second's progress starts from
+    // nothing again, under its own token.
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    for (id, upto, token) in [(1, 3, "first"), (2, 1, "second")] {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "step_at_once", "arguments": {"upto": upto}, "_meta": {"progressToken": token}}});
+        client.client.send_raw(&call.to_string());
+        let messages = drain(&client).await;
+        let progress: Vec<(&Value, &Value)> = messages
+            .iter()
+            .filter(|m| m["method"] == "notifications/progress")
+            .map(|m| (&m["params"]["progressToken"], &m["params"]["progress"]))
+            .collect();
+        let expected: Vec<(Value, Value)> = (1..=upto)
+            .map(|step| (json!(token), json!(f64::from(step))))
+            .collect();
+        let expected: Vec<(&Value, &Value)> = expected.iter().map(|(t, p)| (t, p)).collect();
+        assert_eq!(progress, expected, "{messages:?}");
+        assert!(messages.iter().any(|m| m["id"] == id), "{messages:?}");
     }
 }
 

@@ -42,7 +42,12 @@ fn drawn_rows() -> Vec<Vec<String>> {
                 let module = name
                     .strip_suffix('/')
                     .or_else(|| name.strip_suffix(".rs"))
-                    .filter(|m| m.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
+                    .filter(|m| {
+                        m.starts_with(|c: char| c.is_ascii_lowercase())
+                            && m.chars().all(|c| {
+                                c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'
+                            })
+                    });
                 module
                     .unwrap_or_else(|| {
                         panic!("`{name}` in the layer row {line:?} is not a module (`name/` or `name.rs`)")

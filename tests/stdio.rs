@@ -31,15 +31,7 @@ impl Running {
             .spawn()
             .expect("the example starts");
         let stdout: ChildStdout = child.stdout.take().unwrap();
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = lines_of(stdout);
         Running { child, lines }
     }
 
@@ -82,6 +74,20 @@ impl Running {
     }
 }
 
+/// The lines `source` yields, read on a thread of their own.
+fn lines_of(source: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(source).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
 fn call(id: u32, tool: &str, arguments: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}).to_string()
 }
@@ -106,6 +112,33 @@ fn stdout_carries_only_protocol_messages_even_when_tools_print() {
             "{printed:?} should have gone to stderr: {stderr}"
         );
     }
+}
+
+/// What a tool prints after the first replies reaches stderr while the server goes on serving,
+/// not only when it ends.
+#[test]
+fn stray_prints_reach_stderr_while_serving() {
+    let mut server = Running::start("printing", &[]);
+    let stderr_lines = lines_of(server.child.stderr.take().unwrap());
+    server.initialize();
+    server.send(&call(1, "wait", json!({"ms": 1})));
+    assert_eq!(server.next()["id"], 1);
+
+    server.send(&call(2, "shout", json!({"text": "late"})));
+    assert_eq!(server.next()["result"]["content"][0]["text"], "LATE");
+    let mut seen = Vec::new();
+    while !["println: late", "write_all: late", "child process: late"]
+        .iter()
+        .all(|printed| seen.iter().any(|line: &String| line.contains(printed)))
+    {
+        let line = stderr_lines
+            .recv_timeout(Duration::from_secs(10))
+            .unwrap_or_else(|_| panic!("the prints reach stderr while serving: {seen:?}"));
+        seen.push(line);
+    }
+    let (rest, _, success) = server.finish();
+    assert!(rest.is_empty(), "{rest:?}");
+    assert!(success);
 }
 
 /// What a tool prints while the first chunk of input is handled (before the thread that moves

@@ -346,6 +346,7 @@ pub mod __internals {
     //! See `internals`.
     pub use crate::internals::*;
 }
+mod base64;
 mod catalog;
 mod completion;
 mod context;

@@ -4,6 +4,10 @@
 //! The core knows what it sends (the reply to a request, a notification on behalf of a request,
 //! a request to the client, the end of a stream), so it says so with each message: a transport
 //! routes by that [`Outgoing`] kind and never parses the bytes the core encoded.
+//!
+//! A transport that gathers messages in a buffer of its own (stdio's writer) may also take a
+//! message as what writes it ([`Outbound::send_written`]): it is then written straight into that
+//! buffer, with no buffer of its own to allocate, fill, copy and free.
 
 use std::sync::Arc;
 
@@ -31,10 +35,16 @@ pub(crate) enum Outgoing {
 /// How a transport receives what a session sends: one call per complete JSON message.
 type Deliver = dyn Fn(Outgoing, Vec<u8>) + Send + Sync;
 
+/// How a transport with a buffer of its own receives a message as what writes it there (it
+/// calls `write` once, or not at all if it drops the message).
+type Append = dyn Fn(Outgoing, &mut dyn FnMut(&mut Vec<u8>)) + Send + Sync;
+
 /// The sending half of a transport.
 #[derive(Clone)]
 pub(crate) struct Outbound {
     send: Arc<Deliver>,
+    /// What [`send_written`](Self::send_written) uses, if the transport takes messages so.
+    append: Option<Arc<Append>>,
     /// Ends the stream this sink feeds, when the transport has such a thing (an HTTP
     /// response's event stream): the client then resumes it with `Last-Event-ID`.
     close: Option<Arc<dyn Fn() + Send + Sync>>,
@@ -51,6 +61,7 @@ impl Outbound {
     ) -> Outbound {
         Outbound {
             send: Arc::new(send),
+            append: None,
             close: None,
             authentication: Authentication::Local,
             trace,
@@ -97,6 +108,29 @@ impl Outbound {
             trace("->", &message);
         }
         (self.send)(kind, message);
+    }
+
+    /// The same sink, taking the messages [`send_written`](Self::send_written) sends by
+    /// `append`, which writes them into the transport's buffer.
+    pub(crate) fn with_append(
+        mut self,
+        append: impl Fn(Outgoing, &mut dyn FnMut(&mut Vec<u8>)) + Send + Sync + 'static,
+    ) -> Outbound {
+        self.append = Some(Arc::new(append));
+        self
+    }
+
+    /// Sends the message `write` writes: straight into the transport's buffer if it takes
+    /// messages so (and none is traced), else as one [`send`](Self::send) of its bytes.
+    pub(crate) fn send_written(&self, kind: Outgoing, write: &mut dyn FnMut(&mut Vec<u8>)) {
+        match &self.append {
+            Some(append) if !self.trace => append(kind, write),
+            _ => {
+                let mut message = Vec::with_capacity(128);
+                write(&mut message);
+                self.send(kind, message);
+            }
+        }
     }
 }
 

@@ -30,19 +30,36 @@ pub(crate) fn encode_result_written(
     members: &str,
 ) -> Vec<u8> {
     let mut out = Vec::with_capacity(128 + members.len());
-    out.extend_from_slice(RESULT_HEAD);
-    out.extend_from_slice(id.as_json().as_bytes());
-    out.extend_from_slice(br#","result":"#);
-    let serialized = write(&mut out).is_ok();
-    finish_result(id, out, serialized, members)
+    write_result(&mut out, id, write, members);
+    out
 }
 
-/// Closes a reply whose result has been written (if `serialized`), adding `members` to it.
-fn finish_result(id: &RequestId, mut out: Vec<u8>, serialized: bool, members: &str) -> Vec<u8> {
+/// [`encode_result_written`] appended to `out` (a writer's buffer, which other messages may
+/// precede): what is written of the result is taken back if it fails, and the reply is then
+/// an error.
+pub(crate) fn write_result(
+    out: &mut Vec<u8>,
+    id: &RequestId,
+    write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
+    members: &str,
+) {
+    let start = out.len();
+    out.extend_from_slice(RESULT_HEAD);
+    out.extend_from_slice(id.as_json_bytes());
+    out.extend_from_slice(br#","result":"#);
+    let serialized = write(out).is_ok();
+    finish_result(out, start, id, serialized, members);
+}
+
+/// Closes a reply that starts at `start` of `out` and whose result has been written (if
+/// `serialized`), adding `members` to it.
+fn finish_result(out: &mut Vec<u8>, start: usize, id: &RequestId, serialized: bool, members: &str) {
     let adding = !members.is_empty();
     if !serialized || (adding && out.last() != Some(&b'}')) {
+        out.truncate(start);
         let error = RpcError::internal("the server could not serialize its reply");
-        return encode_error(Some(id), &error);
+        out.extend_from_slice(&encode_error(Some(id), &error));
+        return;
     }
     if adding {
         out.pop();
@@ -53,14 +70,13 @@ fn finish_result(id: &RequestId, mut out: Vec<u8>, serialized: bool, members: &s
         out.push(b'}');
     }
     out.push(b'}');
-    out
 }
 
 /// `{"jsonrpc":"2.0","id":ID|null,"error":{...}}`.
 pub(crate) fn encode_error(id: Option<&RequestId>, error: &RpcError) -> Vec<u8> {
     let mut out = Vec::with_capacity(128);
     out.extend_from_slice(RESULT_HEAD);
-    out.extend_from_slice(id.map_or("null", RequestId::as_json).as_bytes());
+    out.extend_from_slice(id.map_or(&b"null"[..], RequestId::as_json_bytes));
     finish_error(out, error)
 }
 
@@ -93,7 +109,7 @@ pub(crate) fn encode_notification(method: &str, params: &impl Serialize) -> Vec<
 pub(crate) fn encode_request(id: &RequestId, method: &str, params: &impl Serialize) -> Vec<u8> {
     let mut out = Vec::with_capacity(128);
     out.extend_from_slice(RESULT_HEAD);
-    out.extend_from_slice(id.as_json().as_bytes());
+    out.extend_from_slice(id.as_json_bytes());
     out.extend_from_slice(br#","method":"#);
     serde_json::to_writer(&mut out, method).expect("a string always serializes");
     out.extend_from_slice(br#","params":"#);

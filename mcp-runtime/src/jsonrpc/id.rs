@@ -9,6 +9,10 @@
 //! Messages > Requests; the same in 2025-03-26 and 2025-06-18); JSON-RPC 2.0 (section 4,
 //! Request object): numbers "SHOULD NOT contain fractional parts". An exponent writes one
 //! integer several ways (`1e3`, `1000`), which an id compared by its text cannot allow.
+//!
+//! Most ids are short (a client counting its requests reaches 9,999,999 only after that many),
+//! so an id of up to [`INLINE`] bytes is kept in place, without an allocation; a longer one is
+//! shared text. Every id has the one form its length gives it, so ids compare and hash by it.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -24,7 +28,43 @@ pub(crate) type IdMap<V> = HashMap<RequestId, V, foldhash::fast::RandomState>;
 
 /// A JSON-RPC request id: a string or an integer, exactly as it was written on the wire.
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct RequestId(Arc<str>);
+pub struct RequestId(Spelling);
+
+/// The longest id text kept in place: what fits beside its length in the size of a shared one.
+const INLINE: usize = 7;
+
+/// An id's text: in place if it is at most [`INLINE`] bytes long (the rest of `bytes` zero),
+/// else shared.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Spelling {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Shared(Arc<str>),
+}
+
+impl Spelling {
+    fn of(text: &str) -> Spelling {
+        if text.len() > INLINE {
+            return Spelling::Shared(Arc::from(text));
+        }
+        let mut bytes = [0; INLINE];
+        bytes[..text.len()].copy_from_slice(text.as_bytes());
+        Spelling::Inline {
+            len: text.len() as u8,
+            bytes,
+        }
+    }
+
+    fn text(&self) -> &str {
+        std::str::from_utf8(self.bytes()).expect("an id's spelling is the whole of a `str`")
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Spelling::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            Spelling::Shared(text) => text.as_bytes(),
+        }
+    }
+}
 
 impl RequestId {
     /// Accepts the raw JSON of an id; `None` unless it is a string or an integer written
@@ -37,34 +77,40 @@ impl RequestId {
             b'-' | b'0'..=b'9' => !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')),
             _ => false,
         };
-        id.then(|| RequestId(Arc::from(text)))
+        id.then(|| RequestId(Spelling::of(text)))
     }
 
     /// An id the server mints for its own requests to the client.
     pub(crate) fn from_number(n: u64) -> RequestId {
-        RequestId(Arc::from(n.to_string()))
+        RequestId(Spelling::of(&n.to_string()))
     }
 
     /// The id as JSON text, ready to splice into a message.
     pub fn as_json(&self) -> &str {
-        &self.0
+        self.0.text()
+    }
+
+    /// [`as_json`](Self::as_json)'s bytes, for a message being written (without checking
+    /// again that they are UTF-8).
+    pub(crate) fn as_json_bytes(&self) -> &[u8] {
+        self.0.bytes()
     }
 
     /// The id as a JSON value.
     pub fn to_value(&self) -> serde_json::Value {
-        serde_json::from_str(&self.0).unwrap_or(serde_json::Value::Null)
+        serde_json::from_str(self.as_json()).unwrap_or(serde_json::Value::Null)
     }
 }
 
 impl fmt::Debug for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_json())
     }
 }
 
 impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_json())
     }
 }
 
@@ -87,6 +133,20 @@ mod tests {
             "123456789012345678901234567890"
         );
         assert_eq!(id("-7").unwrap().as_json(), "-7");
+    }
+
+    #[test]
+    fn short_and_long_ids_alike_compare_by_their_text() {
+        for text in ["1", "1234567", "12345678", "\"a-long-string-id\"", "\"é\""] {
+            assert_eq!(id(text).unwrap().as_json(), text);
+            assert_eq!(id(text), id(text));
+            assert_eq!(
+                RequestId::from_number(text.len() as u64).as_json(),
+                text.len().to_string()
+            );
+        }
+        assert_ne!(id("1234567"), id("12345678"));
+        assert_ne!(id("\"1234\""), id("1234"));
     }
 
     #[test]

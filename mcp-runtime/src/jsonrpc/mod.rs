@@ -14,7 +14,7 @@ mod text;
 
 pub(crate) use encode::{
     encode_error, encode_error_without_id, encode_notification, encode_request, encode_result,
-    encode_result_with, encode_result_written,
+    encode_result_with, encode_result_written, write_result,
 };
 pub use error::{ErrorCode, RpcError};
 pub(crate) use id::IdMap;

@@ -2,7 +2,6 @@
 //! results and the lifecycle messages. Field names follow the specification's JSON exactly;
 //! absent optional fields are left out, never written as `null`.
 
-mod base64;
 mod content;
 pub(crate) mod envelope;
 mod lifecycle;
@@ -14,8 +13,8 @@ pub(crate) mod stateless_result;
 mod tool;
 
 #[cfg(feature = "http")]
-pub(crate) use base64::base64_decode;
-pub(crate) use base64::base64_encode;
+pub(crate) use crate::base64::base64_decode;
+pub(crate) use crate::base64::base64_encode;
 pub use prompt::{GetPromptResult, PromptDefinition, PromptMessage};
 pub(crate) use prompt::{WireArgument, WirePrompt};
 pub(crate) use resource::WireResource;

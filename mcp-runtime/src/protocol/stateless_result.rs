@@ -119,6 +119,16 @@ impl CompleteMembers {
         }
     }
 
+    /// What a result of a request of a stateless revision gets after its own members: that it
+    /// is complete and who answers (and the server's cache hints if `cacheable`).
+    pub(crate) fn for_result(&self, cacheable: bool) -> &str {
+        if cacheable {
+            &self.cacheable
+        } else {
+            &self.plain
+        }
+    }
+
     /// The members of a cacheable result about one item with hints of its own.
     pub(crate) fn cacheable_for(&self, item: ItemCacheHints) -> Cow<'_, str> {
         let hints = item.over(self.hints);

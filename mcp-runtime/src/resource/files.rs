@@ -64,10 +64,7 @@ pub fn read_file(root: &Path, requested: &str, max_bytes: u64) -> Result<Vec<u8>
     options.read(true);
     // Opening a FIFO for reading waits for a writer unless non-blocking.
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(
-        &mut options,
-        rustix::fs::OFlags::NONBLOCK.bits().cast_signed(),
-    );
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
     let file = options.open(&path)?;
     let metadata = file.metadata()?;
     if !metadata.is_file() {

@@ -8,13 +8,12 @@
 //! A fresh random nonce per seal makes two seals of one payload differ; 192 bits make a
 //! repeated nonce under one key negligible however many states are sealed.
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chacha20poly1305::aead::inout::InOutBuf;
 use chacha20poly1305::{AeadInOut, Tag, XNonce};
 
 use super::error::StateRefusal;
 use super::ring::{Key, KeyId};
+use crate::base64::URL_SAFE_NO_PAD;
 
 const PREFIX: &str = "v1.";
 const KEY_ID_CHARS: usize = 6;
@@ -41,7 +40,7 @@ pub(super) fn seal(key: &Key, binding: &[u8], expires_ms: u64, payload: &[u8]) -
 
     let mut sealed = String::with_capacity(sealed_len(payload.len()));
     sealed.push_str(PREFIX);
-    URL_SAFE_NO_PAD.encode_string(key.id.0, &mut sealed);
+    URL_SAFE_NO_PAD.encode_into(&key.id.0, &mut sealed);
     sealed.push('.');
     let aad = associated_data(&sealed, binding);
     let tag = key
@@ -53,7 +52,7 @@ pub(super) fn seal(key: &Key, binding: &[u8], expires_ms: u64, payload: &[u8]) -
         )
         .expect("XChaCha20-Poly1305 seals messages far larger than a state");
     body.extend_from_slice(&tag);
-    URL_SAFE_NO_PAD.encode_string(&body, &mut sealed);
+    URL_SAFE_NO_PAD.encode_into(&body, &mut sealed);
     sealed
 }
 
@@ -88,7 +87,7 @@ impl<'a> Sealed<'a> {
             .ok_or(malformed.clone())?;
         let key_id = header[PREFIX.len()..]
             .strip_suffix('.')
-            .and_then(|id| URL_SAFE_NO_PAD.decode(id).ok())
+            .and_then(|id| URL_SAFE_NO_PAD.decode(id))
             .and_then(|id| <[u8; 4]>::try_from(id).ok())
             .ok_or(malformed)?;
         Ok(Sealed {
@@ -106,7 +105,7 @@ impl<'a> Sealed<'a> {
     ) -> Result<Opened, StateRefusal> {
         let body = URL_SAFE_NO_PAD
             .decode(self.body)
-            .map_err(|_| StateRefusal::Malformed)?;
+            .ok_or(StateRefusal::Malformed)?;
         if body.len() < NONCE_LEN + EXPIRY_LEN + TAG_LEN {
             return Err(StateRefusal::Malformed);
         }

@@ -5,16 +5,8 @@
 
 use std::path::Path;
 
-use base64::Engine;
-use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-
 use super::error::{KeyProblem, KeySource, StateKeysError};
-
-/// Standard base64 (`openssl rand -base64 32`) and its URL-safe alphabet, padded or not.
-const LENIENT: GeneralPurposeConfig =
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
-const STANDARD: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::STANDARD, LENIENT);
-const URL_SAFE: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::URL_SAFE, LENIENT);
+use crate::base64::{STANDARD_LENIENT, URL_SAFE_LENIENT};
 
 /// The keys of a key file.
 pub(super) fn read_file(path: &Path) -> Result<Vec<[u8; 32]>, StateKeysError> {
@@ -61,10 +53,11 @@ pub(super) fn parse<'a>(
         if entry.is_empty() || entry.starts_with('#') {
             continue;
         }
-        let decoded = STANDARD
+        // Standard base64 (`openssl rand -base64 32`) or its URL-safe alphabet, padded or not.
+        let decoded = STANDARD_LENIENT
             .decode(entry)
-            .or_else(|_| URL_SAFE.decode(entry))
-            .map_err(|_| StateKeysError::new(source, KeyProblem::NotBase64 { at }))?;
+            .or_else(|| URL_SAFE_LENIENT.decode(entry))
+            .ok_or_else(|| StateKeysError::new(source, KeyProblem::NotBase64 { at }))?;
         let len = decoded.len();
         let key = <[u8; 32]>::try_from(decoded)
             .map_err(|_| StateKeysError::new(source, KeyProblem::WrongLength { at, len }))?;

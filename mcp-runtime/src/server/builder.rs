@@ -1,7 +1,7 @@
 //! Configuring a server: which tools, what it says about itself, and its limits.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::changes::{ChangeBus, InProcessBus, Listeners};
@@ -89,8 +89,11 @@ pub(crate) struct ServerCore {
     pub(crate) prompts: Live<PromptCatalog>,
     pub(crate) sessions: Sessions,
     pub(crate) page_size: usize,
-    /// What every complete stateless result adds (cache hints included), written once.
-    pub(crate) complete_members: CompleteMembers,
+    /// The server's cache hints, for [`complete_members`](Self::complete_members).
+    cache_hints: CacheHints,
+    /// What every complete stateless result adds, written at the first such result: a
+    /// server that only meets the session revisions never writes it.
+    complete_members: OnceLock<CompleteMembers>,
     pub(crate) state_keys: StateKeys,
     /// The client the last stateless request declared, decoded (see [`LastClient`]).
     pub(crate) last_client: LastClient,
@@ -115,6 +118,15 @@ pub(crate) struct ServerCore {
     /// The tasks of the tasks extension, held within their limits.
     #[cfg(feature = "tasks")]
     pub(crate) tasks: crate::tasks::store::TaskStore,
+}
+
+impl ServerCore {
+    /// What every complete stateless result adds after its own members (cache hints
+    /// included).
+    pub(crate) fn complete_members(&self) -> &CompleteMembers {
+        self.complete_members
+            .get_or_init(|| CompleteMembers::new(&self.info, self.cache_hints))
+    }
 }
 
 impl Server {
@@ -489,7 +501,6 @@ impl ServerBuilder {
         #[cfg(not(feature = "redis"))]
         let changes: Box<dyn ChangeBus> = Box::new(InProcessBus::new());
         crate::stderr::set_backlog(self.max_log_backlog);
-        let complete_members = CompleteMembers::new(&self.info, self.cache_hints);
         let core = Arc::new(ServerCore {
             info: self.info,
             instructions: self.instructions,
@@ -498,7 +509,8 @@ impl ServerBuilder {
             prompts: Live::new(prompts),
             sessions: Sessions::default(),
             page_size: self.page_size,
-            complete_members,
+            cache_hints: self.cache_hints,
+            complete_members: OnceLock::new(),
             state_keys: self.state_keys.unwrap_or_else(StateKeys::random),
             last_client: LastClient::default(),
             changes,

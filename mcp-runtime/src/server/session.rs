@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 use std::collections::hash_map::Entry;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use serde::Serialize;
@@ -19,6 +19,7 @@ use serde_json::value::RawValue;
 use tokio::sync::Notify;
 
 use super::ServerCore;
+use super::methods::Reply;
 use super::panic::{CatchUnwind, UntilCancelled, catch};
 use super::params::{self, ParamsLayout};
 use crate::context::{ClientRequests, LoggingLevel, RequestState, SessionLink, StateMap};
@@ -63,13 +64,20 @@ pub(crate) struct Session {
     client_requests: ClientRequests,
     running: AtomicUsize,
     idle: Notify,
+    /// Whether anyone has waited for `idle` (the end of serving): until then the end of a
+    /// request does not signal it, which costs a lock.
+    idle_awaited: AtomicBool,
+    /// The state of the last request answered at once, if nothing else held it then (in an
+    /// in-order session): the next request's is written into it rather than into an
+    /// allocation of its own.
+    spare_state: Mutex<Option<Arc<RequestState>>>,
 }
 
 /// Where a request's reply goes.
 enum ReplyTo {
     /// To the sink of the message that carried the request (the stdio writer, an HTTP
-    /// response).
-    Sink(Outbound),
+    /// response), which its state holds.
+    Sink,
     /// Into a batch reply, sent once every request of the batch is done.
     Batch(Arc<BatchReply>),
 }
@@ -120,6 +128,8 @@ impl Session {
             inflight: Mutex::new(IdMap::default()),
             client_requests,
             running: AtomicUsize::new(0),
+            idle_awaited: AtomicBool::new(false),
+            spare_state: Mutex::new(None),
             log_level: AtomicU8::new(LoggingLevel::Debug as u8),
             idle: Notify::new(),
         })
@@ -143,7 +153,8 @@ impl Session {
         // The session's negotiation is looked up only for a request that has no envelope.
         let (revision, client) = match &envelope {
             Some(envelope) => (envelope.revision, Arc::clone(&envelope.client)),
-            None => match self.negotiated() {
+            // Read under the lock, without a count of its own on the negotiation.
+            None => match &*self.negotiated.read().expect("lock poisoned") {
                 Some(negotiated) => (negotiated.revision, Arc::clone(&negotiated.client)),
                 None => (Revision::LATEST_SESSION_BASED, Arc::default()),
             },
@@ -248,8 +259,7 @@ impl Session {
 
     /// Handles one raw message. Must be called within a Tokio runtime.
     pub(crate) fn receive(self: &Arc<Self>, bytes: &[u8]) {
-        let sink = self.outbound.clone();
-        self.receive_via(bytes, &sink);
+        self.receive_via(bytes, &self.outbound);
     }
 
     /// Handles one raw message whose replies, and whatever its requests' handlers send
@@ -281,16 +291,21 @@ impl Session {
                 let read =
                     read.or_else(|| params::claim(request.params.as_ref().map(ParamsText::get)));
                 let Some(mut read) = read else {
-                    return self.start_request(request, ReplyTo::Sink(sink.clone()), None, None);
+                    return self.start_request(request, (sink.clone(), ReplyTo::Sink), None, None);
                 };
                 let claim = read.claim.take().filter(Claim::claims_era);
                 let layout = Some(read.into_layout());
                 let Some(claim) = claim else {
-                    return self.start_request(request, ReplyTo::Sink(sink.clone()), None, layout);
+                    return self.start_request(
+                        request,
+                        (sink.clone(), ReplyTo::Sink),
+                        None,
+                        layout,
+                    );
                 };
                 match claim.into_envelope(&self.server.last_client) {
                     Ok(envelope) => {
-                        let reply_to = ReplyTo::Sink(sink.clone());
+                        let reply_to = (sink.clone(), ReplyTo::Sink);
                         self.start_request(request, reply_to, Some(envelope), layout);
                     }
                     Err(error) => sink.send(
@@ -339,9 +354,12 @@ impl Session {
 
     /// Waits until every request in flight has been answered (or cancelled).
     pub(crate) async fn wait_idle(&self) {
+        // Sequentially consistent, as `RunningGuard`'s side: either the last request's end
+        // sees the flag and signals, or this sees its count.
+        self.idle_awaited.store(true, Ordering::SeqCst);
         loop {
             let idle = self.idle.notified();
-            if self.running.load(Ordering::Acquire) == 0 {
+            if self.running.load(Ordering::SeqCst) == 0 {
                 return;
             }
             idle.await;
@@ -389,25 +407,22 @@ impl Session {
         }
         if let Incoming::Request(request) = message {
             let Stateless { envelope, layout } = stateless;
-            let reply_to = ReplyTo::Sink(sink.clone());
+            let reply_to = (sink.clone(), ReplyTo::Sink);
             self.start_request(request, reply_to, Some(envelope), Some(layout));
         }
     }
 
-    /// Starts `request`, of a stateless revision if it has an `envelope`; `layout` is where the
-    /// members of its params lie, if a pass over them found them.
+    /// Starts `request`, of a stateless revision if it has an `envelope`: its messages go to
+    /// the sink, its reply where [`ReplyTo`] says; `layout` is where the members of its params
+    /// lie, if a pass over them found them.
     fn start_request(
         self: &Arc<Self>,
         request: IncomingRequest,
-        reply_to: ReplyTo,
+        (sink, reply_to): (Outbound, ReplyTo),
         envelope: Option<Envelope>,
         layout: Option<ParamsLayout>,
     ) {
-        let sink = match &reply_to {
-            ReplyTo::Sink(sink) => sink.clone(),
-            ReplyTo::Batch(batch) => batch.outbound.clone(),
-        };
-        let task_state = Arc::new(self.request_state(request.id.clone(), sink, envelope));
+        let task_state = self.new_state(self.request_state(request.id.clone(), sink, envelope));
         // Registered before the task exists, and the lock released before it is spawned: the
         // task never waits on this lock to find its own state. In an in-order session, only if
         // its first poll leaves it waiting (below); an id in use is refused all the same.
@@ -434,7 +449,7 @@ impl Session {
                 self.reply(
                     &reply_to,
                     &task_state,
-                    encode_error(Some(&request.id), &error),
+                    Reply::Encoded(encode_error(Some(&request.id), &error)),
                 );
                 return;
             }
@@ -442,7 +457,7 @@ impl Session {
         let guard = RunningGuard::new(self);
         // A call of a tool that cannot wait is answered here, with no task and no future.
         let (request, layout) = match self.answer_at_once(request, layout, &task_state, &reply_to) {
-            Ok(()) => return,
+            Ok(()) => return self.keep_spare(task_state),
             Err(back) => back,
         };
         let session = Arc::clone(self);
@@ -465,6 +480,7 @@ impl Session {
                 handling,
             ));
             let outcome = UntilCancelled::new(handling, &task_state).await;
+            let outcome = outcome.map(|outcome| outcome.map(Reply::Encoded));
             session.conclude(&task_state, &reply_to, outcome);
         };
         start_here(task, || {
@@ -477,6 +493,31 @@ impl Session {
                 state.mark_registered();
             }
         });
+    }
+
+    /// `state`, shared: in the spare state's place if there is one.
+    fn new_state(&self, state: RequestState) -> Arc<RequestState> {
+        let spare = self.spare_state.lock().expect("lock poisoned").take();
+        match spare {
+            Some(mut spare) => match Arc::get_mut(&mut spare) {
+                Some(place) => {
+                    *place = state;
+                    spare
+                }
+                None => Arc::new(state),
+            },
+            None => Arc::new(state),
+        }
+    }
+
+    /// Keeps the state of a request that has ended as the spare, if nothing else holds it (a
+    /// handler may have kept its `Context`). Only in an in-order session (stdio), whose
+    /// requests all reply on the session's own sink: elsewhere a request's sink may be its own
+    /// response stream, which a spare would keep open.
+    fn keep_spare(&self, mut state: Arc<RequestState>) {
+        if self.in_order && Arc::get_mut(&mut state).is_some() {
+            *self.spare_state.lock().expect("lock poisoned") = Some(state);
+        }
     }
 
     /// Answers `request` on the spot if it can be answered without a future (a call of a tool
@@ -517,7 +558,7 @@ impl Session {
         &self,
         state: &RequestState,
         reply_to: &ReplyTo,
-        outcome: Option<Result<Vec<u8>, String>>,
+        outcome: Option<Result<Reply, String>>,
     ) {
         state.finish();
         let Some(outcome) = outcome else {
@@ -525,10 +566,10 @@ impl Session {
         };
         let id = state.id();
         let reply = outcome.unwrap_or_else(|panic| {
-            encode_error(
+            Reply::Encoded(encode_error(
                 Some(id),
                 &RpcError::internal(format!("the handler panicked: {panic}")),
-            )
+            ))
         });
         if self.finish(id, state) {
             self.reply(reply_to, state, reply);
@@ -549,10 +590,24 @@ impl Session {
             .is_some()
     }
 
-    fn reply(&self, reply_to: &ReplyTo, request: &RequestState, message: Vec<u8>) {
-        match reply_to {
-            ReplyTo::Sink(sink) => sink.send(request.reply_kind(), message),
-            ReplyTo::Batch(batch) => batch.push(message),
+    fn reply(&self, reply_to: &ReplyTo, request: &RequestState, reply: Reply) {
+        let id = request.id();
+        let members = || match request.envelope {
+            None => "",
+            Some(_) => self.server.complete_members().for_result(false),
+        };
+        // Matched by reference where it can be, not moved: a tool's result is large.
+        match (reply_to, &reply) {
+            (ReplyTo::Sink, Reply::ToolResult(_)) => {
+                let write = &mut |out: &mut Vec<u8>| reply.write(out, id, members());
+                request.sink.send_written(request.reply_kind(), write);
+            }
+            (ReplyTo::Sink, Reply::Encoded(_)) => {
+                request
+                    .sink
+                    .send(request.reply_kind(), reply.into_bytes(id, ""));
+            }
+            (ReplyTo::Batch(batch), _) => batch.push(reply.into_bytes(id, members())),
         }
     }
 
@@ -613,7 +668,7 @@ impl Session {
             match item {
                 Incoming::Request(request) => {
                     // Batches exist only in 2025-03-26: their requests are served in the session.
-                    let reply_to = ReplyTo::Batch(Arc::clone(&batch));
+                    let reply_to = (batch.outbound.clone(), ReplyTo::Batch(Arc::clone(&batch)));
                     self.start_request(request, reply_to, None, None);
                 }
                 Incoming::Notification { method, params } => self.on_notification(&method, params),
@@ -724,8 +779,11 @@ impl RunningGuard {
 
 impl Drop for RunningGuard {
     fn drop(&mut self) {
-        if self.session.running.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.session.idle.notify_waiters();
+        let session = &self.session;
+        if session.running.fetch_sub(1, Ordering::SeqCst) == 1
+            && session.idle_awaited.load(Ordering::SeqCst)
+        {
+            session.idle.notify_waiters();
         }
     }
 }
@@ -748,5 +806,85 @@ impl Drop for BatchReply {
 impl BatchReply {
     fn push(&self, reply: Vec<u8>) {
         self.replies.lock().expect("lock poisoned").push(reply);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::context::Context;
+    use crate::protocol::{CallToolResult, ToolDefinition};
+    use crate::tool::{Arguments, InputSchema, Tool};
+    use crate::{Implementation, Server};
+
+    /// Reports progress up to its `upto`, at once, keeping nothing of its context.
+    struct Steps;
+
+    impl Tool for Steps {
+        const NAME: &'static str = "steps";
+
+        fn definition(schema: &mut InputSchema) -> ToolDefinition {
+            schema.add::<u32>("upto", None);
+            ToolDefinition {
+                name: "steps".into(),
+                title: None,
+                description: None,
+                input_schema: schema.finish(),
+                output_schema: None,
+                annotations: Default::default(),
+            }
+        }
+
+        async fn call(ctx: Context, args: Arguments) -> CallToolResult {
+            step(ctx, args)
+        }
+
+        const CALL_AT_ONCE: Option<fn(Context, Arguments) -> CallToolResult> = Some(step);
+    }
+
+    fn step(ctx: Context, mut args: Arguments) -> CallToolResult {
+        let upto: u32 = args.decode("upto").expect("an `upto`");
+        for step in 1..=upto {
+            ctx.report_progress(f64::from(step), None, None);
+        }
+        CallToolResult::text("done")
+    }
+
+    /// In an in-order session the second request's state takes the place of the first's:
+    /// its progress starts from nothing again, under its own token.
+    #[tokio::test]
+    async fn a_request_answered_at_once_in_order_starts_afresh_after_another() {
+        let server = Server::builder(Implementation::new("t", "0"))
+            .tool::<Steps>()
+            .build()
+            .unwrap();
+        let sent = Arc::new(Mutex::new(Vec::<Value>::new()));
+        let into = Arc::clone(&sent);
+        let outbound = Outbound::new(false, move |_, message| {
+            let message = serde_json::from_slice(&message).unwrap();
+            into.lock().unwrap().push(message);
+        });
+        let session = Session::new_in_order(Arc::clone(&server.core), outbound);
+        for (id, upto, token) in [(1, 3, "first"), (2, 1, "second")] {
+            let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "steps", "arguments": {"upto": upto}, "_meta": {"progressToken": token}}});
+            session.receive(call.to_string().as_bytes());
+            let messages = std::mem::take(&mut *sent.lock().unwrap());
+            let expected: Vec<Value> = (1..=upto)
+                .map(|step| json!({"progressToken": token, "progress": f64::from(step)}))
+                .chain([json!({"content": [{"type": "text", "text": "done"}]})])
+                .collect();
+            let got: Vec<Value> = messages
+                .iter()
+                .map(|m| m.get("params").or(m.get("result")).cloned().unwrap())
+                .collect();
+            assert_eq!(got, expected, "{messages:?}");
+        }
+        assert!(
+            session.spare_state.lock().unwrap().is_some(),
+            "no spare kept"
+        );
     }
 }

@@ -64,6 +64,18 @@ impl Field {
             Name::Decoded(name) => name,
         }
     }
+
+    /// Whether the argument is called `name`: lengths first, then bytes (the parameter names
+    /// of one tool mostly differ in length or in their first byte).
+    fn is_named(&self, text: &str, name: &str) -> bool {
+        match &self.name {
+            Name::InText(range) => {
+                range.len() == name.len()
+                    && text.as_bytes().get(range.clone()) == Some(name.as_bytes())
+            }
+            Name::Decoded(decoded) => decoded == name,
+        }
+    }
 }
 
 /// The JSON text of the argument `name` among `fields` of `text`, marked taken; `None` if
@@ -74,7 +86,7 @@ impl Field {
 fn take<'t>(text: &'t str, fields: &mut [Field], name: &str) -> Option<&'t str> {
     let mut last = None;
     for (index, field) in fields.iter_mut().enumerate() {
-        if !field.taken && field.name(text) == name {
+        if !field.taken && field.is_named(text, name) {
             field.taken = true;
             last = Some(index);
         }

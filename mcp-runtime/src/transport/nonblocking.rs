@@ -18,9 +18,8 @@
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
-use std::os::unix::fs::FileTypeExt;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 
-use rustix::fs::{Mode, OFlags};
 use rustix::net::{RecvFlags, SendFlags};
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
@@ -39,15 +38,15 @@ impl NonBlocking {
     /// `fd` for reading, if it is a pipe or socket that can be made non-blocking and the
     /// current Tokio runtime has I/O enabled.
     pub(crate) fn reader(fd: BorrowedFd<'_>) -> Option<NonBlocking> {
-        Self::open(fd, Interest::READABLE, OFlags::RDONLY)
+        Self::open(fd, Interest::READABLE)
     }
 
     /// `fd` for writing, as [`reader`](Self::reader).
     pub(crate) fn writer(fd: BorrowedFd<'_>) -> Option<NonBlocking> {
-        Self::open(fd, Interest::WRITABLE, OFlags::WRONLY)
+        Self::open(fd, Interest::WRITABLE)
     }
 
-    fn open(fd: BorrowedFd<'_>, interest: Interest, access: OFlags) -> Option<NonBlocking> {
+    fn open(fd: BorrowedFd<'_>, interest: Interest) -> Option<NonBlocking> {
         tokio::runtime::Handle::try_current().ok()?;
         let own = File::from(fd.try_clone_to_owned().ok()?);
         let kind = own.metadata().ok()?.file_type();
@@ -59,13 +58,15 @@ impl NonBlocking {
                 .is_ok_and(|target| target.as_os_str().as_encoded_bytes().starts_with(b"pipe:"));
             let path = format!("/proc/self/fd/{}", own.as_raw_fd());
             // Non-blocking from the open on: a FIFO's open otherwise waits for its other end.
-            // (Opening one for writing with no reader fails, and stdio falls back.)
-            let flags = access | OFlags::NONBLOCK | OFlags::CLOEXEC;
-            (
-                File::from(rustix::fs::open(path, flags, Mode::empty()).ok()?),
-                false,
-                anonymous,
-            )
+            // (Opening one for writing with no reader fails, and stdio falls back.) std opens
+            // with `O_CLOEXEC`.
+            let reopened = std::fs::OpenOptions::new()
+                .read(interest.is_readable())
+                .write(interest.is_writable())
+                .custom_flags(libc::O_NONBLOCK)
+                .open(path)
+                .ok()?;
+            (reopened, false, anonymous)
         } else {
             return None;
         };

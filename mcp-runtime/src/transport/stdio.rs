@@ -41,7 +41,7 @@ impl Server {
         let (protocol_out, stray) = take_stdout_for_protocol()?;
         // Last, on every way out: stray prints and traces reach stderr before the process ends.
         let mut release = ReleaseStdout(Some(stray));
-        if io::stdin().is_terminal() {
+        if stdin_fd().is_terminal() {
             self.introduce_on_terminal();
         }
         let max = self.core.max_message_bytes;
@@ -61,7 +61,9 @@ impl Server {
 
     fn stdio_session(&self, writer: &Arc<SharedWriter>) -> Arc<Session> {
         let sender = Arc::clone(writer);
-        let outbound = Outbound::new(self.core.trace, move |_, message| sender.send(&message));
+        let appender = Arc::clone(writer);
+        let outbound = Outbound::new(self.core.trace, move |_, message| sender.send(&message))
+            .with_append(move |_, write| appender.send_written(write));
         Session::new_in_order(self.core.clone(), outbound)
     }
 
@@ -92,11 +94,29 @@ impl Server {
     }
 }
 
+/// Descriptor 0, without `io::stdin()`, whose buffer (8 KiB) serving never reads through.
+#[cfg(unix)]
+fn stdin_fd() -> std::os::fd::BorrowedFd<'static> {
+    rustix::stdio::stdin()
+}
+
+/// Descriptor 0's handle where there are no descriptors.
+#[cfg(not(unix))]
+fn stdin_fd() -> io::Stdin {
+    io::stdin()
+}
+
 /// How long the end of serving waits for the log to reach stderr, which may not be read.
 const LOG_FLUSH: Duration = Duration::from_secs(1);
 
 /// After the end of stdin: the requests in flight finish within `grace`, or are cancelled.
 async fn wind_down(session: &Session, grace: Duration) {
+    let mut idle = std::pin::pin!(session.wait_idle());
+    let mut now = std::task::Context::from_waker(std::task::Waker::noop());
+    if idle.as_mut().poll(&mut now).is_ready() {
+        // Nothing in flight (the usual end): no timer, and no thread for it.
+        return;
+    }
     // Timed on a thread of its own: the runtime may have no time driver.
     let (expired, grace_over) = oneshot::channel();
     let timer = crate::named_thread::spawn(
@@ -108,11 +128,11 @@ async fn wind_down(session: &Session, grace: Duration) {
     );
     if timer.is_err() {
         // No thread for the timer: the requests finish in their own time.
-        session.wait_idle().await;
+        idle.await;
         return;
     }
     tokio::select! {
-        () = session.wait_idle() => {}
+        () = idle => {}
         _ = grace_over => {
             // A cancelled handler is dropped at its next `.await`; one that blocks its thread
             // is not waited for.
@@ -166,7 +186,7 @@ fn open_stdio(
 
         use super::nonblocking::NonBlocking;
 
-        if let Some(input) = NonBlocking::reader(io::stdin().as_fd())
+        if let Some(input) = NonBlocking::reader(stdin_fd())
             && let Some(output) = NonBlocking::writer(protocol_out.as_fd())
         {
             return Ok((

@@ -69,7 +69,8 @@ impl Output {
 
 pub(crate) struct SharedWriter {
     queue: Mutex<Queue>,
-    /// Signalled whenever `writing` or `scheduled` is cleared.
+    /// Signalled whenever `writing` or `scheduled` is cleared, if anyone waits
+    /// ([`Queue::idle_waiters`]).
     idle: tokio::sync::Notify,
     /// Signalled when a write fails (`failed` is set): apart from `idle`, so that what waits
     /// for the output's end is not woken by every write.
@@ -96,6 +97,9 @@ struct Queue {
     holder: Option<std::thread::ThreadId>,
     /// The first write error; once set, messages are dropped.
     failed: Option<io::Error>,
+    /// How many wait for `idle` (for room, or to finish): counted under this lock, so that
+    /// whoever clears `writing` or `scheduled` signals it only when someone does.
+    idle_waiters: usize,
 }
 
 impl SharedWriter {
@@ -126,12 +130,17 @@ impl SharedWriter {
 
     /// Queues one message (a newline is added) to be written soon.
     pub(crate) fn send(self: &Arc<Self>, message: &[u8]) {
+        self.send_written(&mut |pending| pending.extend_from_slice(message));
+    }
+
+    /// [`send`](Self::send) of the message `write` appends to the buffer (under its lock, so
+    /// it only writes what it has ready).
+    pub(crate) fn send_written(self: &Arc<Self>, write: &mut dyn FnMut(&mut Vec<u8>)) {
         let mut queue = self.lock_queue();
         if queue.failed.is_some() {
             return;
         }
-        queue.pending.reserve(message.len() + 1);
-        queue.pending.extend_from_slice(message);
+        write(&mut queue.pending);
         queue.pending.push(b'\n');
         if queue.writing
             || queue
@@ -184,8 +193,7 @@ impl SharedWriter {
         let mut queue = self.lock_queue();
         queue.scheduled = false;
         if queue.writing || queue.pending.is_empty() {
-            drop(queue);
-            self.signal_idle();
+            self.signal_idle(queue);
             return;
         }
         queue.writing = true;
@@ -215,8 +223,7 @@ impl SharedWriter {
             self.settle(&mut queue, chunk, written);
             if queue.pending.is_empty() {
                 queue.writing = false;
-                drop(queue);
-                self.signal_idle();
+                self.signal_idle(queue);
                 return;
             }
         }
@@ -266,9 +273,8 @@ impl SharedWriter {
             self.settle(&mut queue, chunk, written);
             let done = queue.pending.is_empty() || queue.failed.is_some();
             queue.writing = !done;
-            drop(queue);
             // Also wakes the serving loop waiting for room.
-            self.signal_idle();
+            self.signal_idle(queue);
             if done {
                 return;
             }
@@ -283,6 +289,7 @@ impl SharedWriter {
         if self.has_room() {
             return;
         }
+        let _waiting = self.wait_idle();
         loop {
             let progress = self.idle.notified();
             if self.has_room() {
@@ -321,6 +328,7 @@ impl SharedWriter {
 
     /// Waits until everything queued is written; the first write error, if any.
     pub(crate) async fn finish(self: &Arc<Self>) -> io::Result<()> {
+        let _waiting = self.wait_idle();
         loop {
             let idle = self.idle.notified();
             {
@@ -338,13 +346,34 @@ impl SharedWriter {
         }
     }
 
-    fn signal_idle(&self) {
-        self.idle.notify_waiters();
+    /// Signals `idle`, after the change made under `queue`, if anyone waits for it.
+    fn signal_idle(&self, queue: MutexGuard<'_, Queue>) {
+        let waited = queue.idle_waiters > 0;
+        drop(queue);
+        if waited {
+            self.idle.notify_waiters();
+        }
+    }
+
+    /// Counts the caller among those waiting for `idle` until the returned guard is dropped;
+    /// call before making the first `Notified`.
+    fn wait_idle(&self) -> IdleWaiter<'_> {
+        self.lock_queue().idle_waiters += 1;
+        IdleWaiter(self)
     }
 
     fn lock_queue(&self) -> MutexGuard<'_, Queue> {
         // A panic while holding the lock leaves the queue consistent: keep going.
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One waiting for a writer's `idle` ([`SharedWriter::wait_idle`]).
+struct IdleWaiter<'a>(&'a SharedWriter);
+
+impl Drop for IdleWaiter<'_> {
+    fn drop(&mut self) {
+        self.0.lock_queue().idle_waiters -= 1;
     }
 }
 

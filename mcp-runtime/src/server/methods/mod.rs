@@ -15,6 +15,7 @@ mod initialize;
 mod input_required;
 mod list;
 mod prompts_get;
+mod reply;
 mod resources_read;
 mod subscriptions_listen;
 #[cfg(feature = "tasks")]
@@ -27,6 +28,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use serde_json::value::RawValue;
+
+pub(crate) use reply::Reply;
 
 use super::params::ParamsLayout;
 use super::{ServerCore, Session};
@@ -164,7 +167,7 @@ impl Request<'_> {
         if self.envelope().is_none() {
             return encode_result(&self.id, result);
         }
-        let members = self.server().complete_members.cacheable_for(item);
+        let members = self.server().complete_members().cacheable_for(item);
         encode_result_with(&self.id, result, &members)
     }
 
@@ -181,11 +184,9 @@ impl Request<'_> {
     /// What a result of this request gets after its own members: for a stateless revision,
     /// that it is complete and who answers (and the server's cache hints if `cacheable`).
     fn complete_members(&self, cacheable: bool) -> &str {
-        let members = &self.server().complete_members;
         match self.envelope() {
             None => "",
-            Some(_) if cacheable => &members.cacheable,
-            Some(_) => &members.plain,
+            Some(_) => self.server().complete_members().for_result(cacheable),
         }
     }
 }
@@ -276,7 +277,7 @@ pub(crate) fn route_at_once(
     request: IncomingRequest,
     layout: Option<ParamsLayout>,
     state: &Arc<RequestState>,
-) -> Result<Vec<u8>, (IncomingRequest, Option<ParamsLayout>)> {
+) -> Result<Reply, (IncomingRequest, Option<ParamsLayout>)> {
     if request.method != "tools/call" {
         return Err((request, layout));
     }

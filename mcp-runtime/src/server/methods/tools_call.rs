@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use super::reply::Reply;
 #[cfg(feature = "tasks")]
 use super::tasks;
 use super::{Request, input_required, parse_params_text};
@@ -106,12 +107,14 @@ pub(super) fn tool_at_once(
 /// [`call_tool`] of a tool that [runs at once](tool_at_once): the same answer, with no future
 /// and nothing awaited. A tool that runs at once never waits, so it never asks the client
 /// anything, nor runs as a task: its run ends within its first stretch.
+///
+/// Its result is given back unwritten, to be written where the reply goes.
 pub(super) fn call_tool_at_once(
     request: &Request<'_>,
     params: ParamsText,
     layout: ParamsLayout,
     tool: &ToolEntry,
-) -> Vec<u8> {
+) -> Reply {
     let id = &request.id;
     let run = CallParams::read(Some(params), Some(layout))
         .and_then(|call| Run::open(request, call, tool));
@@ -122,7 +125,7 @@ pub(super) fn call_tool_at_once(
         ..
     } = match run {
         Ok(run) => run,
-        Err(error) => return encode_error(Some(id), &error),
+        Err(error) => return Reply::Encoded(encode_error(Some(id), &error)),
     };
     let revision = ctx.revision();
     let ctx = ctx.with_input(input.as_ref().map(input_required::Input::round));
@@ -130,7 +133,7 @@ pub(super) fn call_tool_at_once(
         tool.call_at_once(ctx, arguments)
             .expect("a tool that runs at once")
     });
-    answer(request, tool, revision, outcome)
+    Reply::ToolResult(result_of(tool, revision, outcome))
 }
 
 /// The tool named `name`; -32602 naming the tools of similar names if there is none.
@@ -199,6 +202,15 @@ fn answer(
     revision: Revision,
     outcome: Result<CallToolResult, String>,
 ) -> Vec<u8> {
+    request.reply_call(&result_of(tool, revision, outcome))
+}
+
+/// The result of a call whose tool returned `outcome`, as a client of `revision` reads it.
+fn result_of(
+    tool: &ToolEntry,
+    revision: Revision,
+    outcome: Result<CallToolResult, String>,
+) -> CallToolResult {
     let result = match outcome {
         Ok(result) => result,
         Err(panic) => CallToolResult::error(format!(
@@ -206,7 +218,7 @@ fn answer(
             tool.name()
         )),
     };
-    request.reply_call(&for_revision(tool, revision, result))
+    for_revision(tool, revision, result)
 }
 
 /// `result` as a client of `revision` reads it: no structured content before 2025-06-18, and
