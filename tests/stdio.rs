@@ -65,7 +65,12 @@ impl Running {
     fn finish(mut self) -> (Vec<String>, String, bool) {
         drop(self.child.stdin.take());
         let output = self.child.wait_with_output().expect("the server exits");
-        let rest: Vec<String> = self.lines.try_iter().collect();
+        // The server has exited, so its stdout has ended; the thread reading it may still be
+        // passing the last lines on (on a loaded machine it can lag behind the exit).
+        let mut rest = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(10)) {
+            rest.push(line);
+        }
         (
             rest,
             String::from_utf8_lossy(&output.stderr).into_owned(),
