@@ -373,6 +373,7 @@ mod server;
 mod sharded;
 mod sort_order;
 mod stderr;
+mod substring;
 mod suggest;
 pub mod tasks;
 pub mod testing;

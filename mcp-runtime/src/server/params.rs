@@ -45,7 +45,7 @@ pub(crate) struct Params<'a> {
 /// part in the raw text rules them out without parsing anything.
 pub(crate) fn claim(params: Option<&str>) -> Option<Params<'_>> {
     let params = params?;
-    if !params.contains("protocolVersion") {
+    if !crate::substring::contains(params, "protocolVersion") {
         return None;
     }
     Some(Params::read(params)).filter(Params::claims_era)
@@ -60,7 +60,7 @@ impl<'de> ParamsPass<'de> for InMessage {
     type Read = Params<'de>;
 
     fn wanted(&self, method: Option<&str>, text: &str) -> bool {
-        method == Some("tools/call") || text.contains("protocolVersion")
+        method == Some("tools/call") || crate::substring::contains(text, "protocolVersion")
     }
 
     fn read<D: Deserializer<'de>>(
