@@ -8,9 +8,6 @@
 //! different arguments. No arguments and an empty object are the same (as `tools/call` reads
 //! them).
 
-use std::fmt;
-use std::io::Write;
-
 use serde_json::Value;
 
 /// The request a state belongs to.
@@ -41,47 +38,48 @@ impl Binding<'_> {
             bytes.extend_from_slice(field.as_bytes());
         }
         let empty = Value::Object(serde_json::Map::new());
-        let arguments = Canonical(self.arguments.unwrap_or(&empty));
-        // Neither a `Vec` nor `Canonical` has a way to fail.
-        write!(bytes, "{arguments}").expect("writing canonical JSON to memory cannot fail");
+        write_canonical(&mut bytes, self.arguments.unwrap_or(&empty));
         bytes
     }
 }
 
-/// A JSON value written compactly with every object's keys sorted.
-pub(super) struct Canonical<'a>(pub(super) &'a Value);
-
-impl fmt::Display for Canonical<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Value::Array(items) => {
-                f.write_str("[")?;
-                for (index, item) in items.iter().enumerate() {
-                    if index > 0 {
-                        f.write_str(",")?;
-                    }
-                    Canonical(item).fmt(f)?;
+/// Appends `value` to `out` written compactly with every object's keys sorted. Strings (keys
+/// included) and numbers are written by `serde_json`'s own writer into the same buffer, so
+/// they are exactly what `serde_json` writes.
+pub(super) fn write_canonical(out: &mut Vec<u8>, value: &Value) {
+    match value {
+        Value::Array(items) => {
+            out.push(b'[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(b',');
                 }
-                f.write_str("]")
+                write_canonical(out, item);
             }
-            Value::Object(map) => {
-                let entries: Vec<_> = map.iter().collect();
-                let order = crate::sort_order::of(entries.iter().map(|(key, _)| key.as_str()));
-                f.write_str("{")?;
-                for (index, (key, value)) in order.into_iter().map(|i| entries[i]).enumerate() {
-                    if index > 0 {
-                        f.write_str(",")?;
-                    }
-                    // A key is written as the JSON string it is.
-                    write!(f, "{}:", Value::String(key.clone()))?;
-                    Canonical(value).fmt(f)?;
-                }
-                f.write_str("}")
-            }
-            // Scalars as `serde_json` writes them.
-            scalar => write!(f, "{scalar}"),
+            out.push(b']');
         }
+        Value::Object(map) => {
+            let entries: Vec<_> = map.iter().collect();
+            let order = crate::sort_order::of(entries.iter().map(|(key, _)| key.as_str()));
+            out.push(b'{');
+            for (index, (key, value)) in order.into_iter().map(|i| entries[i]).enumerate() {
+                if index > 0 {
+                    out.push(b',');
+                }
+                write_json(out, key);
+                out.push(b':');
+                write_canonical(out, value);
+            }
+            out.push(b'}');
+        }
+        scalar => write_json(out, scalar),
     }
+}
+
+/// A string or a scalar as `serde_json` writes it.
+fn write_json(out: &mut Vec<u8>, value: &(impl serde::Serialize + ?Sized)) {
+    // A string or a JSON scalar always serializes, and a `Vec` never fails a write.
+    serde_json::to_writer(&mut *out, value).expect("writing JSON to memory cannot fail");
 }
 
 #[cfg(test)]
@@ -106,9 +104,34 @@ mod tests {
             serde_json::from_str(r#"{"b":[{"z":1,"a":"\"x\""},2.5],"a":{"d":null,"c":true}}"#)
                 .unwrap();
         assert_eq!(
-            Canonical(&value).to_string(),
+            canonical(&value),
             r#"{"a":{"c":true,"d":null},"b":[{"a":"\"x\"","z":1},2.5]}"#
         );
+    }
+
+    fn canonical(value: &Value) -> String {
+        let mut out = Vec::new();
+        write_canonical(&mut out, value);
+        String::from_utf8(out).unwrap()
+    }
+
+    /// Strings and numbers are written exactly as `serde_json` writes them (a state sealed by
+    /// an earlier build, whose binding wrote them through `Value`'s `Display`, still opens).
+    #[test]
+    fn strings_and_numbers_are_written_as_serde_json_writes_them() {
+        let value = json!({
+            "tab\there": "quote \" backslash \\ control \u{1} é 😀 </script>",
+            "numbers": [0, -1, u64::MAX, i64::MIN, 1.5, -0.0, 1e300, 2.5e-8],
+            "nested": [[], {}, null, false, true, ""],
+        });
+        let mut sorted = serde_json::Map::new();
+        let object = value.as_object().unwrap();
+        let mut keys: Vec<&String> = object.keys().collect();
+        keys.sort();
+        for key in keys {
+            sorted.insert(key.clone(), object[key].clone());
+        }
+        assert_eq!(canonical(&value), Value::Object(sorted).to_string());
     }
 
     #[test]
