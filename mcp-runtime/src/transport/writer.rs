@@ -86,7 +86,8 @@ struct Queue {
     pending: Vec<u8>,
     /// Bytes taken from `pending` by a write that has not finished.
     in_flight: usize,
-    /// A written buffer kept for its capacity.
+    /// A written buffer kept for its capacity, when messages came while it was written (else
+    /// it becomes `pending` again).
     spare: Vec<u8>,
     /// Whether someone is writing (and will write `pending` before it stops).
     writing: bool,
@@ -248,7 +249,14 @@ impl SharedWriter {
             }
             Ok(_) => {
                 chunk.clear();
-                if chunk.capacity() <= KEEP_CAPACITY && queue.spare.capacity() < chunk.capacity() {
+                if chunk.capacity() > KEEP_CAPACITY {
+                    // Dropped: a burst should not pin memory.
+                } else if queue.pending.is_empty() && queue.pending.capacity() <= chunk.capacity() {
+                    // Nothing was sent during the write: the written buffer takes the next
+                    // messages itself, so a writer nobody sends to while it writes (the stdio
+                    // loop's own replies) holds one buffer, not two.
+                    queue.pending = chunk;
+                } else if queue.spare.capacity() < chunk.capacity() {
                     queue.spare = chunk;
                 }
                 false
@@ -500,6 +508,23 @@ mod tests {
             "{} writes",
             sink.writes.lock().unwrap()
         );
+    }
+
+    #[test]
+    fn a_writer_nobody_sends_to_while_it_writes_keeps_one_buffer() {
+        let sink = Sink::default();
+        let writer = SharedWriter::new(sink.clone(), usize::MAX);
+        for round in 0..3 {
+            let hold = writer.hold();
+            for i in 0..64 {
+                writer.send(format!("reply {round}.{i}").as_bytes());
+            }
+            drop(hold);
+            let queue = writer.lock_queue();
+            assert!(queue.pending.is_empty() && queue.pending.capacity() > 0);
+            assert_eq!(queue.spare.capacity(), 0, "a second buffer kept");
+        }
+        assert_eq!(*sink.writes.lock().unwrap(), 3);
     }
 
     #[test]
