@@ -47,7 +47,9 @@ impl ArgumentSpecs {
         description: Option<&str>,
         completer: Option<Completer>,
     ) {
-        let schema = input_generator().into_root_schema_for::<T>().to_value();
+        // `subschema_for` (inlined by this generator), as a tool's parameters are: one schema
+        // function per type for listing and for explaining a decoding failure.
+        let schema = input_generator().subschema_for::<T>().to_value();
         let required = !is_optional::<T>();
         let (choices, string_like) = string_shape(&schema);
         if !string_like {

@@ -2,7 +2,8 @@
 //! an absent argument is allowed (only for `Option<T>`), and a decoding failure explained in
 //! the schema's words (`expected a number, got "cem dólares"`), so a model can correct its call.
 
-use schemars::JsonSchema;
+use schemars::generate::SchemaGenerator;
+use schemars::{JsonSchema, Schema};
 use serde::de::{self, DeserializeOwned, Visitor};
 use serde_json::Value;
 
@@ -12,15 +13,22 @@ pub(crate) fn is_optional<T: DeserializeOwned>() -> bool {
 }
 
 /// Says what was expected and what came, in the schema's words where the JSON type is wrong.
+///
+/// `T`'s schema is made by the generator's `subschema_for::<T>` (inlined, as the input
+/// generator makes every schema), the function that listing the parameter already uses
+/// ([`InputSchema`](crate::tool::InputSchema), [`ArgumentSpecs`](crate::args::ArgumentSpecs)),
+/// so that no other schema code is compiled per parameter type.
 pub(crate) fn describe_error<T: JsonSchema>(value: &Value, error: &serde_json::Error) -> String {
-    let schema = crate::schema::input_generator()
-        .into_root_schema_for::<T>()
-        .to_value();
-    describe_with(schema, value, error)
+    describe_with(SchemaGenerator::subschema_for::<T>, value, error)
 }
 
-/// [`describe_error`] once `T`'s schema is known: the same code for every type.
-fn describe_with(mut schema: Value, value: &Value, error: &serde_json::Error) -> String {
+/// [`describe_error`] with `T`'s schema function: the same code for every type.
+fn describe_with(
+    schema_of: fn(&mut SchemaGenerator) -> Schema,
+    value: &Value,
+    error: &serde_json::Error,
+) -> String {
+    let mut schema = schema_of(&mut crate::schema::input_generator()).to_value();
     if let Value::Object(map) = &mut schema {
         // A present value is never `null`'s fault: describe what a value should be.
         crate::schema::strip_null(map);
