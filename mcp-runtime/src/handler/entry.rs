@@ -45,11 +45,11 @@ pub trait Kind: Sized + 'static {
 }
 
 /// What a call of a handler of kind `K` that may wait runs: it returns the handler's future.
-type AwaitedFn<K> =
+pub(crate) type AwaitedFn<K> =
     Arc<dyn Fn(Context, <K as Kind>::Input) -> BoxFuture<<K as Kind>::Output> + Send + Sync>;
 
 /// How the calls of a handler of kind `K` run.
-enum Calls<K: Kind> {
+pub(crate) enum Calls<K: Kind> {
     /// Through the future the handler returns: it may wait.
     Awaited(AwaitedFn<K>),
     /// To their end within the call, with no future: the handler cannot wait (its function
@@ -96,21 +96,9 @@ impl<K: Kind> Entry<K> {
         Entry::with_calls(definition, location, needs_state, scopes, details, call)
     }
 
-    /// [`new`](Self::new) for a handler whose function cannot wait: its calls run to their
-    /// end within the call, through `run`.
-    pub(crate) fn at_once(
-        definition: K::Definition,
-        location: &'static str,
-        needs_state: Vec<StateNeed>,
-        scopes: Scopes,
-        details: K::Details,
-        run: fn(Context, K::Input) -> K::Output,
-    ) -> Entry<K> {
-        let call = Calls::AtOnce(run);
-        Entry::with_calls(definition, location, needs_state, scopes, details, call)
-    }
-
-    fn with_calls(
+    /// [`new`](Self::new), or one whose calls run as `call` says (a tool's function that cannot
+    /// wait runs to its end within the call: [`Calls::AtOnce`]).
+    pub(crate) fn with_calls(
         definition: K::Definition,
         location: &'static str,
         needs_state: Vec<StateNeed>,

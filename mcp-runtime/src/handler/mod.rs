@@ -17,7 +17,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 pub(crate) use decode::{Missing, describe_error, describe_text_error, is_optional};
-pub(crate) use entry::{Called, Entry, Kind};
+pub(crate) use entry::{Called, Calls, Entry, Kind};
 pub use param::{ArgumentSource, Param};
 pub use registration::Registration;
 pub(crate) use registration::registered;

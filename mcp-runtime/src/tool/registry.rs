@@ -1,14 +1,14 @@
 //! The tools a server exposes: registered by `#[mcp_tool]` anywhere in the program, or chosen
 //! one by one, then frozen in name order when the server is built.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
 use super::{Arguments, InputSchema, Tool};
 use crate::context::Context;
 use crate::error::BuildProblem;
-use crate::handler::{BoxFuture, Entry, Kind, Registration};
+use crate::handler::{BoxFuture, Calls, Entry, Kind, Registration};
 use crate::protocol::{
     CallToolResult, MirroredArgument, Revision, ToolDefinition, WireTool, mirrored_arguments,
 };
@@ -61,6 +61,14 @@ fn input_schema_of<T: Tool>() -> Map<String, Value> {
     T::definition(&mut InputSchema::new()).input_schema
 }
 
+/// What [`ToolEntry::of`] knows of a tool type besides its definition and its calls.
+struct Described {
+    describe: fn() -> Map<String, Value>,
+    location: &'static str,
+    task_support: TaskSupport,
+    scopes: &'static [&'static str],
+}
+
 /// Never called: the schema of a tool that has it from the start.
 fn described_already() -> Map<String, Value> {
     Map::new()
@@ -99,38 +107,54 @@ impl ToolEntry {
     pub(crate) fn of<T: Tool>() -> ToolEntry {
         // What the build checks, without the schemas (made when the tools are first listed).
         let mut schema = InputSchema::requirements_only();
-        let mut definition = T::definition(&mut schema);
+        let definition = T::definition(&mut schema);
+        // A constant: the call's future, never used by a tool that runs at once, is then not
+        // even compiled into the binary for it.
+        let call = match T::CALL_AT_ONCE {
+            Some(run) => Calls::AtOnce(run),
+            None => Calls::Awaited(Arc::new(|ctx, args| Box::pin(T::call(ctx, args)))),
+        };
+        let described = Described {
+            describe: input_schema_of::<T>,
+            location: std::any::type_name::<T>(),
+            task_support: T::TASK_SUPPORT,
+            scopes: T::SCOPES,
+        };
+        ToolEntry::described(definition, schema, described, call)
+    }
+
+    /// [`of`](Self::of) once the tool is described: the same code for every tool.
+    fn described(
+        mut definition: ToolDefinition,
+        mut schema: InputSchema,
+        described: Described,
+        call: Calls<ToolKind>,
+    ) -> ToolEntry {
         let input_schema = OnceLock::new();
         if schema.mirrors {
             // The mirrored arguments are read from the schema, and checked on every call.
-            let _ = input_schema.set(input_schema_of::<T>());
+            let _ = input_schema.set((described.describe)());
         }
         let details = ToolDetails {
             mirrored: input_schema
                 .get()
                 .map(mirrored_arguments)
                 .unwrap_or_default(),
-            task_support: T::TASK_SUPPORT,
+            task_support: described.task_support,
             input_schema,
-            describe: input_schema_of::<T>,
+            describe: described.describe,
         };
         definition.input_schema = Map::new();
-        let location = std::any::type_name::<T>();
         let states = std::mem::take(&mut schema.requirements.states);
-        let scopes = crate::auth::Scopes::Declared(T::SCOPES);
-        // A constant: the call's future, never used by a tool that runs at once, is then not
-        // even compiled into the binary for it.
-        match T::CALL_AT_ONCE {
-            Some(run) => Entry::at_once(definition, location, states, scopes, details, run),
-            None => Entry::new(
-                definition,
-                location,
-                states,
-                scopes,
-                details,
-                |ctx, args| Box::pin(T::call(ctx, args)),
-            ),
-        }
+        let scopes = crate::auth::Scopes::Declared(described.scopes);
+        Entry::with_calls(
+            definition,
+            described.location,
+            states,
+            scopes,
+            details,
+            call,
+        )
     }
 
     /// A tool built at run time.
