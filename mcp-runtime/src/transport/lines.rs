@@ -91,9 +91,9 @@ impl ReadBuffer {
     /// filled it.
     pub(crate) fn filled(&mut self, read: usize) -> &[u8] {
         if read == self.0.len() && self.0.len() < Self::MAX {
-            let mut bigger = vec![0; self.0.len() * 2];
-            bigger[..read].copy_from_slice(&self.0);
-            self.0 = bigger;
+            // Grown where it lies when the allocator can (the bytes read are kept either way):
+            // no second buffer beside the first.
+            self.0.resize(self.0.len() * 2, 0);
         }
         &self.0[..read]
     }
@@ -120,6 +120,22 @@ mod tests {
         }
         framer.end(&mut on_frame);
         out
+    }
+
+    #[test]
+    fn a_read_that_fills_the_buffer_keeps_its_bytes_and_doubles_the_buffer_up_to_its_limit() {
+        let mut buffer = ReadBuffer::new();
+        let mut size = ReadBuffer::FIRST;
+        for round in 0..6u8 {
+            let space = buffer.space();
+            assert_eq!(space.len(), size);
+            space.fill(round);
+            let read = space.len();
+            assert!(buffer.filled(read).iter().all(|&byte| byte == round));
+            size = (size * 2).min(ReadBuffer::MAX);
+        }
+        assert_eq!(buffer.filled(10), &[5; 10]);
+        assert_eq!(buffer.space().len(), ReadBuffer::MAX);
     }
 
     #[test]
