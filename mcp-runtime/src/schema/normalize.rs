@@ -67,6 +67,19 @@ const STANDARD_FORMATS: [&str; 19] = [
 /// Cleans one argument's schema for an `inputSchema`, `definitions` being the `$defs` schemars
 /// collected (referenced as `#/$defs/Name`).
 pub(crate) fn clean_input(schema: &mut Value, definitions: &Map<String, Value>) {
+    if !refers(schema) {
+        // Nothing to inline (what the input generator makes but for a recursive type): the
+        // first attempt below would be kept whatever its depth, so it is made in place,
+        // without a copy of the schema.
+        let mut walk = Walk {
+            definitions,
+            depth: RECURSION_DEPTH,
+            path: Vec::new(),
+            inlined: 0,
+        };
+        clean(schema, &mut walk);
+        return;
+    }
     for depth in (2..=RECURSION_DEPTH).rev() {
         let mut attempt = schema.clone();
         let mut walk = Walk {
@@ -88,6 +101,15 @@ pub(crate) fn clean_input(schema: &mut Value, definitions: &Map<String, Value>) 
         inlined: 0,
     };
     clean(schema, &mut walk);
+}
+
+/// Whether `schema` holds a `$ref` anywhere (a superset of the references [`clean`] inlines).
+fn refers(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.contains_key("$ref") || map.values().any(refers),
+        Value::Array(items) => items.iter().any(refers),
+        _ => false,
+    }
 }
 
 /// Where [`clean`] is in an argument's schema.
