@@ -126,7 +126,8 @@ impl Outbound {
         match &self.append {
             Some(append) if !self.trace => append(kind, write),
             _ => {
-                let mut message = Vec::with_capacity(128);
+                // What writes makes the room it needs, knowing the message's size better.
+                let mut message = Vec::new();
                 write(&mut message);
                 self.send(kind, message);
             }

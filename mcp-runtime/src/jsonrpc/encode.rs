@@ -6,6 +6,9 @@ use super::{RequestId, RpcError};
 
 const RESULT_HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
 
+/// Room for a small reply without its added members: a tool's text result and its envelope.
+const SMALL_RESULT: usize = 128;
+
 /// `{"jsonrpc":"2.0","id":ID,"result":RESULT}`.
 pub(crate) fn encode_result(id: &RequestId, result: &impl Serialize) -> Vec<u8> {
     encode_result_with(id, result, "")
@@ -29,7 +32,7 @@ pub(crate) fn encode_result_written(
     write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
     members: &str,
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(128 + members.len());
+    let mut out = Vec::new();
     write_result(&mut out, id, write, members);
     out
 }
@@ -37,12 +40,16 @@ pub(crate) fn encode_result_written(
 /// [`encode_result_written`] appended to `out` (a writer's buffer, which other messages may
 /// precede): what is written of the result is taken back if it fails, and the reply is then
 /// an error.
+///
+/// Room is made first for a small result and `members` (a stateless result's are about 100
+/// bytes), so that a new buffer is allocated once, at its size, not grown as it is written.
 pub(crate) fn write_result(
     out: &mut Vec<u8>,
     id: &RequestId,
     write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
     members: &str,
 ) {
+    out.reserve(SMALL_RESULT + members.len());
     let start = out.len();
     out.extend_from_slice(RESULT_HEAD);
     out.extend_from_slice(id.as_json_bytes());

@@ -100,9 +100,10 @@ impl Claim<'_> {
     pub(crate) fn version(&self) -> Option<Cow<'_, str>> {
         let raw = self.protocol_version?.get();
         // A string without escapes (every revision's name) is its text between the quotes:
-        // the raw value is valid JSON already, so no parser is needed to read it.
+        // the raw value is valid JSON already, so no parser is needed to read it. A revision's
+        // name, the usual case, is told first, without a search for escapes.
         if let Some(plain) = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"'))
-            && !plain.contains('\\')
+            && (Revision::parse(plain).is_some() || !plain.contains('\\'))
         {
             return Some(Cow::Borrowed(plain));
         }
@@ -230,13 +231,11 @@ pub(crate) struct Checked {
 }
 
 impl Checked {
-    /// The revision `_meta` names, as written (for the HTTP headers' check against it).
+    /// The revision `_meta` names (for the HTTP headers' check against it): one the server
+    /// serves statelessly, or the name of another as written.
     #[cfg(any(feature = "http", test))]
-    pub(crate) fn claimed(&self) -> &str {
-        match &self.version {
-            Ok(revision) => revision.as_str(),
-            Err(version) => version,
-        }
+    pub(crate) fn claimed(&self) -> Result<Revision, &str> {
+        self.version.as_ref().copied().map_err(String::as_str)
     }
 
     /// The envelope, if the revision is one the server serves statelessly (-32022 otherwise,
@@ -403,7 +402,10 @@ mod tests {
         let claimed = |meta: &str| {
             let claim: Claim<'_> = serde_json::from_str(meta).unwrap();
             let checked = claim.check_shape(&LastClient::default()).unwrap();
-            checked.claimed().to_owned()
+            match checked.claimed() {
+                Ok(revision) => revision.as_str().to_owned(),
+                Err(version) => version.to_owned(),
+            }
         };
         let capabilities = format!(r#""{CLIENT_CAPABILITIES}":{{}}"#);
         assert_eq!(

@@ -30,7 +30,8 @@ impl Reply {
         match self {
             Reply::Encoded(bytes) => bytes,
             to_write => {
-                let mut out = Vec::with_capacity(128 + members.len());
+                // `write_result` makes the room it needs.
+                let mut out = Vec::new();
                 to_write.write(&mut out, id, members);
                 out
             }

@@ -38,9 +38,16 @@ pub(super) fn admit(
     let checked = claim
         .check_shape(&server.last_client)
         .map_err(bad_request)?;
-    let claimed = checked.claimed();
     let standard = StandardHeaders::of(headers);
-    if !sent_as_is(standard.version, claimed) {
+    // A served revision's name is plain: equal bytes are enough.
+    let (claimed, version_as_is) = match checked.claimed() {
+        Ok(revision) => (
+            revision.as_str(),
+            sent_as_plain(standard.version, revision.as_str()),
+        ),
+        Err(version) => (version, sent_as_is(standard.version, version)),
+    };
+    if !version_as_is {
         match header(standard.version, &VERSION_HEADER)? {
             Some(version) if version == claimed => {}
             Some(version) => {
@@ -55,7 +62,13 @@ pub(super) fn admit(
             }
         }
     }
-    if !sent_as_is(standard.method, &request.method) {
+    // The methods `Mcp-Name` names a field of are plain: `named_by` knows them.
+    let named_field = named_by(&request.method);
+    let method_as_is = match named_field {
+        Some(_) => sent_as_plain(standard.method, &request.method),
+        None => sent_as_is(standard.method, &request.method),
+    };
+    if !method_as_is {
         match header(standard.method, &METHOD_HEADER)? {
             Some(method) if method == request.method => {}
             Some(method) => {
@@ -72,7 +85,7 @@ pub(super) fn admit(
             }
         }
     }
-    if let Some(field) = named_by(&request.method) {
+    if let Some(field) = named_field {
         let named = params.named(field);
         if !named.is_some_and(|named| sent_as_is(standard.name, named)) {
             match (header(standard.name, &NAME_HEADER)?, named) {
@@ -182,7 +195,8 @@ pub(super) fn refuse_unclaimed(headers: &HeaderMap, method: &str) -> Result<(), 
     ))
 }
 
-/// The params field `Mcp-Name` mirrors, for the methods that have one.
+/// The params field `Mcp-Name` mirrors, for the methods that have one (each a name that
+/// [`sent_as_plain`] may compare).
 fn named_by(method: &str) -> Option<&'static str> {
     match method {
         "tools/call" | "prompts/get" => Some("name"),
@@ -227,9 +241,18 @@ impl<'h> StandardHeaders<'h> {
 /// `=?base64?...?=`) equal to it byte for byte, which [`header`] reads as itself. The usual
 /// case, told without reading the value; any other takes [`header`].
 fn sent_as_is(value: Option<&HeaderValue>, expected: &str) -> bool {
+    sent_as_plain(value, expected) && is_plain(expected)
+}
+
+/// [`sent_as_is`] for `expected` known to be plain ([`is_plain`]: a revision's name, a method
+/// [`named_by`] knows), which need not be looked at byte by byte.
+fn sent_as_plain(value: Option<&HeaderValue>, expected: &str) -> bool {
     value.is_some_and(|value| value.as_bytes() == expected.as_bytes())
-        && !expected.starts_with("=?")
-        && expected.bytes().all(|byte| byte.is_ascii_graphic())
+}
+
+/// Visible ASCII without spaces, not `=?base64?...?=`: what [`header`] reads as itself.
+fn is_plain(text: &str) -> bool {
+    !text.starts_with("=?") && text.bytes().all(|byte| byte.is_ascii_graphic())
 }
 
 /// A header's value (of the header `name`) with surrounding whitespace removed and the
@@ -295,6 +318,28 @@ mod tests {
             assert!(sent_as_is(Some(&sent), expected), "{expected}");
             assert_eq!(read(&sent), Ok(Some(expected.to_owned())));
         }
+    }
+
+    #[test]
+    fn the_names_compared_as_plain_are_plain() {
+        for revision in crate::Revision::ALL {
+            assert!(is_plain(revision.as_str()), "{revision}");
+        }
+        for method in [
+            "tools/call",
+            "prompts/get",
+            "resources/read",
+            "tasks/get",
+            "tasks/update",
+            "tasks/cancel",
+        ] {
+            assert!(named_by(method).is_some() && is_plain(method), "{method}");
+        }
+        // The same answer as the full check, for what it is given.
+        let sent = HeaderValue::from_static("tools/call");
+        assert!(sent_as_plain(Some(&sent), "tools/call"));
+        assert!(!sent_as_plain(Some(&sent), "tools/list"));
+        assert!(!sent_as_plain(None, "tools/call"));
     }
 
     #[test]
