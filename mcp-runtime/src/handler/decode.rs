@@ -5,7 +5,7 @@
 //! A tool's argument is decoded from its JSON text only, so that each parameter type has one
 //! decoder in the binary (a decoder from a `Value` as well would be a second copy of every
 //! parameter type's `Deserialize` code); its failures still read as they do when a value is
-//! decoded ([`TextDecoding`], [`text_failure`](super::text_failure)).
+//! decoded ([`describe_text_error`], [`text_failure`](super::text_failure)).
 
 use schemars::generate::SchemaGenerator;
 use schemars::{JsonSchema, Schema};
@@ -28,71 +28,23 @@ pub(crate) fn describe_error<T: JsonSchema>(value: &Value, error: &serde_json::E
     describe_with(SchemaGenerator::subschema_for::<T>, value, message)
 }
 
-/// Decoding an argument's JSON text, and explaining a failure as decoding the value the text
-/// holds explains it, as for a decoded object's argument (whose repeated names keep their last
-/// value): after the text fails, that value is written out and decoded too, and its failure
-/// explained, or the text's own if the value decodes (a repeated name, say). The caller
-/// decodes [`text`](Self::text) in one place, in a loop, until [`failed`](Self::failed) has a
-/// message: one decoder per parameter type, and the rest the same code for every type.
-pub(crate) struct TextDecoding<'a> {
-    json: &'a str,
-    /// After the text failed: the value it holds, that value written out, and the failure.
-    failed: Option<(Value, String, serde_json::Error)>,
+/// [`describe_error`] for a failure to decode a `T` from `json`, an argument's JSON text, in
+/// the words of a failure to decode it from the value `json` holds.
+pub(crate) fn describe_text_error<T: JsonSchema>(json: &str, error: &serde_json::Error) -> String {
+    describe_text_with(SchemaGenerator::subschema_for::<T>, json, error)
 }
 
-impl<'a> TextDecoding<'a> {
-    pub(crate) fn new(json: &'a str) -> TextDecoding<'a> {
-        TextDecoding { json, failed: None }
-    }
-
-    /// What to decode now: the text, then the value it holds written out.
-    pub(crate) fn text(&self) -> &str {
-        match &self.failed {
-            None => self.json,
-            Some((_, written, _)) => written,
-        }
-    }
-
-    /// Whether [`text`](Self::text) is the argument's own (what decodes from it is the value).
-    pub(crate) fn is_first(&self) -> bool {
-        self.failed.is_none()
-    }
-
-    /// Takes the outcome of decoding [`text`](Self::text) other than a first success (`error`
-    /// its failure, if it failed): `None` to decode again, or the failure explained, with the
-    /// schema `schema_of` (the type's `SchemaGenerator::subschema_for`) makes.
-    #[cold]
-    pub(crate) fn failed(
-        &mut self,
-        error: Option<serde_json::Error>,
-        schema_of: fn(&mut SchemaGenerator) -> Schema,
-    ) -> Option<String> {
-        let Some((value, written, text_error)) = self.failed.take() else {
-            // `null` should the text not parse (a number out of range): described by the
-            // schema.
-            let value = serde_json::from_str(self.json).unwrap_or(Value::Null);
-            let written = value.to_string();
-            let error = error.expect("a first outcome given is a failure");
-            self.failed = Some((value, written, error));
-            return None;
-        };
-        Some(match error {
-            Some(value_error) => describe_text_with(schema_of, &value, &written, &value_error),
-            None => describe_text_with(schema_of, &value, self.json, &text_error),
-        })
-    }
-}
-
-/// A failure to decode `text`, which holds `value`, explained ([`TextDecoding`]).
+/// [`describe_text_error`] with `T`'s schema function: the same code for every type.
 fn describe_text_with(
     schema_of: fn(&mut SchemaGenerator) -> Schema,
-    value: &Value,
-    text: &str,
+    json: &str,
     error: &serde_json::Error,
 ) -> String {
+    // `null` should it not parse (a number out of range): described by the schema.
+    let value = serde_json::from_str(json).unwrap_or(Value::Null);
     let message =
-        super::text_failure::as_from_a_value(text, error, message_without_position(error));
-    describe_with(schema_of, value, message)
+        super::text_failure::as_from_a_value(json, error, message_without_position(error));
+    describe_with(schema_of, &value, message)
 }
 
 /// [`describe_error`] with `T`'s schema function and serde_json's `message`: the same code for
