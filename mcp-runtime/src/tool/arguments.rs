@@ -523,7 +523,6 @@ mod tests {
     fn text_only_failures_read_as_from_a_value() {
         #[derive(Debug, serde::Deserialize, JsonSchema)]
         #[serde(rename_all = "lowercase")]
-        #[allow(dead_code)] // Only decoded.
         enum Kind {
             Alpha,
             Big(u8),
