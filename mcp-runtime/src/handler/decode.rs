@@ -1,11 +1,6 @@
 //! Decoding one argument into its parameter's type, shared by every kind of handler: whether
 //! an absent argument is allowed (only for `Option<T>`), and a decoding failure explained in
 //! the schema's words (`expected a number, got "cem dólares"`), so a model can correct its call.
-//!
-//! A tool's argument is decoded from its JSON text only, so that each parameter type has one
-//! decoder in the binary (a decoder from a `Value` as well would be a second copy of every
-//! parameter type's `Deserialize` code); its failures still read as they do when a value is
-//! decoded ([`describe_text_error`], [`text_failure`](super::text_failure)).
 
 use schemars::generate::SchemaGenerator;
 use schemars::{JsonSchema, Schema};
@@ -24,35 +19,14 @@ pub(crate) fn is_optional<T: DeserializeOwned>() -> bool {
 /// ([`InputSchema`](crate::tool::InputSchema), [`ArgumentSpecs`](crate::args::ArgumentSpecs)),
 /// so that no other schema code is compiled per parameter type.
 pub(crate) fn describe_error<T: JsonSchema>(value: &Value, error: &serde_json::Error) -> String {
-    let message = message_without_position(error);
-    describe_with(SchemaGenerator::subschema_for::<T>, value, message)
+    describe_with(SchemaGenerator::subschema_for::<T>, value, error)
 }
 
-/// [`describe_error`] for a failure to decode a `T` from `json`, an argument's JSON text, in
-/// the words of a failure to decode it from the value `json` holds.
-pub(crate) fn describe_text_error<T: JsonSchema>(json: &str, error: &serde_json::Error) -> String {
-    describe_text_with(SchemaGenerator::subschema_for::<T>, json, error)
-}
-
-/// [`describe_text_error`] with `T`'s schema function: the same code for every type.
-fn describe_text_with(
-    schema_of: fn(&mut SchemaGenerator) -> Schema,
-    json: &str,
-    error: &serde_json::Error,
-) -> String {
-    // `null` should it not parse (a number out of range): described by the schema.
-    let value = serde_json::from_str(json).unwrap_or(Value::Null);
-    let message =
-        super::text_failure::as_from_a_value(json, error, message_without_position(error));
-    describe_with(schema_of, &value, message)
-}
-
-/// [`describe_error`] with `T`'s schema function and serde_json's `message`: the same code for
-/// every type.
+/// [`describe_error`] with `T`'s schema function: the same code for every type.
 fn describe_with(
     schema_of: fn(&mut SchemaGenerator) -> Schema,
     value: &Value,
-    message: String,
+    error: &serde_json::Error,
 ) -> String {
     let mut schema = schema_of(&mut crate::schema::input_generator()).to_value();
     if let Value::Object(map) = &mut schema {
@@ -76,7 +50,7 @@ fn describe_with(
             preview(value)
         );
     }
-    message
+    message_without_position(error)
 }
 
 /// serde_json's message without its ` at line L column C`: when an argument is decoded from

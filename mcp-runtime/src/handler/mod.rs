@@ -11,12 +11,11 @@ mod param;
 mod registration;
 mod returns;
 mod supply;
-mod text_failure;
 
 use std::future::Future;
 use std::pin::Pin;
 
-pub(crate) use decode::{Missing, describe_error, describe_text_error, is_optional};
+pub(crate) use decode::{Missing, describe_error, is_optional};
 pub(crate) use entry::{Called, Calls, Entry, Kind};
 pub use param::{ArgumentSource, Param};
 pub use registration::Registration;

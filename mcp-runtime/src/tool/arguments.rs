@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::InputSchema;
 use crate::completion::Completer;
-use crate::handler::{ArgumentSource, Missing, Requirements, describe_text_error};
+use crate::handler::{ArgumentSource, Missing, Requirements, describe_error};
 use crate::jsonrpc::Text;
 use crate::protocol::CallToolResult;
 
@@ -120,17 +120,32 @@ impl Arguments {
     /// Decodes the argument `name` as a `T`; an absent argument is fine when `T` can be absent
     /// (`Option<T>`).
     pub fn decode<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Result<T, String> {
-        // Decoded from its JSON text either way, so that each parameter type has one decoder
-        // in the binary (a decoded object's argument is written out again: the rare path of
-        // params that could not be read as they came).
-        let json = match &mut self.source {
-            Source::Map(map) => map.remove(name).map(|value| Cow::Owned(value.to_string())),
-            Source::Raw { text, fields } => take(text, fields, name).map(Cow::Borrowed),
-        };
-        let Some(json) = json else {
-            return T::deserialize(Missing).map_err(|_| "missing required argument".to_owned());
-        };
-        serde_json::from_str(&json).map_err(|error| describe_text_error::<T>(&json, &error))
+        let missing =
+            || T::deserialize(Missing).map_err(|_| "missing required argument".to_owned());
+        match &mut self.source {
+            Source::Map(map) => match map.remove(name) {
+                Some(value) => {
+                    T::deserialize(&value).map_err(|error| describe_error::<T>(&value, &error))
+                }
+                None => missing(),
+            },
+            Source::Raw { text, fields } => {
+                let Some(json) = take(text, fields, name) else {
+                    return missing();
+                };
+                serde_json::from_str(json).map_err(|text_error| {
+                    // Explained from the decoded value, as for a decoded object: serde_json
+                    // words some failures differently when it reads text (an enum given a
+                    // number is "expected value" there), and the client should read one
+                    // message whichever way its arguments were decoded.
+                    let value = parse_value(json);
+                    match T::deserialize(&value) {
+                        Err(error) => describe_error::<T>(&value, &error),
+                        Ok(_) => describe_error::<T>(&value, &text_error),
+                    }
+                })
+            }
+        }
     }
 
     /// The whole `arguments` object (without what parameters have taken).
@@ -506,63 +521,6 @@ mod tests {
         }
         assert!(outcomes[0].is_err(), "{outcomes:?}");
         assert_eq!(outcomes[0], outcomes[1], "one message from either path");
-    }
-
-    /// What decoding `T` from the value of `json` says (how every argument was decoded before
-    /// arguments were decoded from their text, and how a decoded value still is).
-    fn as_from_a_value<T: DeserializeOwned + JsonSchema>(json: &str) -> String {
-        let value: Value = serde_json::from_str(json).unwrap();
-        let error = T::deserialize(&value).err().expect("a failure");
-        crate::handler::describe_error::<T>(&value, &error)
-    }
-
-    /// Failures serde_json words as syntax errors when it reads text (an enum given something
-    /// else, an array longer than its type takes) read as they do from a value, from either
-    /// source, wherever they happen in the argument and however it is laid out.
-    #[test]
-    fn text_only_failures_read_as_from_a_value() {
-        #[derive(Debug, serde::Deserialize, JsonSchema)]
-        #[serde(rename_all = "lowercase")]
-        enum Kind {
-            Alpha,
-            Big(u8),
-        }
-        #[derive(Debug, serde::Deserialize, JsonSchema)]
-        struct Point {
-            _x: i64,
-            _kind: Kind,
-        }
-        #[derive(Debug, serde::Deserialize, JsonSchema)]
-        struct Record {
-            _pair: (i64, i64),
-            _points: Vec<Point>,
-        }
-        let cases = [
-            r#"{"_pair":[1,2],"_points":[{"_x":1,"_kind":5}]}"#,
-            r#"{"_pair":[1,2],"_points":[{"_x":1,"_kind":-17}]}"#,
-            r#"{"_pair":[1,2],"_points":[{"_x":1,"_kind":0.5}]}"#,
-            r#"{"_pair":[1,2],"_points":[{"_x":1,"_kind":true}]}"#,
-            r#"{"_pair":[1,2],"_points":[{"_x":1,"_kind":null}]}"#,
-            r#"{"_pair":[1,2],"_points":[{"_x":1,"_kind":[1]}]}"#,
-            r#"{"_pair":[1,2],"_points":[{"_x":1,"_kind":{}}]}"#,
-            r#"{"_pair":[1,2],"_points":[{"_x":1,"_kind":{"alpha":null,"big":3}}]}"#,
-            r#"{"_pair":[1,2],"_points":[{"_x":1,"_kind":{"big":12,"alpha":null}}]}"#,
-            r#"{"_pair":[1,2,3],"_points":[]}"#,
-            r#"{"_pair":[1,2,[3,"]"],{"a":4}],"_points":[]}"#,
-            r#"{"_pair":[1,2],"_points":[[1,"alpha",{"x":"[\"}"}]]}"#,
-            "{\"_pair\":[1,2],\n \"_points\":[\n  {\"_x\": 1,\n   \"_kind\":\n     7}\n]}",
-            "{\"_pair\":[\n 1,\n 2,\n 3\n],\"_points\":[]}",
-        ];
-        for json in cases {
-            let expected = as_from_a_value::<Record>(json);
-            assert!(!expected.contains("trailing") && !expected.contains("expected value"));
-            let arguments = format!(r#"{{"arguments":{{"r":{json}}}}}"#);
-            let parsed: Value = serde_json::from_str(&arguments).unwrap();
-            for mut a in [raw_args(&arguments), args(parsed["arguments"].clone())] {
-                let error = a.decode::<Record>("r").unwrap_err();
-                assert_eq!(error, expected, "{json}");
-            }
-        }
     }
 
     #[test]
