@@ -431,10 +431,114 @@ fn run_by_hand_in_a_terminal_the_server_says_what_it_is() {
 #[cfg(unix)]
 #[test]
 fn a_socket_pair_for_stdin_and_stdout_works_as_pipes_do() {
+    let (child, client, mut writer, mut replies) = printing_on_a_socket(false);
+    writeln!(writer, "{}", call(1, "wait", json!({"ms": 50}))).unwrap();
+    writeln!(writer, "{}", call(2, "shout", json!({"text": "socket"}))).unwrap();
+    let mut texts: Vec<(u64, String)> = (0..2)
+        .map(|_| {
+            let reply: Value = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+            let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+            (reply["id"].as_u64().unwrap(), text.to_owned())
+        })
+        .collect();
+    texts.sort();
+    assert_eq!(
+        texts,
+        [(1, "waited 50 ms".to_owned()), (2, "SOCKET".to_owned())]
+    );
+    ends_with_its_input(child, &client);
+}
+
+/// Stdin is read in turns (`transport/stdin_turns.rs`): by the runtime, and, after eight reads
+/// in a row whose requests all finished at once, by a thread of its own (`mcp-stdin`) that
+/// answers them where it reads; a request that waits hands the reading back to the runtime.
+/// Across several turns each way every request is answered: at-once replies in order, a
+/// request that does not wait answered while one that waits is waiting, and stdin ending while
+/// the thread reads ends the server with nothing lost.
+#[test]
+fn stdin_read_in_turns_by_the_runtime_and_a_thread_loses_nothing() {
+    let mut server = Running::start("printing", &[]);
+    server.initialize();
+    let mut id = 0;
+    let shout_back = |server: &mut Running, id: &mut u32| {
+        *id += 1;
+        let text = format!("turn {id}");
+        server.send(&call(*id, "shout", json!({ "text": text })));
+        let reply = server.next();
+        assert_eq!(reply["id"], *id, "{reply}");
+        assert_eq!(
+            reply["result"]["content"][0]["text"],
+            text.to_uppercase(),
+            "{reply}"
+        );
+    };
+    for round in 0..3 {
+        for _ in 0..12 {
+            shout_back(&mut server, &mut id);
+        }
+        if round == 0 {
+            let threads = thread_names(server.child.id());
+            assert!(
+                threads.iter().any(|name| name == "mcp-stdin"),
+                "no thread reads stdin after a run of requests answered at once: {threads:?}"
+            );
+        }
+        let waiting = 1000 + round;
+        server.send(&call(waiting, "wait", json!({"ms": 500})));
+        id += 1;
+        server.send(&call(id, "shout", json!({"text": "meanwhile"})));
+        let first = server.next();
+        assert_eq!(first["id"], id, "{first}");
+        assert_eq!(first["result"]["content"][0]["text"], "MEANWHILE");
+        let second = server.next();
+        assert_eq!(second["id"], waiting, "{second}");
+        assert_eq!(second["result"]["content"][0]["text"], "waited 500 ms");
+    }
+    for _ in 0..12 {
+        shout_back(&mut server, &mut id);
+    }
+    let (rest, stderr, success) = server.finish();
+    assert!(success, "{stderr}");
+    assert!(rest.is_empty(), "{rest:?}");
+}
+
+/// A stdin its parent made non-blocking (a socket here, whose flag the server shares): the
+/// reading thread's blocking `read` cannot wait on it, so it hands the reading back at its
+/// first empty read and the runtime reads from then on; nothing is lost.
+#[test]
+fn a_non_blocking_stdin_is_read_by_the_runtime_alone() {
+    let (child, client, mut writer, mut replies) = printing_on_a_socket(true);
+    for id in 1..=40 {
+        writeln!(
+            writer,
+            "{}",
+            call(id, "shout", json!({"text": format!("n{id}")}))
+        )
+        .unwrap();
+        let reply: Value = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+        assert_eq!(reply["id"], id, "{reply}");
+        assert_eq!(reply["result"]["content"][0]["text"], format!("N{id}"));
+    }
+    ends_with_its_input(child, &client);
+}
+
+/// The printing example with one end of a socket pair for stdin and stdout (`non_blocking`:
+/// made so before the server starts, a flag it shares), initialized: the server, the client's
+/// end, a writer on it, and the replies it reads.
+#[cfg(unix)]
+fn printing_on_a_socket(
+    non_blocking: bool,
+) -> (
+    Child,
+    std::os::unix::net::UnixStream,
+    std::os::unix::net::UnixStream,
+    std::io::Lines<BufReader<std::os::unix::net::UnixStream>>,
+) {
     use std::os::fd::OwnedFd;
     use std::os::unix::net::UnixStream;
 
     let (client, server_end) = UnixStream::pair().unwrap();
+    server_end.set_nonblocking(non_blocking).unwrap();
     let server_in = OwnedFd::from(server_end.try_clone().unwrap());
     let child = Command::new(example("printing"))
         .stdin(Stdio::from(server_in))
@@ -450,20 +554,12 @@ fn a_socket_pair_for_stdin_and_stdout_works_as_pipes_do() {
     writeln!(writer, r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"t","version":"0"}}}}}}"#).unwrap();
     let reply: Value = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
     assert_eq!(reply["result"]["protocolVersion"], "2025-11-25", "{reply}");
-    writeln!(writer, "{}", call(1, "wait", json!({"ms": 50}))).unwrap();
-    writeln!(writer, "{}", call(2, "shout", json!({"text": "socket"}))).unwrap();
-    let mut texts: Vec<(u64, String)> = (0..2)
-        .map(|_| {
-            let reply: Value = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
-            let text = reply["result"]["content"][0]["text"].as_str().unwrap();
-            (reply["id"].as_u64().unwrap(), text.to_owned())
-        })
-        .collect();
-    texts.sort();
-    assert_eq!(
-        texts,
-        [(1, "waited 50 ms".to_owned()), (2, "SOCKET".to_owned())]
-    );
+    (child, client, writer, replies)
+}
+
+/// Ends the input of a server started by [`printing_on_a_socket`]: it exits, successfully.
+#[cfg(unix)]
+fn ends_with_its_input(child: Child, client: &std::os::unix::net::UnixStream) {
     client.shutdown(std::net::Shutdown::Write).unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(
@@ -471,6 +567,15 @@ fn a_socket_pair_for_stdin_and_stdout_works_as_pipes_do() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// The names of process `pid`'s threads.
+fn thread_names(pid: u32) -> Vec<String> {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+        .map(|name| name.trim_end().to_owned())
+        .collect()
 }
 
 /// A client that writes all its requests before it reads a reply: the server keeps reading

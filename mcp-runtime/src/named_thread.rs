@@ -12,3 +12,15 @@ pub(crate) fn spawn(
 ) -> io::Result<JoinHandle<()>> {
     Builder::new().name(name.to_owned()).spawn(work)
 }
+
+/// [`spawn`] with a stack of `stack_bytes` (only what is touched is ever resident).
+pub(crate) fn spawn_with_stack(
+    name: &str,
+    stack_bytes: usize,
+    work: Box<dyn FnOnce() + Send + 'static>,
+) -> io::Result<JoinHandle<()>> {
+    Builder::new()
+        .name(name.to_owned())
+        .stack_size(stack_bytes)
+        .spawn(work)
+}

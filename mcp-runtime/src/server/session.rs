@@ -71,6 +71,8 @@ pub(crate) struct Session {
     /// in-order session): the next request's is written into it rather than into an
     /// allocation of its own.
     spare_state: Mutex<Option<Arc<RequestState>>>,
+    /// How many requests have gone on as tasks of their own (see [`start_here`]).
+    tasks_started: AtomicUsize,
 }
 
 /// Where a request's reply goes.
@@ -130,9 +132,16 @@ impl Session {
             running: AtomicUsize::new(0),
             idle_awaited: AtomicBool::new(false),
             spare_state: Mutex::new(None),
+            tasks_started: AtomicUsize::new(0),
             log_level: AtomicU8::new(LoggingLevel::Debug as u8),
             idle: Notify::new(),
         })
+    }
+
+    /// How many requests so far waited, and so went on as tasks of their own: the stdio loop
+    /// compares it before and after the messages of one read.
+    pub(crate) fn tasks_started(&self) -> usize {
+        self.tasks_started.load(Ordering::Relaxed)
     }
 
     /// The revision this session's requests are served under (the latest before
@@ -484,6 +493,7 @@ impl Session {
             session.conclude(&task_state, &reply_to, outcome);
         };
         start_here(task, || {
+            self.tasks_started.fetch_add(1, Ordering::Relaxed);
             // Before the task is spawned: on a multi-threaded runtime it may run at once.
             if self.in_order {
                 self.inflight

@@ -82,6 +82,12 @@ impl ReadBuffer {
         ReadBuffer(vec![0; Self::FIRST])
     }
 
+    /// A buffer of no bytes, for a read that must find nothing: what stands in for a buffer
+    /// while it is lent.
+    pub(crate) fn empty() -> ReadBuffer {
+        ReadBuffer(Vec::new())
+    }
+
     /// Where the next read goes.
     pub(crate) fn space(&mut self) -> &mut [u8] {
         &mut self.0

@@ -6,6 +6,8 @@ mod lines;
 pub(crate) use lines::{Frame, Framer};
 #[cfg(unix)]
 mod nonblocking;
+#[cfg(unix)]
+mod stdin_turns;
 mod stdio;
 mod stdout_guard;
 mod writer;

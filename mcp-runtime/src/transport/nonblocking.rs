@@ -27,6 +27,7 @@ use tokio::io::unix::AsyncFd;
 /// One non-blocking end of the client's pipe or socket.
 pub(crate) struct NonBlocking {
     fd: AsyncFd<File>,
+    interest: Interest,
     socket: bool,
     /// Whether the end of input always raises readiness of its own (see `read`): true for
     /// sockets and anonymous pipes; not for a named FIFO opened after its writer had gone,
@@ -72,9 +73,21 @@ impl NonBlocking {
         };
         Some(NonBlocking {
             fd: register(file, interest)?,
+            interest,
             socket,
             end_is_announced,
         })
+    }
+
+    /// Takes this end off the runtime's I/O driver, whose thread its readiness then no longer
+    /// wakes, until it is [registered](Unregistered::register) again.
+    pub(crate) fn unregister(self) -> Unregistered {
+        Unregistered {
+            file: self.fd.into_inner(),
+            interest: self.interest,
+            socket: self.socket,
+            end_is_announced: self.end_is_announced,
+        }
     }
 
     fn try_read(&self, buffer: &mut [u8]) -> io::Result<usize> {
@@ -166,6 +179,31 @@ impl NonBlocking {
     }
 }
 
+/// A [`NonBlocking`] end taken off the runtime's I/O driver.
+pub(crate) struct Unregistered {
+    file: File,
+    interest: Interest,
+    socket: bool,
+    end_is_announced: bool,
+}
+
+impl Unregistered {
+    /// Back on the current runtime's I/O driver.
+    pub(crate) fn register(self) -> io::Result<NonBlocking> {
+        let fd = register(self.file, self.interest).ok_or_else(|| {
+            io::Error::other(
+                "stdin could not be registered with the Tokio runtime's I/O driver again",
+            )
+        })?;
+        Ok(NonBlocking {
+            fd,
+            interest: self.interest,
+            socket: self.socket,
+            end_is_announced: self.end_is_announced,
+        })
+    }
+}
+
 /// Registers `file` with the current runtime's I/O driver; `None` if that fails or the runtime
 /// was built without I/O.
 fn register(file: File, interest: Interest) -> Option<AsyncFd<File>> {
@@ -176,9 +214,10 @@ fn register(file: File, interest: Interest) -> Option<AsyncFd<File>> {
         // SAFETY: `register_with_interest` asks that the descriptor `file.as_raw_fd()` returns
         // be valid, stay open and name the same open file description for the life of the
         // `AsyncFd`, and that `as_raw_fd` always return it. A `File` owns its descriptor: it is
-        // valid now, closed only when the `File` is dropped (which happens when the `AsyncFd`
-        // is, as it owns the `File`; nothing here takes it back out with `into_inner`), and `File::as_raw_fd`
-        // returns the one descriptor it was made from. Nothing else closes or reuses it: it is
+        // valid now, and closed only when the `File` is dropped: the `AsyncFd` owns the `File`
+        // and drops it with itself, and its `into_inner` (`NonBlocking::unregister`) takes it
+        // off the driver before giving it back. `File::as_raw_fd` returns the one descriptor
+        // it was made from. Nothing else closes or reuses it: it is
         // a duplicate or a fresh open made above, known to no other code.
         #[expect(unsafe_code, reason = "Tokio's registration of a raw descriptor")]
         unsafe {

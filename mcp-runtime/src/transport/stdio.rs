@@ -6,7 +6,10 @@
 //! leave in one `write`. Where stdin comes from depends on what it is:
 //!
 //! - a pipe or socket, with stdout one too, is read and written without blocking on the
-//!   runtime's I/O driver (see [`nonblocking`](super::nonblocking)): one thread, no hand-off;
+//!   runtime's I/O driver (see [`nonblocking`](super::nonblocking)): one thread, no hand-off.
+//!   While every request finishes at once, a thread of its own reads instead, blocking, and
+//!   answers them itself; it hands the reading back when a request waits (see
+//!   [`stdin_turns`](super::stdin_turns));
 //! - anything else (a terminal, a file, a runtime built without I/O) is read by a thread of its
 //!   own with blocking reads, which hands each chunk to the same loop, and stdout is written
 //!   with blocking writes.
@@ -25,6 +28,8 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 use super::lines::{Frame, Framer, ReadBuffer};
+#[cfg(unix)]
+use super::stdin_turns::TakingTurns;
 use super::stdout_guard::{StrayOutput, release_stdout, take_stdout_for_protocol};
 use super::writer::SharedWriter;
 use crate::error::Error;
@@ -45,8 +50,10 @@ impl Server {
             self.introduce_on_terminal();
         }
         let max = self.core.max_message_bytes;
-        let (input, writer) = open_stdio(protocol_out, self.core.max_output_backlog)?;
-        let session = self.stdio_session(&writer);
+        let (input, writer, session) =
+            open_stdio(protocol_out, self.core.max_output_backlog, max, |writer| {
+                self.stdio_session(writer)
+            })?;
         let read_outcome = serve(input, max, &session, &writer, &mut release).await;
         session.close();
         match read_outcome {
@@ -167,19 +174,21 @@ fn on_frame(session: &Arc<Session>, max: usize, frame: Frame<'_>) {
 
 /// Where stdin's bytes come from.
 enum Input {
-    /// Stdin itself, read on the runtime.
+    /// Stdin itself, read on the runtime, or in turns by a thread of its own.
     #[cfg(unix)]
-    NonBlocking(super::nonblocking::NonBlocking),
+    NonBlocking(TakingTurns),
     /// The chunks a reader thread reads from stdin, blocking.
     Thread(mpsc::UnboundedReceiver<io::Result<Vec<u8>>>),
 }
 
-/// Stdin and a writer on the protocol's stdout: both non-blocking when both can be, else a
-/// reader thread and blocking writes.
+/// Stdin, a writer on the protocol's stdout and the session `session_for` makes with it: stdin
+/// and stdout non-blocking when both can be, else a reader thread and blocking writes.
 fn open_stdio(
     protocol_out: std::fs::File,
     max_backlog: usize,
-) -> io::Result<(Input, Arc<SharedWriter>)> {
+    max_message: usize,
+    session_for: impl FnOnce(&Arc<SharedWriter>) -> Arc<Session>,
+) -> io::Result<(Input, Arc<SharedWriter>, Arc<Session>)> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
@@ -189,10 +198,14 @@ fn open_stdio(
         if let Some(input) = NonBlocking::reader(stdin_fd())
             && let Some(output) = NonBlocking::writer(protocol_out.as_fd())
         {
-            return Ok((
-                Input::NonBlocking(input),
-                SharedWriter::non_blocking(output, max_backlog),
-            ));
+            let writer = SharedWriter::non_blocking(output, max_backlog);
+            let session = session_for(&writer);
+            let deliver = {
+                let session = Arc::clone(&session);
+                Box::new(move |frame: Frame<'_>| on_frame(&session, max_message, frame))
+            };
+            let input = TakingTurns::new(input, deliver, &session, &writer);
+            return Ok((Input::NonBlocking(input), writer, session));
         }
     }
     let (chunks, receiver) = mpsc::unbounded_channel();
@@ -217,10 +230,9 @@ fn open_stdio(
             }
         }),
     )?;
-    Ok((
-        Input::Thread(receiver),
-        SharedWriter::new(protocol_out, max_backlog),
-    ))
+    let writer = SharedWriter::new(protocol_out, max_backlog);
+    let session = session_for(&writer);
+    Ok((Input::Thread(receiver), writer, session))
 }
 
 /// Why the serving loop ended.
@@ -266,17 +278,22 @@ async fn serve(
             biased;
             data = async {
                 writer.room().await;
-                input.next(&mut chunk, &mut received).await
+                input.next(&mut framer, &mut chunk, &mut received).await
             } => data?,
             // The watcher ends only by sending, until this loop is over.
             _ = &mut output_closed => return Ok(Ended::Output),
         };
         let Some(data) = data else { break };
+        let started = session.tasks_started();
         let hold = writer.hold();
         framer.push(data, &mut deliver);
         drop(hold);
         // The first replies are out: now the thread that keeps stray prints off stdout.
         release.forward_stray_output();
+        #[cfg(unix)]
+        if let Input::NonBlocking(stdin) = &mut input {
+            stdin.handled(session.tasks_started() != started);
+        }
     }
     let _hold = writer.hold();
     framer.end(&mut deliver);
@@ -284,18 +301,17 @@ async fn serve(
 }
 
 impl Input {
-    /// The next bytes stdin brings (in `chunk` or `received`); `None` at its end.
+    /// The next bytes stdin brings (in `chunk` or `received`); `None` at its end. Empty when
+    /// the reading thread had a turn (and handed the messages it read to the session itself).
     async fn next<'a>(
         &mut self,
+        framer: &mut Framer,
         chunk: &'a mut ReadBuffer,
         received: &'a mut Vec<u8>,
     ) -> io::Result<Option<&'a [u8]>> {
         match self {
             #[cfg(unix)]
-            Input::NonBlocking(stdin) => match stdin.read(chunk.space()).await? {
-                0 => Ok(None),
-                read => Ok(Some(chunk.filled(read))),
-            },
+            Input::NonBlocking(stdin) => stdin.next(framer, chunk).await,
             Input::Thread(chunks) => match chunks.recv().await {
                 Some(read) => {
                     *received = read?;

@@ -307,7 +307,8 @@ impl SharedWriter {
         }
     }
 
-    fn has_room(&self) -> bool {
+    /// Whether the backlog is within the limit (or the output has failed).
+    pub(crate) fn has_room(&self) -> bool {
         let queue = self.lock_queue();
         queue.pending.len() + queue.in_flight <= self.max_backlog || queue.failed.is_some()
     }
