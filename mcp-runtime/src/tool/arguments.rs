@@ -133,16 +133,17 @@ impl Arguments {
                 let Some(json) = take(text, fields, name) else {
                     return missing();
                 };
-                serde_json::from_str(json).map_err(|text_error| {
-                    // Explained from the decoded value, as for a decoded object: serde_json
-                    // words some failures differently when it reads text (an enum given a
-                    // number is "expected value" there), and the client should read one
-                    // message whichever way its arguments were decoded.
-                    let value = parse_value(json);
-                    match T::deserialize(&value) {
-                        Err(error) => describe_error::<T>(&value, &error),
-                        Ok(_) => describe_error::<T>(&value, &text_error),
-                    }
+                serde_json::from_str(json).or_else(|text_error| {
+                    // Decided by the decoded value, as for a decoded object, so that the
+                    // client reads one outcome whichever way its arguments were decoded:
+                    // serde_json words some failures differently when it reads text (an enum
+                    // given a number is "expected value" there), and a field named twice
+                    // fails from text ("duplicate field") where a decoded object keeps its
+                    // last value. A text that holds no value (a number out of range) fails.
+                    let Ok(value) = serde_json::from_str::<Value>(json) else {
+                        return Err(describe_error::<T>(&Value::Null, &text_error));
+                    };
+                    T::deserialize(&value).map_err(|error| describe_error::<T>(&value, &error))
                 })
             }
         }
@@ -538,6 +539,34 @@ mod tests {
         assert_eq!(Value::Object(rest), json!({"extra": {"deep": [true]}}));
         let untaken = raw_args(r#"{"arguments":{"k":1,"k":2}}"#);
         assert_eq!(Value::Object(untaken.into_map()), json!({"k": 2}));
+    }
+
+    /// Found by the `arguments` fuzz target: an argument whose text names a field twice
+    /// failed from text (serde's "duplicate field") and decoded from a decoded object, which
+    /// keeps the last value. From text it now decodes as the value the text holds, as from a
+    /// decoded object; a text that holds no value (a number out of range) still fails.
+    #[test]
+    fn a_field_named_twice_inside_an_argument_keeps_its_last_value_from_either_source() {
+        #[derive(Debug, PartialEq, serde::Deserialize, JsonSchema)]
+        struct Order {
+            count: u32,
+            ship: Option<String>,
+        }
+        let json = r#"{"arguments":{"e":{"count":1,"ship":null,"ship":"pickup"},"f":{"count":1,"ship":"pickup","ship":5}}}"#;
+        let parsed: Value = serde_json::from_str(json).unwrap();
+        for mut a in [raw_args(json), args(parsed["arguments"].clone())] {
+            let order = Order {
+                count: 1,
+                ship: Some("pickup".to_owned()),
+            };
+            assert_eq!(a.decode::<Order>("e"), Ok(order));
+            assert_eq!(
+                a.decode::<Order>("f"),
+                Err("invalid type: integer `5`, expected a string".to_owned())
+            );
+        }
+        let mut out_of_range = raw_args(r#"{"arguments":{"b":1e400}}"#);
+        assert!(out_of_range.decode::<Option<String>>("b").is_err());
     }
 
     #[test]
