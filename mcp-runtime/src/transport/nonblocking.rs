@@ -217,8 +217,8 @@ fn register(file: File, interest: Interest) -> Option<AsyncFd<File>> {
         // valid now, and closed only when the `File` is dropped: the `AsyncFd` owns the `File`
         // and drops it with itself, and its `into_inner` (`NonBlocking::unregister`) takes it
         // off the driver before giving it back. `File::as_raw_fd` returns the one descriptor
-        // it was made from. Nothing else closes or reuses it: it is
-        // a duplicate or a fresh open made above, known to no other code.
+        // it was made from. Nothing else closes or reuses it: it is a duplicate or a fresh
+        // open made above, known to no other code.
         #[expect(unsafe_code, reason = "Tokio's registration of a raw descriptor")]
         unsafe {
             AsyncFd::register_with_interest(file, interest)

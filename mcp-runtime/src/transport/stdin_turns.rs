@@ -30,7 +30,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use tokio::sync::Notify;
 
 use super::lines::{Frame, Framer, ReadBuffer};
-use super::nonblocking::{NonBlocking, Unregistered};
+use super::nonblocking::NonBlocking;
 use super::writer::SharedWriter;
 use crate::server::Session;
 
@@ -67,10 +67,8 @@ pub(crate) type Deliver = Box<dyn FnMut(Frame<'_>) + Send>;
 
 /// Stdin, read by the runtime or by the thread.
 pub(crate) struct TakingTurns {
-    /// While the runtime reads: on its I/O driver.
+    /// On the runtime's I/O driver; taken off it for the thread's turns.
     on_runtime: Option<NonBlocking>,
-    /// While the thread reads.
-    off_runtime: Option<Unregistered>,
     /// Reads in a row that started no task.
     quiet_reads: u32,
     /// How many the next turn of the thread waits for.
@@ -105,7 +103,6 @@ impl TakingTurns {
     ) -> TakingTurns {
         TakingTurns {
             on_runtime: Some(stdin),
-            off_runtime: None,
             quiet_reads: 0,
             quiet_needed: QUIET_READS,
             thread_due: false,
@@ -170,14 +167,13 @@ impl TakingTurns {
             return Ok(TurnEnded::Unreadable);
         };
         let stdin = self.on_runtime.take().expect("the runtime was reading");
-        self.off_runtime = Some(stdin.unregister());
+        let resting = stdin.unregister();
         handover.hand(Reading {
             framer: std::mem::replace(framer, Framer::new(0)),
             chunk: std::mem::replace(chunk, ReadBuffer::empty()),
         });
         let returned = handover.returned().await;
-        let stdin = self.off_runtime.take().expect("put there above");
-        self.on_runtime = Some(stdin.register()?);
+        self.on_runtime = Some(resting.register()?);
         let Returned {
             reading,
             ended,
