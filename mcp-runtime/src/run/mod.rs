@@ -31,8 +31,10 @@ impl ServerBuilder {
     /// (`Server::serve_http_with_shutdown`).
     ///
     /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
-    /// is served from one thread, fastest: a request is read, answered and written without
-    /// waking another thread. Handlers that wait (I/O, timers, the client) still run
+    /// is served by a runtime of one thread, fastest: a request is read, answered and written
+    /// without waking another thread (during a run of requests that finish at once, by a
+    /// thread that reads stdin itself; see ARCHITECTURE.md). Handlers that wait (I/O, timers,
+    /// the client) still run
     /// concurrently. A handler that *computes* or *blocks* for long holds the others back:
     /// move such work to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime
     /// of your own with [`Server::serve_stdio`](crate::Server::serve_stdio).
