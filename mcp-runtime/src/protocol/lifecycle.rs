@@ -57,15 +57,6 @@ impl ClientInfo {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct InitializeParams {
-    pub(crate) protocol_version: String,
-    #[serde(default)]
-    pub(crate) capabilities: Map<String, Value>,
-    pub(crate) client_info: WireClientInfo,
-}
-
 /// A client's name and version: `initialize`'s `clientInfo`, and the one a stateless request
 /// names in `_meta`.
 #[derive(Deserialize)]

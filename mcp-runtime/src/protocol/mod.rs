@@ -26,7 +26,7 @@ pub use content::{
 };
 pub use lifecycle::{ClientInfo, Implementation};
 pub(crate) use lifecycle::{
-    InitializeParams, InitializeResult, ListCapability, ResourcesCapability, ServerCapabilities,
+    InitializeResult, ListCapability, ResourcesCapability, ServerCapabilities, WireClientInfo,
 };
 pub use logging::LoggingLevel;
 pub use revision::Revision;

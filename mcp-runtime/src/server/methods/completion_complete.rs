@@ -1,63 +1,37 @@
 //! `completion/complete`: suggestions for a prompt argument or a URI template variable.
 
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer};
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use super::{Request, parse_params};
+use super::Request;
+use super::members::Members;
 use crate::args::ArgumentSpec;
 use crate::completion::{Completion, CompletionContext};
 use crate::jsonrpc::RpcError;
 
-#[derive(Deserialize)]
-struct CompleteParams {
-    #[serde(rename = "ref", deserialize_with = "reference")]
-    reference: Reference,
-    argument: ArgumentValue,
-    #[serde(default)]
-    context: Option<ContextParams>,
-}
-
+/// What `ref` names: a prompt, or a resource template.
 enum Reference {
     Prompt { name: String },
     Resource { uri: String },
 }
 
-/// `ref` as it is sent: `type` says which of the other members counts.
-#[derive(Deserialize)]
-struct WireReference {
-    #[serde(rename = "type")]
-    kind: String,
-    name: Option<String>,
-    uri: Option<String>,
-}
-
-/// Reads `ref` as one plain struct, then tells the kinds apart: a derived internally tagged
-/// enum buffers the object first and is several times the code.
-fn reference<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Reference, D::Error> {
-    let WireReference { kind, name, uri } = WireReference::deserialize(deserializer)?;
-    match (kind.as_str(), name, uri) {
-        ("ref/prompt", Some(name), _) => Ok(Reference::Prompt { name }),
-        ("ref/resource", _, Some(uri)) => Ok(Reference::Resource { uri }),
-        ("ref/prompt", None, _) => Err(D::Error::missing_field("name")),
-        ("ref/resource", _, None) => Err(D::Error::missing_field("uri")),
-        (other, _, _) => Err(D::Error::unknown_variant(other, VARIANTS)),
+impl Reference {
+    /// Reads `ref`: `type` says which of the other members counts.
+    fn read(params: &Members<'_>) -> Result<Reference, RpcError> {
+        let reference = params.object("ref")?.ok_or_else(|| params.missing("ref"))?;
+        let kind: String = reference.required("type")?;
+        match kind.as_str() {
+            "ref/prompt" => Ok(Reference::Prompt {
+                name: reference.required("name")?,
+            }),
+            "ref/resource" => Ok(Reference::Resource {
+                uri: reference.required("uri")?,
+            }),
+            other => Err(RpcError::invalid_params(format!(
+                "invalid params for `completion/complete`: unknown `ref.type` `{other}`, expected `ref/prompt` or `ref/resource`"
+            ))),
+        }
     }
-}
-
-const VARIANTS: &[&str] = &["ref/prompt", "ref/resource"];
-
-#[derive(Deserialize)]
-struct ArgumentValue {
-    name: String,
-    value: String,
-}
-
-#[derive(Deserialize, Default)]
-struct ContextParams {
-    #[serde(default)]
-    arguments: std::collections::HashMap<String, String>,
 }
 
 /// `completion/complete`: the values a prompt argument or template variable may take.
@@ -66,9 +40,20 @@ pub(super) fn complete(
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
     let server = request.server();
-    let params: CompleteParams = parse_params("completion/complete", params)?;
+    let params = Members::of("completion/complete", params.map(RawValue::get))?;
+    let reference = Reference::read(&params)?;
+    let argument = params
+        .object("argument")?
+        .ok_or_else(|| params.missing("argument"))?;
+    let (argument_name, value): (String, String) =
+        (argument.required("name")?, argument.required("value")?);
+    // `context.arguments`: what the client has filled in already.
+    let arguments = match params.object("context")? {
+        Some(context) => context.optional("arguments")?.unwrap_or_default(),
+        None => Default::default(),
+    };
     let (prompts, resources) = (server.prompts.load(), server.resources.load());
-    let specs: &[ArgumentSpec] = match &params.reference {
+    let specs: &[ArgumentSpec] = match &reference {
         Reference::Prompt { name } => {
             &prompts
                 .get(name)
@@ -89,21 +74,18 @@ pub(super) fn complete(
                 .specs
         }
     };
-    let argument = &params.argument;
     let spec = specs
         .iter()
-        .find(|s| s.name == argument.name)
+        .find(|s| s.name == argument_name)
         .ok_or_else(|| {
-            RpcError::invalid_params(format!("No argument named `{}` to complete", argument.name))
+            RpcError::invalid_params(format!("No argument named `{argument_name}` to complete"))
         })?;
-    let context = CompletionContext {
-        arguments: params.context.unwrap_or_default().arguments,
-    };
+    let context = CompletionContext { arguments };
     let candidates = match &spec.completer {
-        Some(completer) => completer.candidates(&argument.value, &context),
+        Some(completer) => completer.candidates(&value, &context),
         None => spec.choices.clone(),
     };
-    let completion = Completion::filter(candidates, &argument.value);
+    let completion = Completion::filter(candidates, &value);
     Ok(request.reply(&json!({ "completion": completion })))
 }
 
@@ -113,9 +95,9 @@ mod tests {
 
     fn reference_of(text: &str) -> Result<Reference, String> {
         let params = format!(r#"{{"ref":{text},"argument":{{"name":"a","value":""}}}}"#);
-        serde_json::from_str::<CompleteParams>(&params)
-            .map(|params| params.reference)
-            .map_err(|error| error.to_string())
+        Members::of("completion/complete", Some(&params))
+            .and_then(|params| Reference::read(&params))
+            .map_err(|error| error.message)
     }
 
     #[test]
@@ -129,14 +111,21 @@ mod tests {
     #[test]
     fn a_broken_reference_says_what_is_wrong() {
         let error = |text: &str| reference_of(text).err().expect("an error");
-        assert!(error(r#"{"name":"p"}"#).contains("missing field `type`"));
-        assert!(error(r#"{"type":"ref/prompt"}"#).contains("missing field `name`"));
-        assert!(error(r#"{"type":"ref/resource","name":"p"}"#).contains("missing field `uri`"));
-        let unknown = error(r#"{"type":"ref/tool","name":"t"}"#);
-        assert!(
-            unknown.contains("unknown variant `ref/tool`, expected `ref/prompt` or `ref/resource`"),
-            "{unknown}"
+        assert_eq!(
+            error(r#"{"name":"p"}"#),
+            "invalid params for `completion/complete`: missing field `ref.type`"
         );
-        assert!(error(r#"{"type":"ref/prompt","name":5}"#).contains("invalid type: integer `5`"));
+        assert!(error(r#"{"type":"ref/prompt"}"#).ends_with("missing field `ref.name`"));
+        assert!(
+            error(r#"{"type":"ref/resource","name":"p"}"#).ends_with("missing field `ref.uri`")
+        );
+        assert_eq!(
+            error(r#"{"type":"ref/tool","name":"t"}"#),
+            "invalid params for `completion/complete`: unknown `ref.type` `ref/tool`, expected `ref/prompt` or `ref/resource`"
+        );
+        assert!(
+            error(r#"{"type":"ref/prompt","name":5}"#)
+                .ends_with("`ref.name`: invalid type: integer `5`, expected a string")
+        );
     }
 }

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use super::parse_params;
+use super::members::Members;
 use crate::jsonrpc::{RequestId, RpcError, encode_result};
-use crate::protocol::{ClientInfo, Implementation, InitializeParams, InitializeResult, Revision};
+use crate::protocol::{ClientInfo, Implementation, InitializeResult, Revision, WireClientInfo};
 use crate::server::session::Negotiated;
 use crate::server::{ServerCore, Session};
 
@@ -17,9 +17,12 @@ pub(super) fn initialize(
     id: &RequestId,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
-    let params: InitializeParams = parse_params("initialize", params)?;
+    let params = Members::of("initialize", params.map(RawValue::get))?;
+    let protocol_version: String = params.required("protocolVersion")?;
+    let client_info: WireClientInfo = params.required("clientInfo")?;
+    let capabilities = params.optional("capabilities")?.unwrap_or_default();
     // Echo a revision we speak; otherwise offer the latest and let the client decide.
-    let revision = Revision::parse(&params.protocol_version)
+    let revision = Revision::parse(&protocol_version)
         .filter(|revision| !revision.is_stateless())
         .unwrap_or(Revision::LATEST_SESSION_BASED);
     // "The initialization phase MUST be the first interaction" and then "Both parties MUST
@@ -28,9 +31,9 @@ pub(super) fn initialize(
     let settled = session.negotiate_once(Negotiated {
         revision,
         client: Arc::new(ClientInfo {
-            name: params.client_info.name,
-            version: params.client_info.version,
-            capabilities: params.capabilities,
+            name: client_info.name,
+            version: client_info.version,
+            capabilities,
         }),
     });
     if let Err(settled) = settled {

@@ -13,11 +13,12 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::Request;
+use super::members::Members;
 use crate::context::{InputRound, Interruption, RoundAt, UntilInput};
 use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
 use crate::protocol::stateless_result::{InputRequiredResult, ResultType, ServerMeta};
@@ -52,19 +53,26 @@ pub(super) struct Input<'a> {
     params: Option<Arc<str>>,
 }
 
-#[derive(Deserialize)]
-struct RetryParams {
-    #[serde(default)]
+/// What the params of a retry carry.
+struct Retry<'a> {
+    /// The arguments, which a state is bound to.
     arguments: Option<Value>,
     /// Kept when `null`, which is refused (absent is not).
-    #[serde(rename = "inputResponses", default, deserialize_with = "present")]
-    input_responses: Option<Box<RawValue>>,
-    #[serde(rename = "requestState", default)]
-    request_state: Option<Box<RawValue>>,
+    input_responses: Option<&'a RawValue>,
+    request_state: Option<&'a RawValue>,
 }
 
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<RawValue>>, D::Error> {
-    Box::<RawValue>::deserialize(d).map(Some)
+impl<'a> Retry<'a> {
+    fn read(method: &'a str, params: Option<&'a str>) -> Result<Retry<'a>, RpcError> {
+        let members = Members::of(method, params)?;
+        Ok(Retry {
+            arguments: members.optional("arguments")?,
+            input_responses: members.text("inputResponses")?,
+            request_state: members
+                .text("requestState")?
+                .filter(|state| state.get() != "null"),
+        })
+    }
 }
 
 /// Whether params may carry answers (`inputResponses` or `requestState`), judged from their
@@ -100,20 +108,20 @@ pub(super) fn begin<'a>(
             params: params.cloned(),
         }));
     }
-    let retry: RetryParams = super::parse_params_text(method, params.map(|p| &**p))?;
-    let arguments = retry.arguments.filter(|a| !a.is_null());
+    let retry = Retry::read(method, params.map(|p| &**p))?;
+    let arguments = retry.arguments;
     let binding = Binding {
         method,
         name,
         arguments: arguments.as_ref(),
         audience: &request.server().info.name,
     };
-    let carried = match retry.request_state.as_deref() {
+    let carried = match retry.request_state {
         None => Carried::default(),
         Some(state) => open(request, &binding, state)?,
     };
     let mut answers = carried.answers.clone();
-    match retry.input_responses.as_deref().map(RawValue::get) {
+    match retry.input_responses.map(RawValue::get) {
         None => {}
         Some(text) => match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(responses)) => answers.extend(responses),
@@ -235,9 +243,8 @@ impl Input<'_> {
         let arguments = self
             .params
             .as_deref()
-            .and_then(|params| serde_json::from_str::<RetryParams>(params).ok())
-            .and_then(|params| params.arguments)
-            .filter(|arguments| !arguments.is_null());
+            .and_then(|params| Retry::read(self.method, Some(params)).ok())
+            .and_then(|retry| retry.arguments);
         let binding = Binding {
             method: self.method,
             name: self.name,

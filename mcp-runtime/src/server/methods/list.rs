@@ -3,21 +3,15 @@
 //! Cursors name the key of the last item of the previous page, so paging stays correct while
 //! items are added or removed between requests.
 
-use serde::Deserialize;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
-use super::{Request, parse_params};
+use super::Request;
+use super::members::Members;
 use crate::catalog::{Catalog, Entry};
 use crate::jsonrpc::RpcError;
 
 const CURSOR_PREFIX: &str = "after:";
-
-#[derive(Deserialize)]
-struct ListParams {
-    #[serde(default)]
-    cursor: Option<String>,
-}
 
 /// One page of a list result: `{"<key>": [...], "nextCursor": "..."}`.
 pub(super) struct Page<'a> {
@@ -57,8 +51,8 @@ pub(super) fn list<E: Entry>(
 
 /// The key a list request's cursor says the page starts after (`None`: the first page).
 fn after_key(method: &str, params: Option<&RawValue>) -> Result<Option<String>, RpcError> {
-    let params: ListParams = parse_params(method, params)?;
-    let Some(cursor) = params.cursor else {
+    let cursor = Members::of(method, params.map(RawValue::get))?.optional::<String>("cursor")?;
+    let Some(cursor) = cursor else {
         return Ok(None);
     };
     match cursor.strip_prefix(CURSOR_PREFIX) {

@@ -14,6 +14,7 @@ mod discover;
 mod initialize;
 mod input_required;
 mod list;
+mod members;
 mod prompts_get;
 mod reply;
 mod resources_read;
@@ -333,11 +334,8 @@ fn set_level(
     id: &RequestId,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
-    #[derive(serde::Deserialize)]
-    struct SetLevel {
-        level: LoggingLevel,
-    }
-    let SetLevel { level } = parse_params("logging/setLevel", params)?;
+    let level: LoggingLevel =
+        members::Members::of("logging/setLevel", params.map(RawValue::get))?.required("level")?;
     session.set_log_level(level);
     Ok(encode_result(id, &json!({})))
 }
@@ -353,25 +351,12 @@ fn method_not_found(method: &str, methods: &[&str]) -> RpcError {
     .with_data(json!({ "method": method }))
 }
 
-/// Decodes a method's params (absent params read as `{}`); -32602 naming the method if they
-/// do not fit.
-fn parse_params<T: DeserializeOwned>(
-    method: &str,
-    params: Option<&RawValue>,
-) -> Result<T, RpcError> {
-    parse_params_text(method, params.map(RawValue::get))
-}
-
-/// [`parse_params`] for params as text.
+/// Decodes a method's params as text (absent params read as `{}`); -32602 naming the method
+/// if they do not fit. Most methods read theirs member by member ([`members::Members`]).
 fn parse_params_text<T: DeserializeOwned>(
     method: &str,
     params: Option<&str>,
 ) -> Result<T, RpcError> {
     let text = params.unwrap_or("{}");
-    serde_json::from_str(text).map_err(|error| invalid_params(method, &error))
-}
-
-/// [`parse_params_text`]'s error, written once for every type of params.
-fn invalid_params(method: &str, error: &serde_json::Error) -> RpcError {
-    RpcError::invalid_params(format!("invalid params for `{method}`: {error}"))
+    serde_json::from_str(text).map_err(|error| members::invalid(method, &error.to_string()))
 }

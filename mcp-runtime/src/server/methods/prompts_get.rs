@@ -4,37 +4,26 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use super::{Request, input_required, parse_params};
+use super::members::Members;
+use super::{Request, input_required};
 use crate::args::StringArgs;
 use crate::jsonrpc::RpcError;
 use crate::server::panic::Caught;
 use crate::suggest::did_you_mean;
-
-#[derive(Deserialize)]
-struct GetParams {
-    name: String,
-    #[serde(default)]
-    arguments: Option<HashMap<String, String>>,
-    #[serde(default, rename = "_meta")]
-    meta: Option<IgnoredAny>,
-}
 
 /// `prompts/get`: renders the prompt with its arguments.
 pub(super) async fn get_prompt(
     request: &Request<'_>,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
-    let GetParams {
-        name,
-        arguments,
-        meta,
-    } = parse_params("prompts/get", params)?;
-    let shared = request.shared_params(meta.is_some(), || params.map(|p| Arc::from(p.get())));
+    let members = Members::of("prompts/get", params.map(RawValue::get))?;
+    let name: String = members.required("name")?;
+    let arguments: Option<HashMap<String, String>> = members.optional("arguments")?;
+    let has_meta = members.has("_meta")?;
+    let shared = request.shared_params(has_meta, || params.map(|p| Arc::from(p.get())));
     let answers = input_required::may_carry_answers(params.map(RawValue::get));
     let input = input_required::begin(request, "prompts/get", &name, shared.as_ref(), answers)?;
     let prompts = request.server().prompts.load();

@@ -4,23 +4,15 @@
 
 use std::sync::Arc;
 
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use super::{Request, input_required, parse_params};
+use super::members::Members;
+use super::{Request, input_required};
 use crate::jsonrpc::{ErrorCode, RequestId, RpcError, encode_result};
 use crate::protocol::{ReadResourceResult, Revision};
 use crate::server::panic::Caught;
 use crate::server::{ServerCore, Session};
-
-#[derive(Deserialize)]
-struct UriParams {
-    uri: String,
-    #[serde(default, rename = "_meta")]
-    meta: Option<IgnoredAny>,
-}
 
 /// The error for a URI the server has no resource for: -32002 in the session-based
 /// revisions, -32602 from 2026-07-28 on (server/resources "Error Handling"), naming the URI.
@@ -39,14 +31,16 @@ pub(super) async fn read_resource(
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
     let revision = request.revision();
-    let UriParams { uri, meta } = parse_params("resources/read", params)?;
+    let members = Members::of("resources/read", params.map(RawValue::get))?;
+    let uri: String = members.required("uri")?;
+    let has_meta = members.has("_meta")?;
     let (entry, variables) = request
         .server()
         .resources
         .load()
         .resolve(&uri)
         .ok_or_else(|| not_found(&uri, revision))?;
-    let shared = request.shared_params(meta.is_some(), || params.map(|p| Arc::from(p.get())));
+    let shared = request.shared_params(has_meta, || params.map(|p| Arc::from(p.get())));
     let answers = input_required::may_carry_answers(params.map(RawValue::get));
     let input = input_required::begin(request, "resources/read", &uri, shared.as_ref(), answers)?;
     let ctx = request
@@ -92,7 +86,7 @@ pub(super) fn subscribe(
     } else {
         "resources/unsubscribe"
     };
-    let UriParams { uri, .. } = parse_params(method, params)?;
+    let uri: String = Members::of(method, params.map(RawValue::get))?.required("uri")?;
     if on {
         session.check_subscription_uri(&uri)?;
     }

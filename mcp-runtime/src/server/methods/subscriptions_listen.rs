@@ -8,15 +8,16 @@
 //! The stream ends when the client cancels the request (stdio) or closes it (HTTP); the
 //! server ends it itself, with a result, only when it stops publishing changes.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::broadcast::error::RecvError;
 
+use super::Request;
 use super::capabilities::capabilities;
+use super::members::Members;
 #[cfg(feature = "tasks")]
 use super::tasks;
-use super::{Request, parse_params};
 use crate::jsonrpc::{RpcError, encode_notification, encode_result};
 use crate::limit_log::LimitLog;
 use crate::protocol::envelope::{SERVER_INFO, SUBSCRIPTION_ID};
@@ -26,28 +27,37 @@ use crate::server::changes::Change;
 use crate::tasks::wire::TaskFields;
 
 /// What a listener asks for (`SubscriptionFilter`); every field optional.
-#[derive(Clone, Default, Deserialize, Serialize, PartialEq, Debug)]
+#[derive(Clone, Default, Serialize, PartialEq, Debug)]
 #[serde(rename_all = "camelCase")]
 struct Filter {
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     tools_list_changed: bool,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     prompts_list_changed: bool,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     resources_list_changed: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     resource_subscriptions: Option<Vec<String>>,
     /// The tasks whose status changes are wanted (the tasks extension's `notifications/tasks`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     task_ids: Option<Vec<String>>,
 }
 
-#[derive(Deserialize)]
-struct ListenParams {
-    notifications: Filter,
-}
-
 impl Filter {
+    /// Reads the request's `notifications`, whose every member is optional.
+    fn read(params: &Members<'_>) -> Result<Filter, RpcError> {
+        let asked = params
+            .object("notifications")?
+            .ok_or_else(|| params.missing("notifications"))?;
+        Ok(Filter {
+            tools_list_changed: asked.optional("toolsListChanged")?.unwrap_or(false),
+            prompts_list_changed: asked.optional("promptsListChanged")?.unwrap_or(false),
+            resources_list_changed: asked.optional("resourcesListChanged")?.unwrap_or(false),
+            resource_subscriptions: asked.optional("resourceSubscriptions")?,
+            task_ids: asked.optional("taskIds")?,
+        })
+    }
+
     fn matches(&self, change: &Change) -> bool {
         match change {
             Change::ToolsListChanged => self.tools_list_changed,
@@ -74,7 +84,10 @@ pub(super) async fn listen(
     request: &Request<'_>,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
-    let ListenParams { notifications } = parse_params("subscriptions/listen", params)?;
+    let notifications = Filter::read(&Members::of(
+        "subscriptions/listen",
+        params.map(RawValue::get),
+    )?)?;
     let server = request.server();
     let limits = server.subscriptions;
     if let Some(uris) = &notifications.resource_subscriptions {

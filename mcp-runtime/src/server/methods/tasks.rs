@@ -9,11 +9,12 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::Poll;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::{Request, parse_params, tools_call};
+use super::members::Members;
+use super::{Request, tools_call};
 use crate::context::{Context, InputRound, Interruption, RoundAt, UntilInput};
 use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
 use crate::protocol::CallToolResult;
@@ -151,18 +152,9 @@ async fn run(task: Arc<Task>, mut call: Call, mut round: RoundAt, rerun: Rerun) 
     }
 }
 
-#[derive(Deserialize)]
-struct TaskParams {
-    #[serde(rename = "taskId")]
-    task_id: String,
-}
-
-#[derive(Deserialize)]
-struct UpdateParams {
-    #[serde(rename = "taskId")]
-    task_id: String,
-    #[serde(rename = "inputResponses")]
-    input_responses: Map<String, Value>,
+/// The task a `tasks/*` request names (`taskId`).
+fn task_id(method: &str, params: Option<&RawValue>) -> Result<String, RpcError> {
+    Members::of(method, params.map(RawValue::get))?.required("taskId")
 }
 
 /// The caller's task `id`, here or on another instance; -32602 when there is none.
@@ -185,7 +177,7 @@ pub(super) async fn get(
     if !declared(request) {
         return Err(undeclared(request, "`tasks/get`"));
     }
-    let TaskParams { task_id } = parse_params("tasks/get", params)?;
+    let task_id = task_id("tasks/get", params)?;
     let record = find(request, &task_id).await?.record();
     let limits = &request.server().tasks.limits;
     Ok(request.reply(&TaskFields::of(&record, limits, true)))
@@ -200,10 +192,9 @@ pub(super) async fn update(
     if !declared(request) {
         return Err(undeclared(request, "`tasks/update`"));
     }
-    let UpdateParams {
-        task_id,
-        input_responses,
-    } = parse_params("tasks/update", params)?;
+    let members = Members::of("tasks/update", params.map(RawValue::get))?;
+    let task_id: String = members.required("taskId")?;
+    let input_responses: Map<String, Value> = members.required("inputResponses")?;
     let found = find(request, &task_id).await?;
     request
         .server()
@@ -222,7 +213,7 @@ pub(super) async fn cancel(
     if !declared(request) {
         return Err(undeclared(request, "`tasks/cancel`"));
     }
-    let TaskParams { task_id } = parse_params("tasks/cancel", params)?;
+    let task_id = task_id("tasks/cancel", params)?;
     let found = find(request, &task_id).await?;
     request.server().tasks.cancel(found).await?;
     Ok(request.reply(&json!({})))

@@ -1,0 +1,216 @@
+//! A method's params read member by member: one reader for every method's params.
+//!
+//! A derived `Deserialize` is a copy of serde_json's object reader per params type, 2-6 KB of
+//! machine code each, for methods called once per session (`initialize`) or rarely. Here one
+//! reader splits the object into its members' texts, and each member is decoded by its own
+//! type's code (`String`, `Option<String>`, a map), which the rest of the crate has anyway.
+//! Absent params read as `{}`; an unknown member is ignored and a member named twice is refused,
+//! as a derived struct does.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::jsonrpc::{RpcError, Text};
+
+/// The members of a method's params (or of an object within them), by name.
+pub(super) struct Members<'a> {
+    /// The method, for errors.
+    method: &'a str,
+    /// Where these members are within the params (`""`, or `"ref."` for the members of `ref`),
+    /// for errors.
+    within: String,
+    members: Vec<(Cow<'a, str>, &'a RawValue)>,
+}
+
+impl<'a> Members<'a> {
+    /// The members of `method`'s params; -32602 naming the method if they are not an object.
+    pub(super) fn of(method: &'a str, params: Option<&'a str>) -> Result<Members<'a>, RpcError> {
+        Members::read(method, String::new(), params.unwrap_or("{}"))
+    }
+
+    fn read(method: &'a str, within: String, text: &'a str) -> Result<Members<'a>, RpcError> {
+        let members = serde_json::from_str::<Object<'a>>(text).map_err(|error| {
+            let at = within.strip_suffix('.').unwrap_or("params");
+            invalid(method, &format!("`{at}`: {}", without_position(&error)))
+        })?;
+        Ok(Members {
+            method,
+            within,
+            members: members.0,
+        })
+    }
+
+    /// Member `name`, which must be there.
+    pub(super) fn required<T: Deserialize<'a>>(&self, name: &str) -> Result<T, RpcError> {
+        let text = self.text(name)?.ok_or_else(|| self.missing(name))?;
+        serde_json::from_str(text.get()).map_err(|error| self.invalid(name, &error))
+    }
+
+    /// Member `name`; `None` when it is absent or null.
+    pub(super) fn optional<T: Deserialize<'a>>(&self, name: &str) -> Result<Option<T>, RpcError> {
+        let Some(text) = self.text(name)? else {
+            return Ok(None);
+        };
+        serde_json::from_str::<Option<T>>(text.get()).map_err(|error| self.invalid(name, &error))
+    }
+
+    /// Whether member `name` is there and not null.
+    pub(super) fn has(&self, name: &str) -> Result<bool, RpcError> {
+        Ok(self.text(name)?.is_some_and(|text| text.get() != "null"))
+    }
+
+    /// The members of member `name`, an object; `None` when it is absent or null.
+    pub(super) fn object(&self, name: &str) -> Result<Option<Members<'a>>, RpcError> {
+        let Some(text) = self.text(name)?.filter(|text| text.get() != "null") else {
+            return Ok(None);
+        };
+        let within = format!("{}{name}.", self.within);
+        Members::read(self.method, within, text.get()).map(Some)
+    }
+
+    /// Member `name`'s text, if it is there; an error if it is there twice.
+    pub(super) fn text(&self, name: &str) -> Result<Option<&'a RawValue>, RpcError> {
+        let mut named = self.members.iter().filter(|(key, _)| key == name);
+        let first = named.next().map(|(_, text)| *text);
+        if named.next().is_some() {
+            return Err(invalid(
+                self.method,
+                &format!("duplicate field `{}{name}`", self.within),
+            ));
+        }
+        Ok(first)
+    }
+
+    /// The error for a member that is not there (kept out of the generic functions above:
+    /// one copy, not one per member type).
+    pub(super) fn missing(&self, name: &str) -> RpcError {
+        invalid(
+            self.method,
+            &format!("missing field `{}{name}`", self.within),
+        )
+    }
+
+    /// The error for a member that does not decode.
+    fn invalid(&self, name: &str, error: &serde_json::Error) -> RpcError {
+        let at = format!("{}{name}", self.within);
+        invalid(self.method, &format!("`{at}`: {}", without_position(error)))
+    }
+}
+
+/// -32602 naming the method, as for every method's params.
+pub(super) fn invalid(method: &str, what: &str) -> RpcError {
+    RpcError::invalid_params(format!("invalid params for `{method}`: {what}"))
+}
+
+/// serde_json's message without its "at line 1 column 9", which would count within the
+/// member's text rather than the message.
+fn without_position(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    match message.strip_suffix(&position) {
+        Some(plain) => plain.to_owned(),
+        None => message,
+    }
+}
+
+/// An object's members in order, names borrowed when written without escapes.
+struct Object<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Object<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor;
+        impl<'de> Visitor<'de> for ObjectVisitor {
+            type Value = Object<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object<'de>, A::Error> {
+                let mut members = Vec::new();
+                while let Some(Text(name)) = map.next_key::<Text<'de>>()? {
+                    members.push((name, map.next_value::<&'de RawValue>()?));
+                }
+                Ok(Object(members))
+            }
+        }
+        deserializer.deserialize_map(ObjectVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(result: Result<impl Sized, RpcError>) -> String {
+        match result {
+            Ok(_) => panic!("expected an error"),
+            Err(error) => error.message,
+        }
+    }
+
+    #[test]
+    fn members_are_decoded_by_name_and_absent_params_are_empty() {
+        let params = Members::of("m", Some(r#"{"b":"two","a":1,"extra":[true]}"#)).unwrap();
+        assert_eq!(params.required::<u32>("a").unwrap(), 1);
+        assert_eq!(params.required::<String>("b").unwrap(), "two");
+        assert_eq!(params.optional::<String>("c").unwrap(), None);
+        let absent = Members::of("m", None).unwrap();
+        assert_eq!(absent.optional::<u32>("a").unwrap(), None);
+    }
+
+    #[test]
+    fn null_reads_as_absent_only_where_the_member_is_optional() {
+        let params = Members::of("m", Some(r#"{"a":null}"#)).unwrap();
+        assert_eq!(params.optional::<String>("a").unwrap(), None);
+        assert_eq!(
+            message(params.required::<String>("a")),
+            "invalid params for `m`: `a`: invalid type: null, expected a string"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_method_and_the_member_without_a_misleading_position() {
+        let params = Members::of("m", Some(r#"{"ref":{"type":5},"a":1,"a":2}"#)).unwrap();
+        assert_eq!(
+            message(params.required::<String>("b")),
+            "invalid params for `m`: missing field `b`"
+        );
+        assert_eq!(
+            message(params.required::<u32>("a")),
+            "invalid params for `m`: duplicate field `a`"
+        );
+        let reference = params.object("ref").unwrap().unwrap();
+        assert_eq!(
+            message(reference.required::<String>("type")),
+            "invalid params for `m`: `ref.type`: invalid type: integer `5`, expected a string"
+        );
+        assert_eq!(
+            message(reference.required::<String>("name")),
+            "invalid params for `m`: missing field `ref.name`"
+        );
+        assert_eq!(
+            message(Members::of("m", Some("[1]"))),
+            "invalid params for `m`: `params`: invalid type: sequence, expected an object"
+        );
+        assert_eq!(
+            message(params.object("a").map(|_| ())),
+            "invalid params for `m`: duplicate field `a`"
+        );
+        let not_object = Members::of("m", Some(r#"{"ref":"x"}"#)).unwrap();
+        assert_eq!(
+            message(not_object.object("ref")),
+            "invalid params for `m`: `ref`: invalid type: string \"x\", expected an object"
+        );
+    }
+
+    #[test]
+    fn names_written_with_escapes_are_matched_by_their_value() {
+        let params = Members::of("m", Some(r#"{"n\u0061me":"x"}"#)).unwrap();
+        assert_eq!(params.required::<String>("name").unwrap(), "x");
+    }
+}
