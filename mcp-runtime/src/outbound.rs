@@ -144,7 +144,7 @@ pub(crate) fn trace(direction: &str, message: &[u8]) {
         parsed
             .as_ref()
             .and_then(|value| value.get(name))
-            .map(|value| value.to_string())
+            .map(crate::jsonrpc::compact_text)
     };
     let id = field("id").unwrap_or_else(|| "-".to_owned());
     let method = field("method")

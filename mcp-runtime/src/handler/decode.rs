@@ -7,6 +7,8 @@ use schemars::{JsonSchema, Schema};
 use serde::de::{self, DeserializeOwned, Visitor};
 use serde_json::Value;
 
+use crate::jsonrpc::{compact_text, message_without_position};
+
 /// Whether a `T` can be decoded from an absent argument (true for `Option<T>`).
 pub(crate) fn is_optional<T: DeserializeOwned>() -> bool {
     T::deserialize(Missing).is_ok()
@@ -43,7 +45,7 @@ fn describe_with(
     if let Some(allowed) = schema.and_then(|s| s.get("enum")).and_then(Value::as_array)
         && !allowed.contains(value)
     {
-        let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
+        let list: Vec<String> = allowed.iter().map(compact_text).collect();
         return format!(
             "expected one of {}, got {}",
             list.join(", "),
@@ -51,21 +53,6 @@ fn describe_with(
         );
     }
     message_without_position(error)
-}
-
-/// serde_json's message without its ` at line L column C`: when an argument is decoded from
-/// its own JSON text the position is within that text, which tells the client nothing (and the
-/// same argument decoded from a `Value` has no position at all).
-fn message_without_position(error: &serde_json::Error) -> String {
-    let message = error.to_string();
-    if error.line() == 0 {
-        return message;
-    }
-    let position = format!(" at line {} column {}", error.line(), error.column());
-    match message.strip_suffix(&position) {
-        Some(message) => message.to_owned(),
-        None => message,
-    }
 }
 
 /// `Some("a number")` when `value`'s JSON type is not among the schema's `type`s.
@@ -105,7 +92,7 @@ fn type_mismatch(types: &Value, value: &Value) -> Option<String> {
 }
 
 fn preview(value: &Value) -> String {
-    let text = value.to_string();
+    let text = compact_text(value);
     if text.chars().count() <= 80 {
         return text;
     }

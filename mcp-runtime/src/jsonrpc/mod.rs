@@ -10,6 +10,7 @@ mod error;
 mod id;
 mod incoming;
 mod prefix;
+mod shown;
 mod text;
 
 pub(crate) use encode::{
@@ -24,4 +25,5 @@ pub(crate) use incoming::{
     parse_message_with, present,
 };
 pub(crate) use prefix::request_id_in_prefix;
+pub(crate) use shown::{compact_text, message_without_position};
 pub(crate) use text::Text;

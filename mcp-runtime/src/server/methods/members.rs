@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::jsonrpc::{RpcError, Text};
+use crate::jsonrpc::{RpcError, Text, message_without_position};
 
 /// The members of a method's params (or of an object within them), by name.
 pub(super) struct Members<'a> {
@@ -35,7 +35,10 @@ impl<'a> Members<'a> {
     fn read(method: &'a str, within: String, text: &'a str) -> Result<Members<'a>, RpcError> {
         let members = serde_json::from_str::<Object<'a>>(text).map_err(|error| {
             let at = within.strip_suffix('.').unwrap_or("params");
-            invalid(method, &format!("`{at}`: {}", without_position(&error)))
+            invalid(
+                method,
+                &format!("`{at}`: {}", message_without_position(&error)),
+            )
         })?;
         Ok(Members {
             method,
@@ -97,24 +100,16 @@ impl<'a> Members<'a> {
     /// The error for a member that does not decode.
     fn invalid(&self, name: &str, error: &serde_json::Error) -> RpcError {
         let at = format!("{}{name}", self.within);
-        invalid(self.method, &format!("`{at}`: {}", without_position(error)))
+        invalid(
+            self.method,
+            &format!("`{at}`: {}", message_without_position(error)),
+        )
     }
 }
 
 /// -32602 naming the method, as for every method's params.
 pub(super) fn invalid(method: &str, what: &str) -> RpcError {
     RpcError::invalid_params(format!("invalid params for `{method}`: {what}"))
-}
-
-/// serde_json's message without its "at line 1 column 9", which would count within the
-/// member's text rather than the message.
-fn without_position(error: &serde_json::Error) -> String {
-    let message = error.to_string();
-    let position = format!(" at line {} column {}", error.line(), error.column());
-    match message.strip_suffix(&position) {
-        Some(plain) => plain.to_owned(),
-        None => message,
-    }
 }
 
 /// An object's members in order, names borrowed when written without escapes.

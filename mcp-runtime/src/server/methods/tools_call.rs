@@ -15,7 +15,7 @@ use super::reply::Reply;
 use super::tasks;
 use super::{Request, input_required, parse_params_text};
 use crate::context::Context;
-use crate::jsonrpc::{ParamsText, RpcError, encode_error};
+use crate::jsonrpc::{ParamsText, RpcError, compact_text, encode_error};
 use crate::protocol::{CallToolResult, Revision};
 use crate::server::ServerCore;
 use crate::server::panic::{Caught, catch};
@@ -345,7 +345,8 @@ fn call_params_explained(params: Option<&str>) -> Result<(String, Map<String, Va
         Some(Value::String(name)) => name,
         Some(other) => {
             return Err(RpcError::invalid_params(format!(
-                "`tools/call`: `name` must be a string (the tool's name), got {other}"
+                "`tools/call`: `name` must be a string (the tool's name), got {}",
+                compact_text(&other)
             )));
         }
         None => {
@@ -365,7 +366,8 @@ fn call_params_explained(params: Option<&str>) -> Result<(String, Map<String, Va
         Some(Value::Object(arguments)) => arguments,
         Some(other) => {
             return Err(RpcError::invalid_params(format!(
-                "`tools/call`: `arguments` must be an object mapping argument names to values, got {other}"
+                "`tools/call`: `arguments` must be an object mapping argument names to values, got {}",
+                compact_text(&other)
             )));
         }
     };
