@@ -68,9 +68,7 @@ impl<'a> Retry<'a> {
         Ok(Retry {
             arguments: members.optional("arguments")?,
             input_responses: members.text("inputResponses")?,
-            request_state: members
-                .text("requestState")?
-                .filter(|state| state.get() != "null"),
+            request_state: members.present("requestState")?,
         })
     }
 }

@@ -53,22 +53,25 @@ impl<'a> Members<'a> {
         serde_json::from_str(text.get()).map_err(|error| self.invalid(name, &error))
     }
 
-    /// Member `name`; `None` when it is absent or null.
+    /// Member `name`; `None` when it is absent or null. (Decoded as a `T`, not an
+    /// `Option<T>`: one copy of the decoding code per type, shared with [`Self::required`].)
     pub(super) fn optional<T: Deserialize<'a>>(&self, name: &str) -> Result<Option<T>, RpcError> {
-        let Some(text) = self.text(name)? else {
-            return Ok(None);
-        };
-        serde_json::from_str::<Option<T>>(text.get()).map_err(|error| self.invalid(name, &error))
+        match self.present(name)? {
+            Some(text) => serde_json::from_str(text.get())
+                .map(Some)
+                .map_err(|error| self.invalid(name, &error)),
+            None => Ok(None),
+        }
     }
 
-    /// Whether member `name` is there and not null.
-    pub(super) fn has(&self, name: &str) -> Result<bool, RpcError> {
-        Ok(self.text(name)?.is_some_and(|text| text.get() != "null"))
+    /// Member `name`'s text, if it is there and not null.
+    pub(super) fn present(&self, name: &str) -> Result<Option<&'a RawValue>, RpcError> {
+        Ok(self.text(name)?.filter(|text| text.get() != "null"))
     }
 
     /// The members of member `name`, an object; `None` when it is absent or null.
     pub(super) fn object(&self, name: &str) -> Result<Option<Members<'a>>, RpcError> {
-        let Some(text) = self.text(name)?.filter(|text| text.get() != "null") else {
+        let Some(text) = self.present(name)? else {
             return Ok(None);
         };
         let within = format!("{}{name}.", self.within);

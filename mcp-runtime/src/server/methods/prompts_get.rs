@@ -22,7 +22,7 @@ pub(super) async fn get_prompt(
     let members = Members::of("prompts/get", params.map(RawValue::get))?;
     let name: String = members.required("name")?;
     let arguments: Option<HashMap<String, String>> = members.optional("arguments")?;
-    let has_meta = members.has("_meta")?;
+    let has_meta = members.present("_meta")?.is_some();
     let shared = request.shared_params(has_meta, || params.map(|p| Arc::from(p.get())));
     let answers = input_required::may_carry_answers(params.map(RawValue::get));
     let input = input_required::begin(request, "prompts/get", &name, shared.as_ref(), answers)?;

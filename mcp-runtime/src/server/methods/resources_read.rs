@@ -33,7 +33,7 @@ pub(super) async fn read_resource(
     let revision = request.revision();
     let members = Members::of("resources/read", params.map(RawValue::get))?;
     let uri: String = members.required("uri")?;
-    let has_meta = members.has("_meta")?;
+    let has_meta = members.present("_meta")?.is_some();
     let (entry, variables) = request
         .server()
         .resources
