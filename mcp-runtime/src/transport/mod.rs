@@ -6,6 +6,7 @@ mod lines;
 pub(crate) use lines::{Frame, Framer};
 #[cfg(unix)]
 mod nonblocking;
+mod one_read;
 #[cfg(unix)]
 mod stdin_turns;
 mod stdio;

@@ -31,6 +31,7 @@ use tokio::sync::Notify;
 
 use super::lines::{Frame, Framer, ReadBuffer};
 use super::nonblocking::NonBlocking;
+use super::one_read::handle_read;
 use super::writer::SharedWriter;
 use crate::server::Session;
 
@@ -389,11 +390,8 @@ fn read_until_a_task(
             return TurnEnded::Input;
         }
         *reads += 1;
-        let started = session.tasks_started();
-        let hold = writer.hold();
-        reading.framer.push(reading.chunk.filled(read), deliver);
-        drop(hold);
-        if session.tasks_started() != started {
+        let data = reading.chunk.filled(read);
+        if handle_read(data, &mut reading.framer, deliver, session, writer) {
             return TurnEnded::TaskStarted;
         }
     }

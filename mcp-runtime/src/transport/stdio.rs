@@ -28,6 +28,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 use super::lines::{Frame, Framer, ReadBuffer};
+use super::one_read::handle_read;
 #[cfg(unix)]
 use super::stdin_turns::TakingTurns;
 use super::stdout_guard::{StrayOutput, release_stdout, take_stdout_for_protocol};
@@ -284,15 +285,12 @@ async fn serve(
             _ = &mut output_closed => return Ok(Ended::Output),
         };
         let Some(data) = data else { break };
-        let started = session.tasks_started();
-        let hold = writer.hold();
-        framer.push(data, &mut deliver);
-        drop(hold);
+        let started_a_task = handle_read(data, &mut framer, &mut deliver, session, writer);
         // The first replies are out: now the thread that keeps stray prints off stdout.
         release.forward_stray_output();
         #[cfg(unix)]
         if let Input::NonBlocking(stdin) = &mut input {
-            stdin.handled(session.tasks_started() != started);
+            stdin.handled(started_a_task);
         }
     }
     let _hold = writer.hold();
