@@ -3,7 +3,7 @@
 //! A derived `Deserialize` is a copy of serde_json's object reader per params type, 2-6 KB of
 //! machine code each, for methods called once per session (`initialize`) or rarely. Here one
 //! reader splits the object into its members' texts, and each member is decoded by its own
-//! type's code (`String`, `Option<String>`, a map), which the rest of the crate has anyway.
+//! type's code (`String`, `bool`, a map), which the rest of the crate has anyway.
 //! Absent params read as `{}`; an unknown member is ignored and a member named twice is refused,
 //! as a derived struct does.
 
@@ -163,8 +163,11 @@ mod tests {
 
     #[test]
     fn null_reads_as_absent_only_where_the_member_is_optional() {
-        let params = Members::of("m", Some(r#"{"a":null}"#)).unwrap();
+        let params = Members::of("m", Some(r#"{ "a" : null , "b": {"c" :  null} }"#)).unwrap();
         assert_eq!(params.optional::<String>("a").unwrap(), None);
+        let inner = params.object("b").unwrap().unwrap();
+        assert_eq!(inner.optional::<u32>("c").unwrap(), None);
+        assert!(params.object("a").unwrap().is_none());
         assert_eq!(
             message(params.required::<String>("a")),
             "invalid params for `m`: `a`: invalid type: null, expected a string"
