@@ -83,6 +83,10 @@ impl Server {
             Box::pin(self.serve_stdio());
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
+            // Tokio's default is 1024 events per wait, a 12 KiB buffer. Stdio's driver
+            // watches stdin, stdout and what handlers open; events past the limit wait for the
+            // next turn of the driver, none is lost.
+            .max_io_events_per_tick(STDIO_EVENTS_PER_TICK)
             .build()?
             .block_on(serving)
     }
@@ -112,6 +116,9 @@ fn stdin_fd() -> std::os::fd::BorrowedFd<'static> {
 fn stdin_fd() -> io::Stdin {
     io::stdin()
 }
+
+/// The most I/O events the stdio runtime's driver takes at once (12 bytes each).
+const STDIO_EVENTS_PER_TICK: usize = 64;
 
 /// How long the end of serving waits for the log to reach stderr, which may not be read.
 const LOG_FLUSH: Duration = Duration::from_secs(1);
