@@ -469,29 +469,15 @@ impl Session {
             Ok(()) => return self.keep_spare(task_state),
             Err(back) => back,
         };
-        let session = Arc::clone(self);
         let state = Arc::clone(&task_state);
-        let task = async move {
-            let _guard = guard;
-            // Pinned in place: the task itself is already one allocation (`start_here`).
-            let handling = CatchUnwind(std::pin::pin!(super::methods::route(
-                &session,
-                request,
-                layout,
-                Arc::clone(&task_state),
-            )));
-            #[cfg(feature = "tracing")]
-            let handling = std::pin::pin!(crate::log_bridge::CURRENT.scope(
-                crate::log_bridge::LogTarget {
-                    session: Arc::<Session>::clone(&session),
-                    state: Arc::clone(&task_state),
-                },
-                handling,
-            ));
-            let outcome = UntilCancelled::new(handling, &task_state).await;
-            let outcome = outcome.map(|outcome| outcome.map(Reply::Encoded));
-            session.conclude(&task_state, &reply_to, outcome);
-        };
+        let task = request_task(
+            Arc::clone(self),
+            request,
+            layout,
+            task_state,
+            reply_to,
+            guard,
+        );
         start_here(task, || {
             self.tasks_started.fetch_add(1, Ordering::Relaxed);
             // Before the task is spawned: on a multi-threaded runtime it may run at once.
@@ -752,6 +738,47 @@ impl Drop for Session {
     }
 }
 
+/// The task of `request` when it was not answered at once: its handling, then its reply.
+///
+/// Built and boxed in a function of its own: the future (1,240 bytes, as it holds the largest
+/// method's) is made on the stack before it moves into its box, and made in `start_request` it
+/// made that frame 1.2 KB larger, under which every request is handled (a call answered at
+/// once too, on the runtime's thread or the one that reads stdin). Here, that stack is given
+/// back before the task's first poll.
+#[inline(never)]
+fn request_task(
+    session: Arc<Session>,
+    request: IncomingRequest,
+    layout: Option<ParamsLayout>,
+    task_state: Arc<RequestState>,
+    reply_to: ReplyTo,
+    guard: RunningGuard,
+) -> BoxFuture<()> {
+    // A `dyn Future`, as every task the crate spawns: Tokio's task code (several kilobytes
+    // for each type of future) is then in the binary once.
+    Box::pin(async move {
+        let _guard = guard;
+        // Pinned in place: the task itself is already one allocation (this box).
+        let handling = CatchUnwind(std::pin::pin!(super::methods::route(
+            &session,
+            request,
+            layout,
+            Arc::clone(&task_state),
+        )));
+        #[cfg(feature = "tracing")]
+        let handling = std::pin::pin!(crate::log_bridge::CURRENT.scope(
+            crate::log_bridge::LogTarget {
+                session: Arc::<Session>::clone(&session),
+                state: Arc::clone(&task_state),
+            },
+            handling,
+        ));
+        let outcome = UntilCancelled::new(handling, &task_state).await;
+        let outcome = outcome.map(|outcome| outcome.map(Reply::Encoded));
+        session.conclude(&task_state, &reply_to, outcome);
+    })
+}
+
 /// Runs `task` on the calling thread until it first waits, then as a task of its own.
 ///
 /// Most requests finish without waiting (a synchronous tool, `tools/list`, `ping`): they are
@@ -761,10 +788,7 @@ impl Drop for Session {
 /// after it are read at once. The waker of this first poll does nothing: the task's own first
 /// poll, which the runtime does as soon as it is spawned, registers the real one. If it
 /// waits, `on_wait` runs before it is spawned.
-fn start_here(task: impl Future<Output = ()> + Send + 'static, on_wait: impl FnOnce()) {
-    // A `dyn Future`, as every task the crate spawns: Tokio's task code (several kilobytes
-    // for each type of future) is then in the binary once.
-    let mut task: BoxFuture<()> = Box::pin(task);
+fn start_here(mut task: BoxFuture<()>, on_wait: impl FnOnce()) {
     let mut first = std::task::Context::from_waker(std::task::Waker::noop());
     if task.as_mut().poll(&mut first).is_pending() {
         on_wait();

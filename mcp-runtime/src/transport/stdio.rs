@@ -277,7 +277,7 @@ async fn serve(
             let _ = closed.send(());
         }
     });
-    // Boxed as the crate's other tasks are (see `Session`'s `start_here`).
+    // Boxed as the crate's other tasks are (see `request_task` in `server/session.rs`).
     let _watcher = AbortOnDrop(tokio::spawn(watching));
     tokio::pin!(output_closed);
     loop {
