@@ -159,16 +159,21 @@ impl Session {
         sink: Outbound,
         envelope: Option<Envelope>,
     ) -> RequestState {
-        // The session's negotiation is looked up only for a request that has no envelope.
-        let (revision, client) = match &envelope {
+        let (revision, client) = self.revision_and_client(envelope.as_ref());
+        RequestState::new(id, sink, envelope, revision, client)
+    }
+
+    /// The revision a request is served under, and its client: its envelope's, or the
+    /// session's (looked up only for a request that has no envelope).
+    fn revision_and_client(&self, envelope: Option<&Envelope>) -> (Revision, Arc<ClientInfo>) {
+        match envelope {
             Some(envelope) => (envelope.revision, Arc::clone(&envelope.client)),
             // Read under the lock, without a count of its own on the negotiation.
             None => match &*self.negotiated.read().expect("lock poisoned") {
                 Some(negotiated) => (negotiated.revision, Arc::clone(&negotiated.client)),
                 None => (Revision::LATEST_SESSION_BASED, Arc::default()),
             },
-        };
-        RequestState::new(id, sink, envelope, revision, client)
+        }
     }
 
     /// The state of a request that is answered outside the in-flight map (no cancel can reach
@@ -431,7 +436,7 @@ impl Session {
         envelope: Option<Envelope>,
         layout: Option<ParamsLayout>,
     ) {
-        let task_state = self.new_state(self.request_state(request.id.clone(), sink, envelope));
+        let task_state = self.new_state(request.id.clone(), sink, envelope);
         // Registered before the task exists, and the lock released before it is spawned: the
         // task never waits on this lock to find its own state. In an in-order session, only if
         // its first poll leaves it waiting (below); an id in use is refused all the same.
@@ -491,19 +496,39 @@ impl Session {
         });
     }
 
-    /// `state`, shared: in the spare state's place if there is one.
-    fn new_state(&self, state: RequestState) -> Arc<RequestState> {
+    /// The state of request `id` ([`request_state`](Self::request_state)), shared: the spare
+    /// state renewed in place if there is one.
+    ///
+    /// In place, not built and moved in: a state built on the stack (320 bytes) stayed in
+    /// `start_request`'s frame, under the request's handling.
+    fn new_state(
+        &self,
+        id: RequestId,
+        sink: Outbound,
+        envelope: Option<Envelope>,
+    ) -> Arc<RequestState> {
         let spare = self.spare_state.lock().expect("lock poisoned").take();
-        match spare {
-            Some(mut spare) => match Arc::get_mut(&mut spare) {
-                Some(place) => {
-                    *place = state;
-                    spare
-                }
-                None => Arc::new(state),
-            },
-            None => Arc::new(state),
+        if let Some(mut spare) = spare
+            && let Some(place) = Arc::get_mut(&mut spare)
+        {
+            let (revision, client) = self.revision_and_client(envelope.as_ref());
+            place.renew(id, sink, envelope, revision, client);
+            return spare;
         }
+        self.fresh_state(id, sink, envelope)
+    }
+
+    /// [`new_state`](Self::new_state) with no spare to renew: every request of a session that
+    /// is not in order (HTTP), and in one that is, the first and any after a handler kept its
+    /// `Context`. Not inlined, for the same reason: the state is built in this frame.
+    #[inline(never)]
+    fn fresh_state(
+        &self,
+        id: RequestId,
+        sink: Outbound,
+        envelope: Option<Envelope>,
+    ) -> Arc<RequestState> {
+        Arc::new(self.request_state(id, sink, envelope))
     }
 
     /// Keeps the state of a request that has ended as the spare, if nothing else holds it (a
