@@ -79,6 +79,53 @@ impl RequestState {
         }
     }
 
+    /// This state made anew, in place, for request `id`: what [`new`](Self::new) makes, with
+    /// no state built on the stack to be moved in (for the spare state an in-order session
+    /// reuses).
+    pub(crate) fn renew(
+        &mut self,
+        id: RequestId,
+        sink: Outbound,
+        envelope: Option<Envelope>,
+        revision: Revision,
+        client: Arc<ClientInfo>,
+    ) {
+        // Every field, named: a field added to the state is a compile error here until it is
+        // renewed too.
+        let RequestState {
+            id: old_id,
+            sink: old_sink,
+            envelope: old_envelope,
+            revision: old_revision,
+            client: old_client,
+            meta,
+            cancelled,
+            cancel,
+            task,
+            finished,
+            refused,
+            endless,
+            registered,
+            last_progress,
+            first_round,
+        } = self;
+        *old_id = id;
+        *old_sink = sink;
+        *old_envelope = envelope;
+        *old_revision = revision;
+        *old_client = client;
+        *meta = LazyMeta::default();
+        *cancelled.get_mut() = false;
+        *cancel = Notify::new();
+        *task.get_mut().unwrap_or_else(|e| e.into_inner()) = None;
+        *finished.get_mut() = false;
+        *refused.get_mut() = false;
+        *endless.get_mut() = false;
+        *registered.get_mut() = false;
+        *last_progress.get_mut().unwrap_or_else(|e| e.into_inner()) = None;
+        *first_round = OnceLock::new();
+    }
+
     /// The request's id, exactly as the client sent it.
     pub(crate) fn id(&self) -> &RequestId {
         &self.id

@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::{Content, Revision};
@@ -187,7 +188,7 @@ pub(crate) struct WireTool<'a> {
     title: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<&'a str>,
-    input_schema: &'a Map<String, Value>,
+    input_schema: &'a RawValue,
     #[serde(skip_serializing_if = "Option::is_none")]
     output_schema: Option<&'a Map<String, Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -199,7 +200,7 @@ impl<'a> WireTool<'a> {
     /// listed).
     pub(crate) fn new(
         tool: &'a ToolDefinition,
-        input_schema: &'a Map<String, Value>,
+        input_schema: &'a RawValue,
         revision: Revision,
     ) -> WireTool<'a> {
         let modern = revision.has_structured_output();

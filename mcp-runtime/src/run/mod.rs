@@ -4,11 +4,11 @@
 
 mod command_line;
 
-use command_line::CommandLine;
+use command_line::{CommandLine, Launch};
 
 use crate::error::Error;
 use crate::sealed_state::StateKeys;
-use crate::server::ServerBuilder;
+use crate::server::{Server, ServerBuilder};
 #[cfg(feature = "http")]
 use crate::transport::http::{HostPolicy, HttpOptions};
 
@@ -38,33 +38,10 @@ impl ServerBuilder {
     /// concurrently. A handler that *computes* or *blocks* for long holds the others back:
     /// move such work to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime
     /// of your own with [`Server::serve_stdio`](crate::Server::serve_stdio).
-    pub fn run(mut self) -> Result<(), Error> {
-        let launch = match command_line::parse(std::env::args())? {
-            CommandLine::Serve(launch) => launch,
-            CommandLine::Help(usage) => {
-                // Help goes to stdout, where a person asked for it (`server --help | less`):
-                // stdout carries protocol messages only while serving, and this returns
-                // before serving anything, so no client ever reads it.
-                use std::io::Write as _;
-                return Ok(std::io::stdout().write_all(usage.as_bytes())?);
-            }
+    pub fn run(self) -> Result<(), Error> {
+        let Some((server, launch)) = self.prepare()? else {
+            return Ok(());
         };
-        if let Some(path) = &launch.state_keys {
-            let keys = StateKeys::watch_file(path, StateKeys::DEFAULT_LIFETIME)
-                .map_err(|e| Error::Usage(format!("`--state-keys {}`: {e}", path.display())))?;
-            self = self.state_keys(keys);
-        }
-        #[cfg(feature = "redis")]
-        if let Some(url) = launch.redis {
-            self = self.redis(url);
-        }
-        #[cfg(not(feature = "redis"))]
-        if launch.redis.is_some() {
-            return Err(Error::Usage(
-                "this program was built without Redis support: enable the `redis` feature of mcp-runtime to use `--redis`".to_owned(),
-            ));
-        }
-        let server = self.build()?;
         match launch.http {
             None => server.run_stdio(),
             #[cfg(feature = "http")]
@@ -87,5 +64,42 @@ impl ServerBuilder {
                 "this program was built without HTTP support: enable the `http` feature of mcp-runtime".to_owned(),
             )),
         }
+    }
+
+    /// The server `run` serves, built with what the command line says, and the command line;
+    /// `None` when it asked for the usage, which this printed.
+    ///
+    /// Not inlined into `run`: the builder's copies and the command line stay in this frame,
+    /// given back before serving starts, rather than under every request `run` serves (the
+    /// main thread's stack, resident up to the deepest any request reached).
+    #[inline(never)]
+    fn prepare(mut self) -> Result<Option<(Server, Launch)>, Error> {
+        let launch = match command_line::parse(std::env::args())? {
+            CommandLine::Serve(launch) => launch,
+            CommandLine::Help(usage) => {
+                // Help goes to stdout, where a person asked for it (`server --help | less`):
+                // stdout carries protocol messages only while serving, and this returns
+                // before serving anything, so no client ever reads it.
+                use std::io::Write as _;
+                std::io::stdout().write_all(usage.as_bytes())?;
+                return Ok(None);
+            }
+        };
+        if let Some(path) = &launch.state_keys {
+            let keys = StateKeys::watch_file(path, StateKeys::DEFAULT_LIFETIME)
+                .map_err(|e| Error::Usage(format!("`--state-keys {}`: {e}", path.display())))?;
+            self = self.state_keys(keys);
+        }
+        #[cfg(feature = "redis")]
+        if let Some(url) = &launch.redis {
+            self = self.redis(url.as_str());
+        }
+        #[cfg(not(feature = "redis"))]
+        if launch.redis.is_some() {
+            return Err(Error::Usage(
+                "this program was built without Redis support: enable the `redis` feature of mcp-runtime to use `--redis`".to_owned(),
+            ));
+        }
+        Ok(Some((self.build()?, launch)))
     }
 }

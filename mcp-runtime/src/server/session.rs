@@ -159,16 +159,21 @@ impl Session {
         sink: Outbound,
         envelope: Option<Envelope>,
     ) -> RequestState {
-        // The session's negotiation is looked up only for a request that has no envelope.
-        let (revision, client) = match &envelope {
+        let (revision, client) = self.revision_and_client(envelope.as_ref());
+        RequestState::new(id, sink, envelope, revision, client)
+    }
+
+    /// The revision a request is served under, and its client: its envelope's, or the
+    /// session's (looked up only for a request that has no envelope).
+    fn revision_and_client(&self, envelope: Option<&Envelope>) -> (Revision, Arc<ClientInfo>) {
+        match envelope {
             Some(envelope) => (envelope.revision, Arc::clone(&envelope.client)),
             // Read under the lock, without a count of its own on the negotiation.
             None => match &*self.negotiated.read().expect("lock poisoned") {
                 Some(negotiated) => (negotiated.revision, Arc::clone(&negotiated.client)),
                 None => (Revision::LATEST_SESSION_BASED, Arc::default()),
             },
-        };
-        RequestState::new(id, sink, envelope, revision, client)
+        }
     }
 
     /// The state of a request that is answered outside the in-flight map (no cancel can reach
@@ -431,7 +436,7 @@ impl Session {
         envelope: Option<Envelope>,
         layout: Option<ParamsLayout>,
     ) {
-        let task_state = self.new_state(self.request_state(request.id.clone(), sink, envelope));
+        let task_state = self.new_state(request.id.clone(), sink, envelope);
         // Registered before the task exists, and the lock released before it is spawned: the
         // task never waits on this lock to find its own state. In an in-order session, only if
         // its first poll leaves it waiting (below); an id in use is refused all the same.
@@ -469,29 +474,15 @@ impl Session {
             Ok(()) => return self.keep_spare(task_state),
             Err(back) => back,
         };
-        let session = Arc::clone(self);
         let state = Arc::clone(&task_state);
-        let task = async move {
-            let _guard = guard;
-            // Pinned in place: the task itself is already one allocation (`start_here`).
-            let handling = CatchUnwind(std::pin::pin!(super::methods::route(
-                &session,
-                request,
-                layout,
-                Arc::clone(&task_state),
-            )));
-            #[cfg(feature = "tracing")]
-            let handling = std::pin::pin!(crate::log_bridge::CURRENT.scope(
-                crate::log_bridge::LogTarget {
-                    session: Arc::<Session>::clone(&session),
-                    state: Arc::clone(&task_state),
-                },
-                handling,
-            ));
-            let outcome = UntilCancelled::new(handling, &task_state).await;
-            let outcome = outcome.map(|outcome| outcome.map(Reply::Encoded));
-            session.conclude(&task_state, &reply_to, outcome);
-        };
+        let task = request_task(
+            Arc::clone(self),
+            request,
+            layout,
+            task_state,
+            reply_to,
+            guard,
+        );
         start_here(task, || {
             self.tasks_started.fetch_add(1, Ordering::Relaxed);
             // Before the task is spawned: on a multi-threaded runtime it may run at once.
@@ -505,19 +496,39 @@ impl Session {
         });
     }
 
-    /// `state`, shared: in the spare state's place if there is one.
-    fn new_state(&self, state: RequestState) -> Arc<RequestState> {
+    /// The state of request `id` ([`request_state`](Self::request_state)), shared: the spare
+    /// state renewed in place if there is one.
+    ///
+    /// In place, not built and moved in: a state built on the stack (320 bytes) stayed in
+    /// `start_request`'s frame, under the request's handling.
+    fn new_state(
+        &self,
+        id: RequestId,
+        sink: Outbound,
+        envelope: Option<Envelope>,
+    ) -> Arc<RequestState> {
         let spare = self.spare_state.lock().expect("lock poisoned").take();
-        match spare {
-            Some(mut spare) => match Arc::get_mut(&mut spare) {
-                Some(place) => {
-                    *place = state;
-                    spare
-                }
-                None => Arc::new(state),
-            },
-            None => Arc::new(state),
+        if let Some(mut spare) = spare
+            && let Some(place) = Arc::get_mut(&mut spare)
+        {
+            let (revision, client) = self.revision_and_client(envelope.as_ref());
+            place.renew(id, sink, envelope, revision, client);
+            return spare;
         }
+        self.fresh_state(id, sink, envelope)
+    }
+
+    /// [`new_state`](Self::new_state) with no spare to renew: every request of a session that
+    /// is not in order (HTTP), and in one that is, the first and any after a handler kept its
+    /// `Context`. Not inlined, for the same reason: the state is built in this frame.
+    #[inline(never)]
+    fn fresh_state(
+        &self,
+        id: RequestId,
+        sink: Outbound,
+        envelope: Option<Envelope>,
+    ) -> Arc<RequestState> {
+        Arc::new(self.request_state(id, sink, envelope))
     }
 
     /// Keeps the state of a request that has ended as the spare, if nothing else holds it (a
@@ -752,6 +763,47 @@ impl Drop for Session {
     }
 }
 
+/// The task of `request` when it was not answered at once: its handling, then its reply.
+///
+/// Built and boxed in a function of its own: the future (1,240 bytes, as it holds the largest
+/// method's) is made on the stack before it moves into its box, and made in `start_request` it
+/// made that frame 1.2 KB larger, under which every request is handled (a call answered at
+/// once too, on the runtime's thread or the one that reads stdin). Here, that stack is given
+/// back before the task's first poll.
+#[inline(never)]
+fn request_task(
+    session: Arc<Session>,
+    request: IncomingRequest,
+    layout: Option<ParamsLayout>,
+    task_state: Arc<RequestState>,
+    reply_to: ReplyTo,
+    guard: RunningGuard,
+) -> BoxFuture<()> {
+    // A `dyn Future`, as every task the crate spawns: Tokio's task code (several kilobytes
+    // for each type of future) is then in the binary once.
+    Box::pin(async move {
+        let _guard = guard;
+        // Pinned in place: the task itself is already one allocation (this box).
+        let handling = CatchUnwind(std::pin::pin!(super::methods::route(
+            &session,
+            request,
+            layout,
+            Arc::clone(&task_state),
+        )));
+        #[cfg(feature = "tracing")]
+        let handling = std::pin::pin!(crate::log_bridge::CURRENT.scope(
+            crate::log_bridge::LogTarget {
+                session: Arc::<Session>::clone(&session),
+                state: Arc::clone(&task_state),
+            },
+            handling,
+        ));
+        let outcome = UntilCancelled::new(handling, &task_state).await;
+        let outcome = outcome.map(|outcome| outcome.map(Reply::Encoded));
+        session.conclude(&task_state, &reply_to, outcome);
+    })
+}
+
 /// Runs `task` on the calling thread until it first waits, then as a task of its own.
 ///
 /// Most requests finish without waiting (a synchronous tool, `tools/list`, `ping`): they are
@@ -761,10 +813,7 @@ impl Drop for Session {
 /// after it are read at once. The waker of this first poll does nothing: the task's own first
 /// poll, which the runtime does as soon as it is spawned, registers the real one. If it
 /// waits, `on_wait` runs before it is spawned.
-fn start_here(task: impl Future<Output = ()> + Send + 'static, on_wait: impl FnOnce()) {
-    // A `dyn Future`, as every task the crate spawns: Tokio's task code (several kilobytes
-    // for each type of future) is then in the binary once.
-    let mut task: BoxFuture<()> = Box::pin(task);
+fn start_here(mut task: BoxFuture<()>, on_wait: impl FnOnce()) {
     let mut first = std::task::Context::from_waker(std::task::Waker::noop());
     if task.as_mut().poll(&mut first).is_pending() {
         on_wait();

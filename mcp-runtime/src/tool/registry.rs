@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::{Arguments, InputSchema, Tool};
@@ -43,17 +44,26 @@ pub struct ToolDetails {
     /// Whether its calls may run as tasks.
     pub(crate) task_support: TaskSupport,
     /// Its `inputSchema`, made when first listed (the entry's `definition.input_schema` is
-    /// then empty).
-    input_schema: OnceLock<Map<String, Value>>,
+    /// then empty), kept as the JSON text lists write: as a `Map`, a few small schemas took
+    /// kilobytes of the heap for as long as the server ran.
+    input_schema: OnceLock<Box<RawValue>>,
     /// Makes the `inputSchema` of a tool described without schemas.
     describe: fn() -> Map<String, Value>,
 }
 
 impl ToolDetails {
     /// The tool's `inputSchema`, made now if it was not yet.
-    pub(crate) fn input_schema(&self) -> &Map<String, Value> {
-        self.input_schema.get_or_init(self.describe)
+    pub(crate) fn input_schema(&self) -> &RawValue {
+        self.input_schema
+            .get_or_init(|| schema_text(&(self.describe)()))
     }
+}
+
+/// A schema as the JSON text a list writes for it (one copy, not inlined into the three places
+/// that make one).
+#[inline(never)]
+fn schema_text(schema: &Map<String, Value>) -> Box<RawValue> {
+    serde_json::value::to_raw_value(schema).expect("a JSON map is written without error")
 }
 
 /// The `inputSchema` of tool `T`, described with schemas.
@@ -131,15 +141,15 @@ impl ToolEntry {
         call: Calls<ToolKind>,
     ) -> ToolEntry {
         let input_schema = OnceLock::new();
+        let mut mirrored = Vec::new();
         if schema.mirrors {
             // The mirrored arguments are read from the schema, and checked on every call.
-            let _ = input_schema.set((described.describe)());
+            let described = (described.describe)();
+            mirrored = mirrored_arguments(&described);
+            let _ = input_schema.set(schema_text(&described));
         }
         let details = ToolDetails {
-            mirrored: input_schema
-                .get()
-                .map(mirrored_arguments)
-                .unwrap_or_default(),
+            mirrored,
             task_support: described.task_support,
             input_schema,
             describe: described.describe,
@@ -167,7 +177,9 @@ impl ToolEntry {
         let details = ToolDetails {
             mirrored: mirrored_arguments(&definition.input_schema),
             task_support,
-            input_schema: OnceLock::from(std::mem::take(&mut definition.input_schema)),
+            input_schema: OnceLock::from(schema_text(&std::mem::take(
+                &mut definition.input_schema,
+            ))),
             describe: described_already,
         };
         let location = "a tool added at run time";
@@ -240,7 +252,10 @@ mod tests {
             described["properties"]["query"].is_object(),
             "{described:?}"
         );
-        assert_eq!(entry.details.input_schema(), &described);
+        assert_eq!(
+            entry.details.input_schema().get(),
+            serde_json::to_string(&described).unwrap()
+        );
         let wire = serde_json::to_value(ToolKind::wire(&entry, Revision::LATEST)).unwrap();
         assert_eq!(wire["inputSchema"], Value::Object(described));
     }

@@ -78,14 +78,27 @@ impl Server {
     /// [`serve_stdio`](Self::serve_stdio) on a single-threaded runtime of its own, for
     /// [`ServerBuilder::run`](crate::ServerBuilder::run), which says why one thread.
     pub(crate) fn run_stdio(&self) -> Result<(), Error> {
-        // Boxed as a `dyn Future`: Tokio's `block_on` inlines the future it is given into each
-        // of its two loops, and serving is the largest future of the crate.
-        let serving: Pin<Box<dyn Future<Output = Result<(), Error>> + '_>> =
-            Box::pin(self.serve_stdio());
+        let serving = self.serving_stdio();
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
+            // Tokio's default is 1024 events per wait, a 12 KiB buffer. Stdio's driver
+            // watches stdin, stdout and what handlers open; events past the limit wait for the
+            // next turn of the driver, none is lost.
+            .max_io_events_per_tick(STDIO_EVENTS_PER_TICK)
             .build()?
             .block_on(serving)
+    }
+
+    /// [`serve_stdio`](Self::serve_stdio)'s future, boxed as a `dyn Future`: Tokio's `block_on`
+    /// inlines the future it is given into each of its two loops, and serving is the largest
+    /// future of the crate.
+    ///
+    /// Not inlined: the future (784 bytes) is made on the stack before it moves into its box,
+    /// and made in `run_stdio` it stayed in that frame, under every request the main thread
+    /// serves (whose stack is resident as deep as any request reached).
+    #[inline(never)]
+    fn serving_stdio(&self) -> Pin<Box<dyn Future<Output = Result<(), Error>> + '_>> {
+        Box::pin(self.serve_stdio())
     }
 
     fn introduce_on_terminal(&self) {
@@ -113,6 +126,9 @@ fn stdin_fd() -> std::os::fd::BorrowedFd<'static> {
 fn stdin_fd() -> io::Stdin {
     io::stdin()
 }
+
+/// The most I/O events the stdio runtime's driver takes at once (12 bytes each).
+const STDIO_EVENTS_PER_TICK: usize = 64;
 
 /// How long the end of serving waits for the log to reach stderr, which may not be read.
 const LOG_FLUSH: Duration = Duration::from_secs(1);
@@ -271,7 +287,7 @@ async fn serve(
             let _ = closed.send(());
         }
     });
-    // Boxed as the crate's other tasks are (see `Session`'s `start_here`).
+    // Boxed as the crate's other tasks are (see `request_task` in `server/session.rs`).
     let _watcher = AbortOnDrop(tokio::spawn(watching));
     tokio::pin!(output_closed);
     loop {

@@ -159,7 +159,7 @@ impl SharedWriter {
             queue.scheduled = true;
             drop(queue);
             let writer = Arc::clone(self);
-            // Boxed as the crate's other tasks are (see `Session`'s `start_here`).
+            // Boxed as the crate's other tasks are (see `request_task` in `server/session.rs`).
             let flushing: BoxFuture<()> = Box::pin(async move {
                 tokio::task::yield_now().await;
                 writer.flush();
