@@ -199,6 +199,27 @@ impl RawFields {
         if start + json.len() > text.len() {
             return None;
         }
+        RawFields::read(json, start)
+    }
+
+    /// The members of `json`, a JSON object (any other JSON value: `None`), located in `json`
+    /// itself.
+    pub(crate) fn of(json: &str) -> Option<RawFields> {
+        RawFields::read(json, 0)
+    }
+
+    /// Each member's name and JSON text, in order, from the `text` they were located in.
+    pub(crate) fn members<'s, 't: 's>(
+        &'s self,
+        text: &'t str,
+    ) -> impl Iterator<Item = (&'s str, &'t str)> + 's {
+        self.0
+            .iter()
+            .map(move |field| (field.name(text), &text[field.value.clone()]))
+    }
+
+    /// The members of `json`, which begins at byte `start` of the text they are located in.
+    fn read(json: &str, start: usize) -> Option<RawFields> {
         let mut deserializer = serde_json::Deserializer::from_str(json);
         let fields = de::Deserializer::deserialize_map(
             &mut deserializer,

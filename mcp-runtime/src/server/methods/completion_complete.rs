@@ -4,7 +4,7 @@ use serde_json::json;
 use serde_json::value::RawValue;
 
 use super::Request;
-use super::members::Members;
+use super::params_object::ParamsObject;
 use crate::args::ArgumentSpec;
 use crate::completion::{Completion, CompletionContext};
 use crate::jsonrpc::RpcError;
@@ -17,7 +17,7 @@ enum Reference {
 
 impl Reference {
     /// Reads `ref`: `type` says which of the other members counts.
-    fn read(params: &Members<'_>) -> Result<Reference, RpcError> {
+    fn read(params: &ParamsObject<'_>) -> Result<Reference, RpcError> {
         let reference = params.object("ref")?.ok_or_else(|| params.missing("ref"))?;
         let kind: String = reference.required("type")?;
         match kind.as_str() {
@@ -40,7 +40,7 @@ pub(super) fn complete(
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
     let server = request.server();
-    let params = Members::of("completion/complete", params.map(RawValue::get))?;
+    let params = ParamsObject::of("completion/complete", params.map(RawValue::get))?;
     let reference = Reference::read(&params)?;
     let argument = params
         .object("argument")?
@@ -95,7 +95,7 @@ mod tests {
 
     fn reference_of(text: &str) -> Result<Reference, String> {
         let params = format!(r#"{{"ref":{text},"argument":{{"name":"a","value":""}}}}"#);
-        Members::of("completion/complete", Some(&params))
+        ParamsObject::of("completion/complete", Some(&params))
             .and_then(|params| Reference::read(&params))
             .map_err(|error| error.message)
     }

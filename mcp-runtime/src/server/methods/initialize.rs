@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use super::members::Members;
+use super::params_object::ParamsObject;
 use crate::jsonrpc::{RequestId, RpcError, encode_result};
 use crate::protocol::{ClientInfo, Implementation, InitializeResult, Revision, WireClientInfo};
 use crate::server::session::Negotiated;
@@ -17,7 +17,7 @@ pub(super) fn initialize(
     id: &RequestId,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
-    let params = Members::of("initialize", params.map(RawValue::get))?;
+    let params = ParamsObject::of("initialize", params.map(RawValue::get))?;
     let protocol_version: String = params.required("protocolVersion")?;
     let client_info: WireClientInfo = params.required("clientInfo")?;
     let capabilities = params.optional("capabilities")?.unwrap_or_default();

@@ -14,11 +14,10 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::Request;
-use super::members::Members;
+use super::params_object::ParamsObject;
 use crate::context::{InputRound, Interruption, RoundAt, UntilInput};
 use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
 use crate::protocol::stateless_result::{InputRequiredResult, ResultType, ServerMeta};
@@ -58,13 +57,13 @@ struct Retry<'a> {
     /// The arguments, which a state is bound to.
     arguments: Option<Value>,
     /// Kept when `null`, which is refused (absent is not).
-    input_responses: Option<&'a RawValue>,
-    request_state: Option<&'a RawValue>,
+    input_responses: Option<&'a str>,
+    request_state: Option<&'a str>,
 }
 
 impl<'a> Retry<'a> {
     fn read(method: &'a str, params: Option<&'a str>) -> Result<Retry<'a>, RpcError> {
-        let members = Members::of(method, params)?;
+        let members = ParamsObject::of(method, params)?;
         Ok(Retry {
             arguments: members.optional("arguments")?,
             input_responses: members.text("inputResponses")?,
@@ -119,7 +118,7 @@ pub(super) fn begin<'a>(
         Some(state) => open(request, &binding, state)?,
     };
     let mut answers = carried.answers.clone();
-    match retry.input_responses.map(RawValue::get) {
+    match retry.input_responses {
         None => {}
         Some(text) => match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(responses)) => answers.extend(responses),
@@ -142,16 +141,12 @@ pub(super) fn begin<'a>(
 }
 
 /// The state a retry sent back, opened and read; -32602 saying why it is refused.
-fn open(
-    request: &Request<'_>,
-    binding: &Binding<'_>,
-    state: &RawValue,
-) -> Result<Carried, RpcError> {
+fn open(request: &Request<'_>, binding: &Binding<'_>, state: &str) -> Result<Carried, RpcError> {
     let refused = |reason: &str, why: String| {
         RpcError::invalid_params(why)
             .with_data(json!({ "reason": "invalid_request_state", "detail": reason }))
     };
-    let Ok(sealed) = serde_json::from_str::<&str>(state.get()) else {
+    let Ok(sealed) = serde_json::from_str::<&str>(state) else {
         return Err(refused(
             "malformed",
             "`requestState` must be the string the server sent".to_owned(),

@@ -7,7 +7,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
 use super::Request;
-use super::members::Members;
+use super::params_object::ParamsObject;
 use crate::catalog::{Catalog, Entry};
 use crate::jsonrpc::RpcError;
 
@@ -51,7 +51,8 @@ pub(super) fn list<E: Entry>(
 
 /// The key a list request's cursor says the page starts after (`None`: the first page).
 fn after_key(method: &str, params: Option<&RawValue>) -> Result<Option<String>, RpcError> {
-    let cursor = Members::of(method, params.map(RawValue::get))?.optional::<String>("cursor")?;
+    let cursor =
+        ParamsObject::of(method, params.map(RawValue::get))?.optional::<String>("cursor")?;
     let Some(cursor) = cursor else {
         return Ok(None);
     };

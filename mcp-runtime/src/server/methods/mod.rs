@@ -14,7 +14,7 @@ mod discover;
 mod initialize;
 mod input_required;
 mod list;
-mod members;
+mod params_object;
 mod prompts_get;
 mod reply;
 mod resources_read;
@@ -335,7 +335,8 @@ fn set_level(
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
     let level: LoggingLevel =
-        members::Members::of("logging/setLevel", params.map(RawValue::get))?.required("level")?;
+        params_object::ParamsObject::of("logging/setLevel", params.map(RawValue::get))?
+            .required("level")?;
     session.set_log_level(level);
     Ok(encode_result(id, &json!({})))
 }
@@ -352,11 +353,11 @@ fn method_not_found(method: &str, methods: &[&str]) -> RpcError {
 }
 
 /// Decodes a method's params as text (absent params read as `{}`); -32602 naming the method
-/// if they do not fit. Most methods read theirs member by member ([`members::Members`]).
+/// if they do not fit. Most methods read theirs member by member ([`params_object::ParamsObject`]).
 fn parse_params_text<T: DeserializeOwned>(
     method: &str,
     params: Option<&str>,
 ) -> Result<T, RpcError> {
     let text = params.unwrap_or("{}");
-    serde_json::from_str(text).map_err(|error| members::invalid(method, &error.to_string()))
+    serde_json::from_str(text).map_err(|error| params_object::invalid(method, &error.to_string()))
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use super::members::Members;
+use super::params_object::ParamsObject;
 use super::{Request, input_required};
 use crate::args::StringArgs;
 use crate::jsonrpc::RpcError;
@@ -19,7 +19,7 @@ pub(super) async fn get_prompt(
     request: &Request<'_>,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
-    let members = Members::of("prompts/get", params.map(RawValue::get))?;
+    let members = ParamsObject::of("prompts/get", params.map(RawValue::get))?;
     let name: String = members.required("name")?;
     let arguments: Option<HashMap<String, String>> = members.optional("arguments")?;
     let has_meta = members.present("_meta")?.is_some();

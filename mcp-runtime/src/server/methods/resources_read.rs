@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use super::members::Members;
+use super::params_object::ParamsObject;
 use super::{Request, input_required};
 use crate::jsonrpc::{ErrorCode, RequestId, RpcError, encode_result};
 use crate::protocol::{ReadResourceResult, Revision};
@@ -31,7 +31,7 @@ pub(super) async fn read_resource(
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
     let revision = request.revision();
-    let members = Members::of("resources/read", params.map(RawValue::get))?;
+    let members = ParamsObject::of("resources/read", params.map(RawValue::get))?;
     let uri: String = members.required("uri")?;
     let has_meta = members.present("_meta")?.is_some();
     let (entry, variables) = request
@@ -86,7 +86,7 @@ pub(super) fn subscribe(
     } else {
         "resources/unsubscribe"
     };
-    let uri: String = Members::of(method, params.map(RawValue::get))?.required("uri")?;
+    let uri: String = ParamsObject::of(method, params.map(RawValue::get))?.required("uri")?;
     if on {
         session.check_subscription_uri(&uri)?;
     }

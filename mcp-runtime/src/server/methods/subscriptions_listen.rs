@@ -15,7 +15,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::Request;
 use super::capabilities::capabilities;
-use super::members::Members;
+use super::params_object::ParamsObject;
 #[cfg(feature = "tasks")]
 use super::tasks;
 use crate::jsonrpc::{RpcError, encode_notification, encode_result};
@@ -45,7 +45,7 @@ struct Filter {
 
 impl Filter {
     /// Reads the request's `notifications`, whose every member is optional.
-    fn read(params: &Members<'_>) -> Result<Filter, RpcError> {
+    fn read(params: &ParamsObject<'_>) -> Result<Filter, RpcError> {
         let asked = params
             .object("notifications")?
             .ok_or_else(|| params.missing("notifications"))?;
@@ -84,7 +84,7 @@ pub(super) async fn listen(
     request: &Request<'_>,
     params: Option<&RawValue>,
 ) -> Result<Vec<u8>, RpcError> {
-    let notifications = Filter::read(&Members::of(
+    let notifications = Filter::read(&ParamsObject::of(
         "subscriptions/listen",
         params.map(RawValue::get),
     )?)?;

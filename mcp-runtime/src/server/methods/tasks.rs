@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::members::Members;
+use super::params_object::ParamsObject;
 use super::{Request, tools_call};
 use crate::context::{Context, InputRound, Interruption, RoundAt, UntilInput};
 use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
@@ -154,7 +154,7 @@ async fn run(task: Arc<Task>, mut call: Call, mut round: RoundAt, rerun: Rerun) 
 
 /// The task a `tasks/*` request names (`taskId`).
 fn task_id(method: &str, params: Option<&RawValue>) -> Result<String, RpcError> {
-    Members::of(method, params.map(RawValue::get))?.required("taskId")
+    ParamsObject::of(method, params.map(RawValue::get))?.required("taskId")
 }
 
 /// The caller's task `id`, here or on another instance; -32602 when there is none.
@@ -192,7 +192,7 @@ pub(super) async fn update(
     if !declared(request) {
         return Err(undeclared(request, "`tasks/update`"));
     }
-    let members = Members::of("tasks/update", params.map(RawValue::get))?;
+    let members = ParamsObject::of("tasks/update", params.map(RawValue::get))?;
     let task_id: String = members.required("taskId")?;
     let input_responses: Map<String, Value> = members.required("inputResponses")?;
     let found = find(request, &task_id).await?;

@@ -1,87 +1,90 @@
 //! A method's params read member by member: one reader for every method's params.
 //!
 //! A derived `Deserialize` is a copy of serde_json's object reader per params type, 2-6 KB of
-//! machine code each, for methods called once per session (`initialize`) or rarely. Here one
-//! reader splits the object into its members' texts, and each member is decoded by its own
-//! type's code (`String`, `bool`, a map), which the rest of the crate has anyway.
-//! Absent params read as `{}`; an unknown member is ignored and a member named twice is refused,
-//! as a derived struct does.
-
-use std::borrow::Cow;
-use std::fmt;
+//! machine code each, for methods called once per session (`initialize`) or rarely. Here the
+//! object's members are located once, by the reader that locates a tool's arguments
+//! ([`RawFields`]), and each member is decoded from its text by its own type's code (`String`,
+//! `bool`, a map), which the rest of the crate has anyway. Absent params read as `{}`; an
+//! unknown member is ignored and a member named twice is refused, as a derived struct does.
 
 use serde::Deserialize;
-use serde::de::{MapAccess, Visitor};
-use serde_json::value::RawValue;
 
-use crate::jsonrpc::{RpcError, Text, message_without_position};
+use crate::jsonrpc::{RpcError, message_without_position};
+use crate::tool::RawFields;
 
-/// The members of a method's params (or of an object within them), by name.
-pub(super) struct Members<'a> {
+/// A method's params (or an object within them), member by member.
+pub(super) struct ParamsObject<'a> {
     /// The method, for errors.
     method: &'a str,
-    /// Where these members are within the params (`""`, or `"ref."` for the members of `ref`),
+    /// Where this object is within the params (`""`, or `"ref."` for the members of `ref`),
     /// for errors.
     within: String,
-    members: Vec<(Cow<'a, str>, &'a RawValue)>,
+    /// The object's JSON text, where its members lie.
+    text: &'a str,
+    members: RawFields,
 }
 
-impl<'a> Members<'a> {
-    /// The members of `method`'s params; -32602 naming the method if they are not an object.
-    pub(super) fn of(method: &'a str, params: Option<&'a str>) -> Result<Members<'a>, RpcError> {
-        Members::read(method, String::new(), params.unwrap_or("{}"))
+impl<'a> ParamsObject<'a> {
+    /// The params of `method`; -32602 naming the method if they are not an object.
+    pub(super) fn of(
+        method: &'a str,
+        params: Option<&'a str>,
+    ) -> Result<ParamsObject<'a>, RpcError> {
+        ParamsObject::read(method, String::new(), params.unwrap_or("{}"))
     }
 
-    fn read(method: &'a str, within: String, text: &'a str) -> Result<Members<'a>, RpcError> {
-        let members = serde_json::from_str::<Object<'a>>(text).map_err(|error| {
+    fn read(method: &'a str, within: String, text: &'a str) -> Result<ParamsObject<'a>, RpcError> {
+        let Some(members) = RawFields::of(text) else {
             let at = within.strip_suffix('.').unwrap_or("params");
-            invalid(
-                method,
-                &format!("`{at}`: {}", message_without_position(&error)),
-            )
-        })?;
-        Ok(Members {
+            return Err(invalid(method, &format!("`{at}` must be an object")));
+        };
+        Ok(ParamsObject {
             method,
             within,
-            members: members.0,
+            text,
+            members,
         })
     }
 
     /// Member `name`, which must be there.
     pub(super) fn required<T: Deserialize<'a>>(&self, name: &str) -> Result<T, RpcError> {
         let text = self.text(name)?.ok_or_else(|| self.missing(name))?;
-        serde_json::from_str(text.get()).map_err(|error| self.invalid(name, &error))
+        serde_json::from_str(text).map_err(|error| self.invalid(name, &error))
     }
 
     /// Member `name`; `None` when it is absent or null. (Decoded as a `T`, not an
     /// `Option<T>`: one copy of the decoding code per type, shared with [`Self::required`].)
     pub(super) fn optional<T: Deserialize<'a>>(&self, name: &str) -> Result<Option<T>, RpcError> {
         match self.present(name)? {
-            Some(text) => serde_json::from_str(text.get())
+            Some(text) => serde_json::from_str(text)
                 .map(Some)
                 .map_err(|error| self.invalid(name, &error)),
             None => Ok(None),
         }
     }
 
-    /// Member `name`'s text, if it is there and not null.
-    pub(super) fn present(&self, name: &str) -> Result<Option<&'a RawValue>, RpcError> {
-        Ok(self.text(name)?.filter(|text| text.get() != "null"))
+    /// Member `name`'s JSON text, if it is there and not null.
+    pub(super) fn present(&self, name: &str) -> Result<Option<&'a str>, RpcError> {
+        Ok(self.text(name)?.filter(|text| *text != "null"))
     }
 
     /// The members of member `name`, an object; `None` when it is absent or null.
-    pub(super) fn object(&self, name: &str) -> Result<Option<Members<'a>>, RpcError> {
+    pub(super) fn object(&self, name: &str) -> Result<Option<ParamsObject<'a>>, RpcError> {
         let Some(text) = self.present(name)? else {
             return Ok(None);
         };
         let within = format!("{}{name}.", self.within);
-        Members::read(self.method, within, text.get()).map(Some)
+        ParamsObject::read(self.method, within, text).map(Some)
     }
 
-    /// Member `name`'s text, if it is there; an error if it is there twice.
-    pub(super) fn text(&self, name: &str) -> Result<Option<&'a RawValue>, RpcError> {
-        let mut named = self.members.iter().filter(|(key, _)| key == name);
-        let first = named.next().map(|(_, text)| *text);
+    /// Member `name`'s JSON text, if it is there; an error if it is there twice.
+    pub(super) fn text(&self, name: &str) -> Result<Option<&'a str>, RpcError> {
+        let text: &'a str = self.text;
+        let mut named = self
+            .members
+            .members(text)
+            .filter(|(member, _)| *member == name);
+        let first = named.next().map(|(_, value)| value);
         if named.next().is_some() {
             return Err(invalid(
                 self.method,
@@ -115,31 +118,6 @@ pub(super) fn invalid(method: &str, what: &str) -> RpcError {
     RpcError::invalid_params(format!("invalid params for `{method}`: {what}"))
 }
 
-/// An object's members in order, names borrowed when written without escapes.
-struct Object<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
-
-impl<'de> Deserialize<'de> for Object<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> Visitor<'de> for ObjectVisitor {
-            type Value = Object<'de>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object<'de>, A::Error> {
-                let mut members = Vec::new();
-                while let Some(Text(name)) = map.next_key::<Text<'de>>()? {
-                    members.push((name, map.next_value::<&'de RawValue>()?));
-                }
-                Ok(Object(members))
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,17 +131,17 @@ mod tests {
 
     #[test]
     fn members_are_decoded_by_name_and_absent_params_are_empty() {
-        let params = Members::of("m", Some(r#"{"b":"two","a":1,"extra":[true]}"#)).unwrap();
+        let params = ParamsObject::of("m", Some(r#"{"b":"two","a":1,"extra":[true]}"#)).unwrap();
         assert_eq!(params.required::<u32>("a").unwrap(), 1);
         assert_eq!(params.required::<String>("b").unwrap(), "two");
         assert_eq!(params.optional::<String>("c").unwrap(), None);
-        let absent = Members::of("m", None).unwrap();
+        let absent = ParamsObject::of("m", None).unwrap();
         assert_eq!(absent.optional::<u32>("a").unwrap(), None);
     }
 
     #[test]
     fn null_reads_as_absent_only_where_the_member_is_optional() {
-        let params = Members::of("m", Some(r#"{ "a" : null , "b": {"c" :  null} }"#)).unwrap();
+        let params = ParamsObject::of("m", Some(r#"{ "a" : null , "b": {"c" :  null} }"#)).unwrap();
         assert_eq!(params.optional::<String>("a").unwrap(), None);
         let inner = params.object("b").unwrap().unwrap();
         assert_eq!(inner.optional::<u32>("c").unwrap(), None);
@@ -176,7 +154,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_method_and_the_member_without_a_misleading_position() {
-        let params = Members::of("m", Some(r#"{"ref":{"type":5},"a":1,"a":2}"#)).unwrap();
+        let params = ParamsObject::of("m", Some(r#"{"ref":{"type":5},"a":1,"a":2}"#)).unwrap();
         assert_eq!(
             message(params.required::<String>("b")),
             "invalid params for `m`: missing field `b`"
@@ -195,23 +173,23 @@ mod tests {
             "invalid params for `m`: missing field `ref.name`"
         );
         assert_eq!(
-            message(Members::of("m", Some("[1]"))),
-            "invalid params for `m`: `params`: invalid type: sequence, expected an object"
+            message(ParamsObject::of("m", Some("[1]"))),
+            "invalid params for `m`: `params` must be an object"
         );
         assert_eq!(
             message(params.object("a").map(|_| ())),
             "invalid params for `m`: duplicate field `a`"
         );
-        let not_object = Members::of("m", Some(r#"{"ref":"x"}"#)).unwrap();
+        let not_object = ParamsObject::of("m", Some(r#"{"ref":"x"}"#)).unwrap();
         assert_eq!(
             message(not_object.object("ref")),
-            "invalid params for `m`: `ref`: invalid type: string \"x\", expected an object"
+            "invalid params for `m`: `ref` must be an object"
         );
     }
 
     #[test]
     fn names_written_with_escapes_are_matched_by_their_value() {
-        let params = Members::of("m", Some(r#"{"n\u0061me":"x"}"#)).unwrap();
+        let params = ParamsObject::of("m", Some(r#"{"n\u0061me":"x"}"#)).unwrap();
         assert_eq!(params.required::<String>("name").unwrap(), "x");
     }
 }
