@@ -27,9 +27,7 @@ impl Reference {
             "ref/resource" => Ok(Reference::Resource {
                 uri: reference.required("uri")?,
             }),
-            other => Err(RpcError::invalid_params(format!(
-                "invalid params for `completion/complete`: unknown `ref.type` `{other}`, expected `ref/prompt` or `ref/resource`"
-            ))),
+            other => Err(reference.unknown("type", other, "`ref/prompt` or `ref/resource`")),
         }
     }
 }

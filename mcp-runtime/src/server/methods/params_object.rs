@@ -103,6 +103,17 @@ impl<'a> ParamsObject<'a> {
         )
     }
 
+    /// The error for a member whose value is none of those `expected` lists.
+    pub(super) fn unknown(&self, name: &str, value: &str, expected: &str) -> RpcError {
+        invalid(
+            self.method,
+            &format!(
+                "unknown `{}{name}` `{value}`, expected {expected}",
+                self.within
+            ),
+        )
+    }
+
     /// The error for a member that does not decode.
     fn invalid(&self, name: &str, error: &serde_json::Error) -> RpcError {
         let at = format!("{}{name}", self.within);
