@@ -16,6 +16,8 @@
 mod auth_server;
 #[path = "common/http.rs"]
 mod http;
+#[path = "common/ports.rs"]
+mod ports;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -29,6 +31,7 @@ use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use mcp_runtime::HttpOptions;
 use mcp_runtime::auth::{IntrospectionVerifier, JwtVerifier, ResourceServer, TokenVerifier};
 use mcp_runtime::prelude::*;
+use ports::free_port;
 use serde_json::{Value, json};
 
 /// Says who is calling.
@@ -811,11 +814,7 @@ async fn the_protected_example_refuses_to_start_without_an_issuer_and_serves_wit
     let Some(auth) = AuthServer::start() else {
         return;
     };
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let address = format!("127.0.0.1:{port}");
     let resource = format!("http://{address}/mcp");
     let child = protected_example(&[

@@ -32,12 +32,17 @@
 //! `.tools/venv-mcp2`, `.tools/node22` and `tests/interop/*/node_modules`). Without them these
 //! tests fail, saying so.
 
+#[path = "common/ports.rs"]
+mod ports;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::OnceLock;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+use ports::free_port;
 
 /// How long one client may take, server start-up included. The clients give up by themselves
 /// after 30 s; this is the backstop should one hang before its own timeout is armed.
@@ -633,10 +638,7 @@ fn inspector_cli_talks_to_the_gift_server_over_http() {
 /// Serves the example `server` over Streamable HTTP on a free port of 127.0.0.1 while `check`
 /// runs with its URL, then stops it, whether `check` returned or panicked.
 fn with_http_server<T>(server: &str, check: impl FnOnce(&str) -> T + std::panic::UnwindSafe) -> T {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
+    let port = free_port();
     let mut process = Command::new(example_server(server))
         .args(["--http", &format!("127.0.0.1:{port}")])
         .stdin(Stdio::null())

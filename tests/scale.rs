@@ -30,8 +30,10 @@ mod auth_server;
 mod examples;
 #[path = "common/http.rs"]
 mod http;
+#[path = "common/ports.rs"]
+mod ports;
 
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -41,6 +43,7 @@ use auth_server::AuthServer;
 use mcp_runtime::HttpOptions;
 use mcp_runtime::auth::ResourceServer;
 use mcp_runtime::prelude::*;
+use ports::free_port;
 use serde_json::{Value, json};
 
 /// Two keys (32 bytes of 1s, of 2s) for the instances' key files.
@@ -80,13 +83,6 @@ fn tools_present() -> bool {
         missing.join(" and ")
     );
     false
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port()
 }
 
 /// A folder of this test's own, removed at the end.
@@ -182,10 +178,13 @@ impl Drop for Process {
     }
 }
 
-/// Waits until something accepts connections on `port`.
-fn wait_for_port(port: u16, what: &Process) {
+/// Waits until something accepts connections on `port`, `what` still running (a child that
+/// could not bind its port has ended: that is said, rather than taking whatever else listens
+/// there for it).
+fn wait_for_port(port: u16, what: &mut Process) {
     let deadline = Instant::now() + Duration::from_secs(20);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        what.assert_alive();
         assert!(
             Instant::now() < deadline,
             "{} does not listen on {port} after 20 s; it wrote:\n{}",
@@ -194,10 +193,11 @@ fn wait_for_port(port: u16, what: &Process) {
         );
         std::thread::sleep(Duration::from_millis(25));
     }
+    what.assert_alive();
 }
 
 fn start_redis(port: u16, scratch: &Scratch) -> Process {
-    let redis = Process::start(
+    let mut redis = Process::start(
         "redis-server",
         Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
@@ -206,7 +206,7 @@ fn start_redis(port: u16, scratch: &Scratch) -> Process {
             .arg(&scratch.0),
         scratch,
     );
-    wait_for_port(port, &redis);
+    wait_for_port(port, &mut redis);
     redis
 }
 
@@ -228,8 +228,8 @@ async fn start_instance(
     if let Some(redis) = redis {
         command.args(["--redis", &format!("redis://127.0.0.1:{redis}")]);
     }
-    let instance = Process::start(name, &mut command, scratch);
-    wait_for_port(port, &instance);
+    let mut instance = Process::start(name, &mut command, scratch);
+    wait_for_port(port, &mut instance);
     let health = http::request_at(port, "GET", "/health", &[], "").await;
     assert_eq!(health.status, 200, "{name}'s /health");
     instance
@@ -258,7 +258,7 @@ impl Cluster {
         let a = start_instance("a", a_port, Some(redis_port), &keys, public_port, &scratch).await;
         let b = start_instance("b", b_port, Some(redis_port), &keys, public_port, &scratch).await;
         let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/haproxy.cfg");
-        let balancer = Process::start(
+        let mut balancer = Process::start(
             "haproxy",
             Command::new("haproxy")
                 .arg("-db")
@@ -269,7 +269,7 @@ impl Cluster {
                 .env("MCP_INSTANCE_B", format!("127.0.0.1:{b_port}")),
             &scratch,
         );
-        wait_for_port(public_port, &balancer);
+        wait_for_port(public_port, &mut balancer);
         Cluster {
             scratch,
             redis,

@@ -2,6 +2,8 @@
 
 #[path = "common/examples.rs"]
 mod examples;
+#[path = "common/ports.rs"]
+mod ports;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -9,6 +11,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use examples::example;
+use ports::free_port;
 use serde_json::{Value, json};
 
 struct Running {
@@ -820,10 +823,7 @@ fn run_refuses_an_unknown_option_by_name() {
 /// `run()` resolves a host name given to `--http` (`localhost` serves on 127.0.0.1).
 #[test]
 fn run_serves_http_at_a_host_name() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
+    let port = free_port();
     let mut server = Command::new(example("gifts"))
         .args(["--http", &format!("localhost:{port}")])
         .stdin(Stdio::null())
