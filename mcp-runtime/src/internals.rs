@@ -1,6 +1,7 @@
 //! What the micro-benchmarks (`bench/micro`) and the fuzz targets (`fuzz/`) reach inside the
 //! crate, as `mcp_runtime::__internals`: the framing steps on their own, a connection without
-//! a transport, URI template matching, and the text path of tool arguments. Not a public API:
+//! a transport, URI template matching, the text path of tool arguments, and the scanner of
+//! JSON text. Not a public API:
 //! it changes without notice.
 
 use serde::Serialize;
@@ -16,10 +17,16 @@ pub fn parse_message(bytes: &[u8]) -> bool {
     matches!(crate::jsonrpc::parse_message(bytes), Incoming::Request(_))
 }
 
+/// Whether `text` is one JSON object and nothing else, as the runtime's own scanner of JSON
+/// text reads it (the `json_scan` fuzz target holds it to serde_json's verdict).
+pub fn scans_as_object(text: &str) -> bool {
+    crate::jsonrpc::scan::is_object(text)
+}
+
 /// A request id from its JSON text (`7`, `"a"`); `None` unless a string or an integer.
 pub fn request_id(json: &str) -> Option<RequestId> {
     let raw: &RawValue = serde_json::from_str(json).ok()?;
-    RequestId::from_raw(raw)
+    RequestId::from_json(raw.get())
 }
 
 /// `{"jsonrpc":"2.0","id":ID,"result":RESULT}`, as every reply is encoded.
@@ -66,7 +73,6 @@ fn frame_bytes(frame: crate::transport::Frame<'_>) -> Option<&[u8]> {
 /// The `arguments` object `json` as `tools/call` keeps it: JSON text, each member decoded
 /// straight from it. `None` if `json` is not an object.
 pub fn arguments_from_text(json: &str) -> Option<Arguments> {
-    let raw: &RawValue = serde_json::from_str(json).ok()?;
-    let fields = RawFields::find(json, raw)?;
+    let fields = RawFields::of(json)?;
     Some(Arguments::from_raw(json.into(), fields))
 }

@@ -151,7 +151,7 @@ mod tests {
     fn results_and_errors_are_valid_json_with_the_raw_id() {
         let raw: Box<serde_json::value::RawValue> =
             serde_json::from_str("9007199254740993").unwrap();
-        let id = RequestId::from_raw(&raw).unwrap();
+        let id = RequestId::from_json(raw.get()).unwrap();
         let text = String::from_utf8(encode_result(&id, &json!({}))).unwrap();
         assert_eq!(
             text,

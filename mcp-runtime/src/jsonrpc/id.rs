@@ -18,8 +18,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use serde_json::value::RawValue;
-
 /// Values by request id. Ids are short and looked up two or three times per request, so the
 /// hasher is foldhash's, seeded at random per process (ids are the client's choice: a fixed
 /// seed would let a client make them collide), not the standard SipHash, which costs several
@@ -67,10 +65,9 @@ impl Spelling {
 }
 
 impl RequestId {
-    /// Accepts the raw JSON of an id; `None` unless it is a string or an integer written
-    /// without fraction or exponent.
-    pub(crate) fn from_raw(raw: &RawValue) -> Option<RequestId> {
-        let text = raw.get();
+    /// Accepts the JSON text of an id (checked to be JSON); `None` unless it is a string or an
+    /// integer written without fraction or exponent.
+    pub(crate) fn from_json(text: &str) -> Option<RequestId> {
         let id = match text.as_bytes().first()? {
             b'"' => true,
             // Valid JSON already: a number is an integer when it has no `.`, `e` or `E`.
@@ -119,8 +116,8 @@ mod tests {
     use super::*;
 
     fn id(text: &str) -> Option<RequestId> {
-        let raw: Box<RawValue> = serde_json::from_str(text).unwrap();
-        RequestId::from_raw(&raw)
+        let raw: Box<serde_json::value::RawValue> = serde_json::from_str(text).unwrap();
+        RequestId::from_json(raw.get())
     }
 
     #[test]

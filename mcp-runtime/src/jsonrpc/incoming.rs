@@ -4,21 +4,21 @@
 //! carrying the error to send (with the id when one could be read), and bytes that are not
 //! JSON at all become a -32700 parse error with a null id.
 //!
-//! A message's params can be read in the same pass as the rest of it, by a [`ParamsPass`] the
-//! caller gives ([`parse_message_with`]): what would otherwise be skipped here (a stateless
-//! request's `_meta` is most of its bytes) and read again by the server is then read once.
-//! Anything unusual in that pass (an escaped or repeated member name, params that are not an
-//! object, what the pass itself refuses) sends the message the ordinary way, so that every
-//! message is classified, and every error worded, as it is without the pass.
+//! A message is read by the scanner of [`scan`](super::scan), which locates the envelope's
+//! members without decoding them; the params of a request that a [`ParamsPass`] wants are
+//! read by it in the same step, from the text the scanner found ([`parse_message_with`]), so
+//! that they are located once. Anything unusual (text that is not JSON, an envelope member
+//! named with escapes or twice, a `method` that is not a plain string) is read again by
+//! serde_json, which classifies it and words its error as it always has.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::scan::{Members, decoded, only_space};
 use super::{ErrorCode, RequestId, RpcError, Text};
 
 /// A request from the client: it gets exactly one reply.
@@ -29,43 +29,20 @@ pub(crate) struct IncomingRequest {
     pub(crate) params: Option<ParamsText>,
 }
 
-/// A message's params: a JSON object, as received and checked by the pass that read the
-/// message.
+/// A message's params: a JSON object's text, as received and checked, shared by what reads
+/// it later (the method, the arguments, the handler's `_meta`).
 #[derive(Debug)]
-pub(crate) enum ParamsText {
-    /// Skipped by that pass, as a raw value.
-    Raw(Box<RawValue>),
-    /// Read member by member by a [`ParamsPass`]: the same text, kept as text (a raw value
-    /// would cost another pass to make), shared by what reads it later (the arguments, the
-    /// handler's `_meta`).
-    Read(Arc<str>),
-}
+pub(crate) struct ParamsText(Arc<str>);
 
 impl ParamsText {
     /// The JSON text.
     pub(crate) fn get(&self) -> &str {
-        match self {
-            ParamsText::Raw(raw) => raw.get(),
-            ParamsText::Read(text) => text,
-        }
+        &self.0
     }
 
-    /// The JSON text, shared (copied only if it was skipped as a raw value).
+    /// The JSON text, shared.
     pub(crate) fn into_shared(self) -> Arc<str> {
-        match self {
-            ParamsText::Raw(raw) => Arc::from(raw.get()),
-            ParamsText::Read(text) => text,
-        }
-    }
-
-    /// As a raw value: for the methods that read their params with serde (one more pass over
-    /// params the [`ParamsPass`] read, which only a `tools/call` or a stateless request has).
-    pub(crate) fn into_raw(self) -> Box<RawValue> {
-        match self {
-            ParamsText::Raw(raw) => raw,
-            ParamsText::Read(text) => RawValue::from_string(String::from(&*text))
-                .expect("params were read as a JSON object"),
-        }
+        self.0
     }
 }
 
@@ -95,33 +72,80 @@ pub(crate) enum Incoming {
     },
 }
 
-#[derive(Deserialize)]
+/// The members of a message, as JSON text (a `null` `error` or `method` counts as absent).
+#[derive(Default, Deserialize)]
 struct Envelope<'a> {
     #[serde(borrow, default, deserialize_with = "present")]
-    jsonrpc: Option<&'a RawValue>,
+    jsonrpc: Option<&'a str>,
     #[serde(borrow, default, deserialize_with = "present")]
-    id: Option<&'a RawValue>,
+    id: Option<&'a str>,
     /// [`Text`], not `Cow<str>`: serde borrows a `Cow<str>` field, but not one inside an
     /// `Option`, which would cost every message a copy of its method name.
     #[serde(borrow, default)]
     method: Option<Text<'a>>,
     #[serde(borrow, default, deserialize_with = "present")]
-    params: Option<&'a RawValue>,
+    params: Option<&'a str>,
     #[serde(borrow, default, deserialize_with = "present")]
-    result: Option<&'a RawValue>,
+    result: Option<&'a str>,
     /// Read by [`error_object`] when the message is a response.
-    #[serde(borrow, default)]
-    error: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "not_null")]
+    error: Option<&'a str>,
 }
 
-/// Keeps a present field even when its value is `null`, so `"id": null` is told from no id
-/// (and, in a stateless request's `_meta`, a `null` revision still claims the era).
-pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&RawValue>::deserialize(d).map(Some)
+/// Keeps a present field's JSON text even when its value is `null`, so `"id": null` is told
+/// from no id (and, in a stateless request's `_meta`, a `null` revision still claims the era).
+pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de str>, D::Error> {
+    <&RawValue>::deserialize(d).map(|raw| Some(raw.get()))
+}
+
+/// A field's JSON text, `None` when it is absent or `null`.
+fn not_null<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de str>, D::Error> {
+    <Option<&RawValue>>::deserialize(d).map(|raw| raw.map(RawValue::get))
 }
 
 /// Classifies the bytes of one message (one line of stdio, one HTTP body).
 pub(crate) fn parse_message(bytes: &[u8]) -> Incoming {
+    parse_message_with(bytes, &NoPass, &mut None)
+}
+
+/// What reads a message's params when the message is read ([`parse_message_with`]), so that
+/// they are located once.
+pub(crate) trait ParamsPass<'de> {
+    /// What the pass makes of the params.
+    type Read;
+
+    /// Whether to read the params of a message in the pass: `method` is its method, if it has
+    /// one; `text` is the whole message.
+    fn wanted(&self, method: Option<&str>, text: &str) -> bool;
+
+    /// Reads the params object's members, `params`, to its end (each is checked as it is
+    /// reached). `None` sends the message the ordinary way (serde_json's), without the pass.
+    fn read(&self, params: &mut Members<'de>) -> Option<Self::Read>;
+}
+
+/// The pass that reads no params.
+struct NoPass;
+
+impl ParamsPass<'_> for NoPass {
+    type Read = ();
+
+    fn wanted(&self, _: Option<&str>, _: &str) -> bool {
+        false
+    }
+
+    fn read(&self, _: &mut Members<'_>) -> Option<()> {
+        None
+    }
+}
+
+/// [`parse_message`], reading the params of a request `pass` wants when the message is read:
+/// what `pass` read of them is left in `read`, if it did (written in place: it is large, and
+/// moving it out through the results would copy it several times).
+pub(crate) fn parse_message_with<'de, P: ParamsPass<'de>>(
+    bytes: &'de [u8],
+    pass: &P,
+    read: &mut Option<P::Read>,
+) -> Incoming {
     // Read as text once: serde_json then checks no string or raw value for UTF-8 again,
     // which reading bytes does for each (several hundred instructions a request), and the
     // binary holds one reader of serde_json's, not two. JSON is UTF-8 (RFC 8259, section 8.1):
@@ -130,10 +154,85 @@ pub(crate) fn parse_message(bytes: &[u8]) -> Incoming {
         Ok(text) => text,
         Err(error) => return not_utf8(&error),
     };
+    if let Some(message) = scanned(text, pass, read) {
+        return message;
+    }
+    *read = None;
     parse_text(text)
 }
 
-/// [`parse_message`] of bytes known to be text.
+/// The message `text`, read by the scanner, and its params by `pass` if it wants them;
+/// `None` for anything unusual, which serde_json then reads.
+fn scanned<'de, P: ParamsPass<'de>>(
+    text: &'de str,
+    pass: &P,
+    read: &mut Option<P::Read>,
+) -> Option<Incoming> {
+    let mut members = Members::of(text)?;
+    let mut envelope = Envelope::default();
+    // Members seen, one bit each: a repeated one is left to serde_json's error.
+    let mut seen = 0u8;
+    while let Some(name) = members.next_name().ok()? {
+        if name.escaped {
+            return None;
+        }
+        let bit = match name.raw() {
+            "jsonrpc" => 1,
+            "id" => 2,
+            "params" => 4,
+            "result" => 8,
+            "error" => 16,
+            "method" => 32,
+            _ => 0,
+        };
+        if seen & bit != 0 {
+            return None;
+        }
+        seen |= bit;
+        if bit == 4 {
+            // The params, read by the pass if it wants them and the method came first (as
+            // clients write it); otherwise skipped here, and read by the pass below if wanted.
+            let method = envelope.method.as_ref().map(|Text(m)| &**m);
+            if method.is_some()
+                && let Some(mut params) = members.nested()
+                && pass.wanted(method, text)
+            {
+                *read = Some(pass.read(&mut params)?);
+                envelope.params = Some(members.resume(&params));
+                continue;
+            }
+        }
+        let value = members.value().ok()?;
+        match bit {
+            1 => envelope.jsonrpc = Some(value),
+            2 => envelope.id = Some(value),
+            4 => envelope.params = Some(value),
+            8 => envelope.result = Some(value),
+            16 => envelope.error = (value != "null").then_some(value),
+            // Not a string (nor `null`), or not one that decodes: serde_json's error.
+            32 => {
+                envelope.method = match value {
+                    "null" => None,
+                    quoted => Some(Text(decoded(quoted)?)),
+                }
+            }
+            _ => {}
+        }
+    }
+    if !only_space(&text[members.end()..]) {
+        return None;
+    }
+    if read.is_none()
+        && let Some(params) = envelope.params
+        && let Some(mut members) = Members::of(params)
+        && pass.wanted(envelope.method.as_ref().map(|Text(m)| &**m), text)
+    {
+        *read = Some(pass.read(&mut members)?);
+    }
+    Some(classify(envelope))
+}
+
+/// [`parse_message`] of text that the scanner found unusual, read by serde_json.
 fn parse_text(text: &str) -> Incoming {
     let first = text.bytes().find(|b| !b.is_ascii_whitespace());
     match first {
@@ -170,7 +269,7 @@ fn not_utf8(error: &std::str::Utf8Error) -> Incoming {
 fn batch_item(item: &RawValue) -> Incoming {
     match item.get().as_bytes().first() {
         Some(b'[') => invalid(None, "batches cannot be nested"),
-        _ => parse_text(item.get()),
+        _ => scanned(item.get(), &NoPass, &mut None).unwrap_or_else(|| parse_text(item.get())),
     }
 }
 
@@ -183,7 +282,7 @@ fn not_an_envelope(text: &str, error: &serde_json::Error) -> Incoming {
         .ok()
         .and_then(|value| {
             let raw = serde_json::value::to_raw_value(value.get("id")?).ok()?;
-            RequestId::from_raw(&raw)
+            RequestId::from_json(raw.get())
         });
     invalid(id, format!("not a valid JSON-RPC message: {error}"))
 }
@@ -203,53 +302,22 @@ fn invalid(id: Option<RequestId>, message: impl Into<String>) -> Incoming {
 }
 
 fn classify(envelope: Envelope<'_>) -> Incoming {
-    let params = envelope.params.map(Held::Raw);
-    classify_held(envelope, params)
-}
-
-/// A message's params as the pass that read the message holds them.
-enum Held<'a> {
-    Raw(&'a RawValue),
-    Read(&'a str),
-}
-
-impl Held<'_> {
-    fn text(&self) -> &str {
-        match self {
-            Held::Raw(raw) => raw.get(),
-            Held::Read(text) => text,
-        }
-    }
-
-    fn to_owned(&self) -> ParamsText {
-        match self {
-            Held::Raw(raw) => ParamsText::Raw((*raw).to_owned()),
-            Held::Read(text) => ParamsText::Read(Arc::from(*text)),
-        }
-    }
-}
-
-/// [`classify`], the params held as `params` (`envelope.params` is not read).
-fn classify_held(envelope: Envelope<'_>, params: Option<Held<'_>>) -> Incoming {
     let id = match envelope.id {
         None => None,
-        Some(raw) => match RequestId::from_raw(raw) {
+        Some(text) => match RequestId::from_json(text) {
             Some(id) => Some(id),
             None => {
                 return invalid(
                     None,
-                    format!("`id` must be a string or an integer, not {}", raw.get()),
+                    format!("`id` must be a string or an integer, not {text}"),
                 );
             }
         },
     };
-    if envelope.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+    if envelope.jsonrpc != Some("\"2.0\"") {
         return invalid(id, "`jsonrpc` must be exactly \"2.0\"");
     }
-    match params
-        .as_ref()
-        .and_then(|p| p.text().as_bytes().first().copied())
-    {
+    match envelope.params.and_then(|p| p.as_bytes().first().copied()) {
         None | Some(b'{') => {}
         // JSON-RPC allows params by position; MCP names them all: "params?: { [key: string]:
         // unknown }" for requests and notifications alike (specification 2025-11-25, Base
@@ -264,7 +332,7 @@ fn classify_held(envelope: Envelope<'_>, params: Option<Held<'_>>) -> Incoming {
         }
         Some(_) => return invalid(id, "`params` must be an object"),
     }
-    let params = params.as_ref().map(Held::to_owned);
+    let params = envelope.params.map(|text| ParamsText(Arc::from(text)));
     match (envelope.method, id) {
         (Some(method), Some(id)) => Incoming::Request(IncomingRequest {
             id,
@@ -278,7 +346,7 @@ fn classify_held(envelope: Envelope<'_>, params: Option<Held<'_>>) -> Incoming {
         (None, Some(id)) => match (envelope.result, envelope.error) {
             (Some(result), None) => Incoming::Response(IncomingResponse {
                 id,
-                outcome: Ok(serde_json::from_str(result.get()).unwrap_or_default()),
+                outcome: Ok(serde_json::from_str(result).unwrap_or_default()),
             }),
             (None, Some(error)) => match error_object(error) {
                 Some(error) => Incoming::Response(IncomingResponse {
@@ -299,222 +367,10 @@ fn classify_held(envelope: Envelope<'_>, params: Option<Held<'_>>) -> Incoming {
     }
 }
 
-/// What reads a message's params in the pass that reads the message ([`parse_message_with`]),
-/// so that they are read once.
-pub(crate) trait ParamsPass<'de> {
-    /// What the pass makes of the params.
-    type Read;
-
-    /// Whether to read the params of a message in the pass: `method` is its method, if it came
-    /// before the params; `text` is the whole message. (Params read here are read again, as a
-    /// raw value, by the methods that take them so: the pass is for those that need it.)
-    fn wanted(&self, method: Option<&str>, text: &str) -> bool;
-
-    /// Reads the params object that `from` (the message from the params' opening brace to its
-    /// end) begins with, from `deserializer`. An error sends the message the ordinary way.
-    fn read<D: Deserializer<'de>>(
-        &self,
-        from: &'de str,
-        deserializer: D,
-    ) -> Result<Self::Read, D::Error>;
-}
-
-/// [`parse_message`], reading the params of a request `pass` wants in the same pass: what
-/// `pass` read of them is left in `read`, if it did (written in place: it is large, and
-/// moving it out through the pass's results would copy it several times).
-pub(crate) fn parse_message_with<'de, P: ParamsPass<'de>>(
-    bytes: &'de [u8],
-    pass: &P,
-    read: &mut Option<P::Read>,
-) -> Incoming {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return parse_message(bytes);
-    };
-    if text.bytes().find(|b| !b.is_ascii_whitespace()) == Some(b'{') {
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let one_pass = OnePass {
-            text,
-            pass,
-            read: &mut *read,
-        };
-        if let Ok((envelope, params)) = one_pass.deserialize(&mut deserializer)
-            && deserializer.end().is_ok()
-        {
-            return match params {
-                Some(held) => classify_held(envelope, Some(Held::Read(held))),
-                None => classify(envelope),
-            };
-        }
-        *read = None;
-    }
-    parse_text(text)
-}
-
-/// The envelope read member by member, its params by a [`ParamsPass`] when it wants them.
-struct OnePass<'p, 'de, P: ParamsPass<'de>> {
-    /// The whole message.
-    text: &'de str,
-    pass: &'p P,
-    /// Where what the pass makes of the params goes.
-    read: &'p mut Option<P::Read>,
-}
-
-/// What [`OnePass`] read: the envelope and, if the pass read the params, their text.
-type ReadInOnePass<'de> = (Envelope<'de>, Option<&'de str>);
-
-impl<'de, P: ParamsPass<'de>> DeserializeSeed<'de> for OnePass<'_, 'de, P> {
-    type Value = ReadInOnePass<'de>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de, P: ParamsPass<'de>> Visitor<'de> for OnePass<'_, 'de, P> {
-    type Value = ReadInOnePass<'de>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON-RPC message")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let text = self.text;
-        let mut envelope = Envelope {
-            jsonrpc: None,
-            id: None,
-            method: None,
-            params: None,
-            result: None,
-            error: None,
-        };
-        // Members seen, one bit each: a repeated one is left to the ordinary pass's error.
-        let mut seen = 0u8;
-        let mut once = |bit: u8| {
-            let first = seen & bit == 0;
-            seen |= bit;
-            first
-                .then_some(())
-                .ok_or_else(|| de::Error::custom("a repeated member"))
-        };
-        // The params read by the pass: where they start, and where they end (known at the next
-        // member name, or at the message's end).
-        let mut start = None;
-        let mut end = None;
-        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-            let Cow::Borrowed(key) = key else {
-                return Err(de::Error::custom("an escaped member name"));
-            };
-            let at = key.as_ptr() as usize - text.as_ptr() as usize;
-            if start.is_some() && end.is_none() {
-                // `}`, then `,` before this member's opening quote.
-                end = Some(closing_brace(&text[..at - 1], b',').ok_or_else(unexpected)?);
-            }
-            match key {
-                "jsonrpc" => {
-                    once(1)?;
-                    envelope.jsonrpc = Some(map.next_value()?);
-                }
-                "id" => {
-                    once(2)?;
-                    envelope.id = Some(map.next_value()?);
-                }
-                "method" => {
-                    once(4)?;
-                    envelope.method = map.next_value()?;
-                }
-                "params" => {
-                    once(8)?;
-                    let method = envelope.method.as_ref().map(|Text(m)| &**m);
-                    if !self.pass.wanted(method, text) {
-                        envelope.params = Some(map.next_value()?);
-                        continue;
-                    }
-                    // The opening brace: after the closing quote, a colon and white space.
-                    let after = at + key.len() + 1;
-                    let begins = after
-                        + text[after..]
-                            .bytes()
-                            .position(|b| b != b':' && !is_space(b))
-                            .ok_or_else(unexpected)?;
-                    if text.as_bytes()[begins] != b'{' {
-                        return Err(de::Error::custom("params that are not an object"));
-                    }
-                    let seed = PassSeed {
-                        pass: self.pass,
-                        from: &text[begins..],
-                    };
-                    *self.read = Some(map.next_value_seed(seed)?);
-                    start = Some(begins);
-                }
-                "result" => {
-                    once(16)?;
-                    envelope.result = Some(map.next_value()?);
-                }
-                "error" => {
-                    once(32)?;
-                    envelope.error = map.next_value()?;
-                }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        let Some(start) = start else {
-            return Ok((envelope, None));
-        };
-        let end = match end {
-            Some(end) => end,
-            // The params were the last member: `}`, then the message's own `}`.
-            None => closing_brace(text, b'}').ok_or_else(unexpected)?,
-        };
-        Ok((envelope, Some(&text[start..end])))
-    }
-}
-
-/// Where the object that `text` ends with (before white space, `after`, white space) ends: just
-/// past its `}`.
-fn closing_brace(text: &str, after: u8) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut at = bytes.len() - bytes.iter().rev().take_while(|b| is_space(**b)).count();
-    if at == 0 || bytes[at - 1] != after {
-        return None;
-    }
-    at -= 1;
-    at -= bytes[..at]
-        .iter()
-        .rev()
-        .take_while(|b| is_space(**b))
-        .count();
-    (at > 0 && bytes[at - 1] == b'}').then_some(at)
-}
-
-/// JSON's white space (RFC 8259, section 2).
-fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-fn unexpected<E: de::Error>() -> E {
-    E::custom("params laid out unexpectedly")
-}
-
-/// A [`ParamsPass`] over the params that begin `from`.
-struct PassSeed<'p, 'de, P> {
-    pass: &'p P,
-    from: &'de str,
-}
-
-impl<'de, P: ParamsPass<'de>> DeserializeSeed<'de> for PassSeed<'_, 'de, P> {
-    type Value = P::Read;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<P::Read, D::Error> {
-        self.pass.read(self.from, deserializer)
-    }
-}
-
 /// A response's `error` object (`{code, message, data?}`), read through a `Value`: responses
 /// carrying errors are rare, and the binary then holds no reader of its own for them.
-fn error_object(raw: &RawValue) -> Option<RpcError> {
-    let Ok(Value::Object(mut object)) = serde_json::from_str(raw.get()) else {
+fn error_object(text: &str) -> Option<RpcError> {
+    let Ok(Value::Object(mut object)) = serde_json::from_str(text) else {
         return None;
     };
     let code = object.get("code")?.as_i64()?;
@@ -729,19 +585,16 @@ mod tests {
     /// Reads every params object in the pass, member by member, as a method would.
     struct EveryParams;
 
-    impl<'de> ParamsPass<'de> for EveryParams {
+    impl ParamsPass<'_> for EveryParams {
         type Read = Value;
 
         fn wanted(&self, _: Option<&str>, _: &str) -> bool {
             true
         }
 
-        fn read<D: Deserializer<'de>>(
-            &self,
-            _: &'de str,
-            deserializer: D,
-        ) -> Result<Value, D::Error> {
-            Value::deserialize(deserializer)
+        fn read(&self, params: &mut Members<'_>) -> Option<Value> {
+            while params.next().ok()?.is_some() {}
+            serde_json::from_str(params.object()).ok()
         }
     }
 

@@ -10,6 +10,7 @@ mod error;
 mod id;
 mod incoming;
 mod prefix;
+pub(crate) mod scan;
 mod shown;
 mod text;
 
@@ -22,7 +23,7 @@ pub(crate) use id::IdMap;
 pub use id::RequestId;
 pub(crate) use incoming::{
     Incoming, IncomingRequest, IncomingResponse, ParamsPass, ParamsText, parse_message,
-    parse_message_with, present,
+    parse_message_with,
 };
 pub(crate) use prefix::request_id_in_prefix;
 pub(crate) use shown::{compact_text, message_without_position};

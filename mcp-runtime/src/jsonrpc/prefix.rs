@@ -35,7 +35,7 @@ pub(crate) fn request_id_in_prefix(kept: &[u8]) -> Option<RequestId> {
     if !kept[end..].iter().any(|b| !b.is_ascii_whitespace()) {
         return None;
     }
-    RequestId::from_raw(id)
+    RequestId::from_json(id.get())
 }
 
 #[derive(Default)]

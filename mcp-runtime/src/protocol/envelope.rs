@@ -14,12 +14,11 @@
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::lifecycle::WireClientInfo;
 use super::{ClientInfo, LoggingLevel, Revision};
+use crate::jsonrpc::scan::Members;
 use crate::jsonrpc::{ErrorCode, RpcError, Text};
 
 /// `_meta` key: the revision the request is served under.
@@ -51,43 +50,45 @@ pub(crate) struct Envelope {
 
 /// A request's claim of the stateless era: its `_meta` fields, as JSON text borrowed from the
 /// request, not yet checked.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default)]
 pub(crate) struct Claim<'a> {
-    #[serde(
-        rename = "io.modelcontextprotocol/protocolVersion",
-        borrow,
-        default,
-        deserialize_with = "crate::jsonrpc::present"
-    )]
-    protocol_version: Option<&'a RawValue>,
-    #[serde(
-        rename = "io.modelcontextprotocol/clientCapabilities",
-        borrow,
-        default,
-        deserialize_with = "crate::jsonrpc::present"
-    )]
-    client_capabilities: Option<&'a RawValue>,
-    #[serde(
-        rename = "io.modelcontextprotocol/clientInfo",
-        borrow,
-        default,
-        deserialize_with = "crate::jsonrpc::present"
-    )]
-    client_info: Option<&'a RawValue>,
-    #[serde(
-        rename = "io.modelcontextprotocol/logLevel",
-        borrow,
-        default,
-        deserialize_with = "crate::jsonrpc::present"
-    )]
-    log_level: Option<&'a RawValue>,
-    #[serde(
-        rename = "progressToken",
-        borrow,
-        default,
-        deserialize_with = "crate::jsonrpc::present"
-    )]
-    progress_token: Option<&'a RawValue>,
+    protocol_version: Option<&'a str>,
+    client_capabilities: Option<&'a str>,
+    client_info: Option<&'a str>,
+    log_level: Option<&'a str>,
+    progress_token: Option<&'a str>,
+}
+
+impl<'a> Claim<'a> {
+    /// The fields of `_meta`, whose members are `meta`, read to its end; `None` if it names
+    /// one of the fields twice (or with escapes that do not decode). A field whose value is
+    /// `null` is present: a `null` revision still claims the era.
+    pub(crate) fn scan(meta: &mut Members<'a>) -> Option<Claim<'a>> {
+        let mut claim = Claim::default();
+        while let Some(name) = meta.next_name().ok()? {
+            let slot = match &*name.decoded()? {
+                PROTOCOL_VERSION => &mut claim.protocol_version,
+                CLIENT_CAPABILITIES => &mut claim.client_capabilities,
+                CLIENT_INFO => &mut claim.client_info,
+                LOG_LEVEL => &mut claim.log_level,
+                "progressToken" => &mut claim.progress_token,
+                _ => {
+                    meta.value().ok()?;
+                    continue;
+                }
+            };
+            if slot.replace(meta.value().ok()?).is_some() {
+                return None;
+            }
+        }
+        Some(claim)
+    }
+
+    /// [`Claim::scan`] of `_meta`'s JSON text; `None` also if it is not an object.
+    #[cfg(test)]
+    fn of(meta: &'a str) -> Option<Claim<'a>> {
+        Claim::scan(&mut Members::of(meta)?)
+    }
 }
 
 impl Claim<'_> {
@@ -98,7 +99,7 @@ impl Claim<'_> {
 
     /// The claimed revision string, if it is a string.
     pub(crate) fn version(&self) -> Option<Cow<'_, str>> {
-        let raw = self.protocol_version?.get();
+        let raw = self.protocol_version?;
         // A string without escapes (every revision's name) is its text between the quotes:
         // the raw value is valid JSON already, so no parser is needed to read it. A revision's
         // name, the usual case, is told first, without a search for escapes.
@@ -159,7 +160,7 @@ impl Claim<'_> {
         };
         let log_level = match self.log_level {
             None => None,
-            Some(level) => match serde_json::from_str::<LoggingLevel>(level.get()) {
+            Some(level) => match serde_json::from_str::<LoggingLevel>(level) {
                 Ok(level) => Some(level),
                 Err(_) => {
                     return Err(malformed(
@@ -170,9 +171,9 @@ impl Claim<'_> {
             },
         };
         if let Some(token) = self.progress_token
-            && !(serde_json::from_str::<Cow<'_, str>>(token.get()).is_ok()
-                || serde_json::from_str::<i64>(token.get()).is_ok()
-                || serde_json::from_str::<u64>(token.get()).is_ok())
+            && !(serde_json::from_str::<Cow<'_, str>>(token).is_ok()
+                || serde_json::from_str::<i64>(token).is_ok()
+                || serde_json::from_str::<u64>(token).is_ok())
         {
             return Err(malformed("progressToken", "must be a string or an integer"));
         }
@@ -180,9 +181,8 @@ impl Claim<'_> {
     }
 
     /// The client the capabilities and the client info declare, checked in that order.
-    fn decode_client(&self, capabilities: &RawValue) -> Result<ClientInfo, RpcError> {
-        let Ok(capabilities) = serde_json::from_str::<Map<String, Value>>(capabilities.get())
-        else {
+    fn decode_client(&self, capabilities: &str) -> Result<ClientInfo, RpcError> {
+        let Ok(capabilities) = serde_json::from_str::<Map<String, Value>>(capabilities) else {
             return Err(malformed(
                 CLIENT_CAPABILITIES,
                 "must be an object (`{}` declares no optional capability)",
@@ -199,7 +199,7 @@ impl Claim<'_> {
         let (name, version) = match self.client_info {
             None => Default::default(),
             // The same shape as `initialize`'s `clientInfo`, read by the same code.
-            Some(info) => match serde_json::from_str::<WireClientInfo>(info.get()) {
+            Some(info) => match serde_json::from_str::<WireClientInfo>(info) {
                 Ok(WireClientInfo { name, version }) => (name, version),
                 Err(_) => {
                     return Err(malformed(
@@ -301,18 +301,17 @@ struct Remembered {
 
 impl LastClient {
     /// The client remembered, if it was declared with exactly these fields.
-    fn recall(&self, capabilities: &RawValue, info: Option<&RawValue>) -> Option<Arc<ClientInfo>> {
+    fn recall(&self, capabilities: &str, info: Option<&str>) -> Option<Arc<ClientInfo>> {
         let last = self.0.lock().expect("lock poisoned");
         let last = last.as_ref()?;
-        let same = *last.capabilities == *capabilities.get()
-            && last.info.as_deref() == info.map(RawValue::get);
+        let same = *last.capabilities == *capabilities && last.info.as_deref() == info;
         same.then(|| Arc::clone(&last.client))
     }
 
-    fn remember(&self, capabilities: &RawValue, info: Option<&RawValue>, client: &Arc<ClientInfo>) {
+    fn remember(&self, capabilities: &str, info: Option<&str>, client: &Arc<ClientInfo>) {
         let remembered = Remembered {
-            capabilities: capabilities.get().into(),
-            info: info.map(|info| info.get().into()),
+            capabilities: capabilities.into(),
+            info: info.map(Into::into),
             client: Arc::clone(client),
         };
         *self.0.lock().expect("lock poisoned") = Some(remembered);
@@ -351,7 +350,7 @@ mod tests {
     /// The envelope `params` claim; panics if they claim nothing.
     fn envelope_of(params: Value) -> Result<Envelope, RpcError> {
         let meta = params["_meta"].to_string();
-        let claim: Claim<'_> = serde_json::from_str(&meta).unwrap();
+        let claim = Claim::of(&meta).unwrap();
         assert!(claim.claims_era(), "{meta} claims nothing");
         claim.into_envelope(&LastClient::default())
     }
@@ -384,7 +383,7 @@ mod tests {
     #[test]
     fn the_claimed_revision_is_read_as_json_text_escapes_and_all() {
         let version = |meta: &str| {
-            let claim: Claim<'_> = serde_json::from_str(meta).unwrap();
+            let claim = Claim::of(meta).unwrap();
             claim.version().map(Cow::into_owned)
         };
         let key = PROTOCOL_VERSION;
@@ -400,7 +399,7 @@ mod tests {
         assert_eq!(version(&format!(r#"{{"{key}":20260728}}"#)), None);
         assert_eq!(version(&format!(r#"{{"{key}":null}}"#)), None);
         let claimed = |meta: &str| {
-            let claim: Claim<'_> = serde_json::from_str(meta).unwrap();
+            let claim = Claim::of(meta).unwrap();
             let checked = claim.check_shape(&LastClient::default()).unwrap();
             match checked.claimed() {
                 Ok(revision) => revision.as_str().to_owned(),
@@ -462,7 +461,7 @@ mod tests {
     #[test]
     fn log_levels_and_progress_tokens_are_read_as_json_text() {
         let read = |meta: String| {
-            let claim: Claim<'_> = serde_json::from_str(&meta).unwrap();
+            let claim = Claim::of(&meta).unwrap();
             claim.into_envelope(&LastClient::default())
         };
         let base = format!(r#""{PROTOCOL_VERSION}":"2026-07-28","{CLIENT_CAPABILITIES}":{{}}"#);
@@ -483,7 +482,7 @@ mod tests {
         let last = LastClient::default();
         let envelope = |meta: Value| {
             let meta = meta.to_string();
-            let claim: Claim<'_> = serde_json::from_str(&meta).unwrap();
+            let claim = Claim::of(&meta).unwrap();
             claim.into_envelope(&last)
         };
         let info = json!({"name": "c", "version": "1"});

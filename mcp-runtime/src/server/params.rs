@@ -15,10 +15,10 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::jsonrpc::{ParamsPass, Text};
+use crate::jsonrpc::ParamsPass;
+use crate::jsonrpc::scan::{Members, decoded};
 use crate::protocol::envelope::Claim;
 use crate::tool::{ArgumentsAt, RawFields, ToolEntry};
-use serde::de::{Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 /// What the pass read from a params object, borrowed from its text.
 pub(crate) struct Params<'a> {
@@ -63,13 +63,8 @@ impl<'de> ParamsPass<'de> for InMessage {
         method == Some("tools/call") || crate::substring::contains(text, "protocolVersion")
     }
 
-    fn read<D: Deserializer<'de>>(
-        &self,
-        from: &'de str,
-        deserializer: D,
-    ) -> Result<Params<'de>, D::Error> {
-        // The positions found are relative to `from`, where the params begin.
-        Members { text: from }.deserialize(deserializer)
+    fn read(&self, params: &mut Members<'de>) -> Option<Params<'de>> {
+        Params::scan(params)
     }
 }
 
@@ -77,12 +72,52 @@ impl<'a> Params<'a> {
     /// Reads `params`, a JSON object (the JSON-RPC layer admits no other params). Never fails:
     /// a member of the wrong type is left for its method to explain.
     pub(crate) fn read(params: &'a str) -> Params<'a> {
-        let text = params;
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let read = Members { text }.deserialize(&mut deserializer);
-        // A member of the wrong type inside `_meta` (a duplicate key, a `_meta` that is not an
-        // object): no claim, and `tools/call` explains what it can through a decoded object.
-        read.unwrap_or(Params::nothing(text, ArgumentsAt::NotAnObject))
+        // A `_meta` that is not an object or names a field twice, a name whose escapes do not
+        // decode: no claim, and `tools/call` explains what it can through a decoded object.
+        Members::of(params)
+            .and_then(|mut members| Params::scan(&mut members))
+            .unwrap_or(Params::nothing(params, ArgumentsAt::NotAnObject))
+    }
+
+    /// The params object `members`, read to its end; `None` for what [`Params::read`] reads
+    /// as nothing.
+    fn scan(members: &mut Members<'a>) -> Option<Params<'a>> {
+        let mut params = Params::nothing("", ArgumentsAt::Absent);
+        // Positions are kept from where the params begin.
+        let base = members.start();
+        while let Some(name) = members.next_name().ok()? {
+            match &*name.decoded()? {
+                // The first `_meta` is the one that claims.
+                "_meta" if !params.has_meta => {
+                    let mut meta = members.nested()?;
+                    params.claim = Some(Claim::scan(&mut meta)?);
+                    members.resume(&meta);
+                    params.has_meta = true;
+                }
+                "name" => params.name = string(members.value().ok()?)?,
+                "uri" => params.uri = string(members.value().ok()?)?,
+                "taskId" => params.task_id = string(members.value().ok()?)?,
+                "arguments" => {
+                    params.arguments = match members.nested() {
+                        Some(mut fields) => {
+                            let fields_read = RawFields::scan(&mut fields, base)?;
+                            members.resume(&fields);
+                            ArgumentsAt::Object(fields_read)
+                        }
+                        None => match members.value().ok()? {
+                            "null" => ArgumentsAt::Object(RawFields::none()),
+                            _ => ArgumentsAt::NotAnObject,
+                        },
+                    }
+                }
+                other => {
+                    params.carries_answers |= matches!(other, "inputResponses" | "requestState");
+                    members.value().ok()?;
+                }
+            }
+        }
+        params.text = members.object();
+        Some(params)
     }
 
     /// Whether the params claim the stateless era.
@@ -196,109 +231,12 @@ impl ParamsLayout {
     }
 }
 
-/// The visitor of the pass.
-struct Members<'a> {
-    text: &'a str,
-}
-
-impl<'de> DeserializeSeed<'de> for Members<'de> {
-    type Value = Params<'de>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Params<'de>, D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Members<'de> {
-    type Value = Params<'de>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("an object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params<'de>, A::Error> {
-        let mut params = Params::nothing(self.text, ArgumentsAt::Absent);
-        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-            match &*key {
-                // The first `_meta` is the one that claims.
-                "_meta" if !params.has_meta => {
-                    params.claim = Some(map.next_value()?);
-                    params.has_meta = true;
-                }
-                "name" => params.name = map.next_value::<TextOrNot<'de>>()?.0,
-                "uri" => params.uri = map.next_value::<TextOrNot<'de>>()?.0,
-                "taskId" => params.task_id = map.next_value::<TextOrNot<'de>>()?.0,
-                "inputResponses" | "requestState" => {
-                    params.carries_answers = true;
-                    map.next_value::<IgnoredAny>()?;
-                }
-                "arguments" => {
-                    params.arguments = map.next_value_seed(RawFields::seed(self.text))?;
-                }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(params)
-    }
-}
-
-/// A string, or `None` for any other JSON value (skipped).
-struct TextOrNot<'a>(Option<Cow<'a, str>>);
-
-impl<'de> Deserialize<'de> for TextOrNot<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct TextVisitor;
-        impl<'de> Visitor<'de> for TextVisitor {
-            type Value = TextOrNot<'de>;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("any JSON value")
-            }
-
-            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(Some(Cow::Borrowed(text))))
-            }
-
-            fn visit_str<E>(self, text: &str) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(Some(Cow::Owned(text.to_owned()))))
-            }
-
-            fn visit_bool<E>(self, _: bool) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_i64<E>(self, _: i64) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_u64<E>(self, _: u64) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_f64<E>(self, _: f64) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_unit<E>(self) -> Result<TextOrNot<'de>, E> {
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<TextOrNot<'de>, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(TextOrNot(None))
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TextOrNot<'de>, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(TextOrNot(None))
-            }
-        }
-        deserializer.deserialize_any(TextVisitor)
+/// A member's value, if a string: `Some(None)` for any other JSON value; `None` if an escape
+/// in it stands for no character.
+fn string(value: &str) -> Option<Option<Cow<'_, str>>> {
+    match value.starts_with('"') {
+        true => decoded(value).map(Some),
+        false => Some(None),
     }
 }
 

@@ -651,7 +651,7 @@ impl Session {
         else {
             return;
         };
-        let Some(id) = RequestId::from_raw(cancelled.request_id) else {
+        let Some(id) = RequestId::from_json(cancelled.request_id.get()) else {
             return;
         };
         // A cancel for an unknown or finished request is ignored, as the spec asks.

@@ -4,20 +4,18 @@
 //! `isError: true` naming each faulty argument and what was expected
 //! (`budget: expected a number, got "cem dólares"`), so the model can correct its call.
 
-use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
 use schemars::JsonSchema;
 
-use serde::de::{self, DeserializeOwned, Visitor};
-use serde_json::value::RawValue;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::InputSchema;
 use crate::completion::Completer;
 use crate::handler::{ArgumentSource, Missing, Requirements, describe_error};
-use crate::jsonrpc::Text;
+use crate::jsonrpc::scan::{Members, only_space};
 use crate::protocol::CallToolResult;
 
 /// The `arguments` object of a `tools/call`, consumed parameter by parameter.
@@ -192,20 +190,12 @@ impl RawFields {
         RawFields(Vec::new())
     }
 
-    /// The members of `arguments`, a part of `text`; `None` if it is not an object.
-    pub(crate) fn find(text: &str, arguments: &RawValue) -> Option<RawFields> {
-        let json = arguments.get();
-        let start = (json.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-        if start + json.len() > text.len() {
-            return None;
-        }
-        RawFields::read(json, start)
-    }
-
     /// The members of `json`, a JSON object (any other JSON value: `None`), located in `json`
     /// itself.
     pub(crate) fn of(json: &str) -> Option<RawFields> {
-        RawFields::read(json, 0)
+        let mut members = Members::of(json)?;
+        let fields = RawFields::scan(&mut members, 0)?;
+        only_space(&json[members.end()..]).then_some(fields)
     }
 
     /// Each member's name and JSON text, in order, from the `text` they were located in.
@@ -218,19 +208,33 @@ impl RawFields {
             .map(move |field| (field.name(text), &text[field.value.clone()]))
     }
 
-    /// The members of `json`, which begins at byte `start` of the text they are located in.
-    fn read(json: &str, start: usize) -> Option<RawFields> {
-        let mut deserializer = serde_json::Deserializer::from_str(json);
-        let fields = de::Deserializer::deserialize_map(
-            &mut deserializer,
-            Members {
-                json,
-                offset: start,
-            },
-        )
-        .ok()?;
-        deserializer.end().ok()?;
+    /// The members of the object `members`, read to its end, located from byte `base` of the
+    /// text scanned.
+    pub(crate) fn scan(members: &mut Members<'_>, base: usize) -> Option<RawFields> {
+        let mut fields = Vec::with_capacity(4);
+        while let Some(name) = members.next_name().ok()? {
+            let name = if name.escaped {
+                Name::Decoded(name.decoded()?.into_owned())
+            } else {
+                let at = name.raw_at() - base;
+                Name::InText(at..at + name.raw().len())
+            };
+            let value = members.value().ok()?;
+            let at = members.end() - value.len() - base;
+            fields.push(Field {
+                name,
+                value: at..at + value.len(),
+                taken: false,
+            });
+        }
         Some(RawFields(fields))
+    }
+
+    /// The JSON text of member `name` (the last one, if repeated, as in a decoded object).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn value_of<'t>(&self, text: &'t str, name: &str) -> Option<&'t str> {
+        let field = self.0.iter().rev().find(|field| field.name(text) == name)?;
+        Some(&text[field.value.clone()])
     }
 }
 
@@ -242,125 +246,6 @@ pub(crate) enum ArgumentsAt {
     Object(RawFields),
     /// Something else: `tools/call` refuses it, explaining what it expected.
     NotAnObject,
-}
-
-/// Reads an `arguments` value inside `text` as a [`RawFields::find`] would, in the pass that
-/// reads the params around it: any JSON value is accepted, so that the pass goes on and the
-/// method explains a wrong one.
-pub(crate) struct FieldsIn<'a> {
-    text: &'a str,
-}
-
-impl RawFields {
-    /// The seed that locates the members of an `arguments` value met while reading `text`.
-    pub(crate) fn seed(text: &str) -> FieldsIn<'_> {
-        FieldsIn { text }
-    }
-
-    /// The JSON text of member `name` (the last one, if repeated, as in a decoded object).
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn value_of<'t>(&self, text: &'t str, name: &str) -> Option<&'t str> {
-        let field = self.0.iter().rev().find(|field| field.name(text) == name)?;
-        Some(&text[field.value.clone()])
-    }
-}
-
-impl<'de> de::DeserializeSeed<'de> for FieldsIn<'de> {
-    type Value = ArgumentsAt;
-
-    fn deserialize<D: de::Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<ArgumentsAt, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FieldsIn<'de> {
-    type Value = ArgumentsAt;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<ArgumentsAt, A::Error> {
-        let members = Members {
-            json: self.text,
-            offset: 0,
-        };
-        members
-            .visit_map(map)
-            .map(|fields| ArgumentsAt::Object(RawFields(fields)))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<ArgumentsAt, E> {
-        Ok(ArgumentsAt::Object(RawFields::none()))
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<ArgumentsAt, E> {
-        Ok(ArgumentsAt::NotAnObject)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<ArgumentsAt, E> {
-        Ok(ArgumentsAt::NotAnObject)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<ArgumentsAt, E> {
-        Ok(ArgumentsAt::NotAnObject)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<ArgumentsAt, E> {
-        Ok(ArgumentsAt::NotAnObject)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<ArgumentsAt, E> {
-        Ok(ArgumentsAt::NotAnObject)
-    }
-
-    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<ArgumentsAt, A::Error> {
-        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-        Ok(ArgumentsAt::NotAnObject)
-    }
-}
-
-/// Reads an object's members in order, each value left as JSON text, recording where each
-/// value (and each name written without escapes) lies in the text: `offset` is where `json`
-/// starts in the text the fields index.
-struct Members<'a> {
-    json: &'a str,
-    offset: usize,
-}
-
-impl Members<'_> {
-    /// Where `part`, a slice of `json`, lies in the text.
-    fn range(&self, part: &str) -> std::ops::Range<usize> {
-        let from = self.offset + (part.as_ptr() as usize - self.json.as_ptr() as usize);
-        from..from + part.len()
-    }
-}
-
-impl<'de> Visitor<'de> for Members<'de> {
-    type Value = Vec<Field>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("an object")
-    }
-
-    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Vec<Field>, A::Error> {
-        let mut fields = Vec::with_capacity(map.size_hint().unwrap_or(4));
-        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-            let value: &'de RawValue = map.next_value()?;
-            fields.push(Field {
-                name: match key {
-                    Cow::Borrowed(name) => Name::InText(self.range(name)),
-                    Cow::Owned(name) => Name::Decoded(name),
-                },
-                value: self.range(value.get()),
-                taken: false,
-            });
-        }
-        Ok(fields)
-    }
 }
 
 /// Collects the errors of every parameter, so one result reports them all.
@@ -483,13 +368,13 @@ mod tests {
     /// by field.
     fn raw_args(params: &str) -> Arguments {
         let text: Box<str> = params.into();
-        #[derive(serde::Deserialize)]
-        struct Call<'a> {
-            #[serde(borrow)]
-            arguments: &'a RawValue,
+        let mut members = Members::of(&text).unwrap();
+        while members.next_name().unwrap().unwrap().raw() != "arguments" {
+            members.value().unwrap();
         }
-        let call: Call<'_> = serde_json::from_str(&text).unwrap();
-        let fields = RawFields::find(&text, call.arguments).expect("an object");
+        let mut arguments = members.nested().expect("an object");
+        // Located from the start of `text`, where the call's params begin.
+        let fields = RawFields::scan(&mut arguments, 0).unwrap();
         Arguments::from_raw(text.into(), fields)
     }
 
@@ -592,12 +477,9 @@ mod tests {
 
     #[test]
     fn only_an_object_is_an_arguments_object() {
-        let text = r#"{"arguments":[1]}"#;
-        let value: Value = serde_json::from_str(text).unwrap();
-        let inner = serde_json::value::to_raw_value(&value["arguments"]).unwrap();
-        // Not a part of `text`: refused rather than misread.
-        assert!(RawFields::find(text, &inner).is_none());
-        let array: &RawValue = serde_json::from_str(&text[13..16]).unwrap();
-        assert!(RawFields::find(text, array).is_none());
+        assert!(RawFields::of(r#"{"a":1}"#).is_some());
+        for other in ["[1]", "1", "null", r#"{"a":1} {}"#, r#"{"a":}"#] {
+            assert!(RawFields::of(other).is_none(), "{other}");
+        }
     }
 }

@@ -1,7 +1,6 @@
 //! `completion/complete`: suggestions for a prompt argument or a URI template variable.
 
 use serde_json::json;
-use serde_json::value::RawValue;
 
 use super::Request;
 use super::params_object::ParamsObject;
@@ -33,12 +32,9 @@ impl Reference {
 }
 
 /// `completion/complete`: the values a prompt argument or template variable may take.
-pub(super) fn complete(
-    request: &Request<'_>,
-    params: Option<&RawValue>,
-) -> Result<Vec<u8>, RpcError> {
+pub(super) fn complete(request: &Request<'_>, params: Option<&str>) -> Result<Vec<u8>, RpcError> {
     let server = request.server();
-    let params = ParamsObject::of("completion/complete", params.map(RawValue::get))?;
+    let params = ParamsObject::of("completion/complete", params)?;
     let reference = Reference::read(&params)?;
     let argument = params
         .object("argument")?

@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use serde_json::value::RawValue;
-
 use super::params_object::ParamsObject;
 use crate::jsonrpc::{RequestId, RpcError, encode_result};
 use crate::protocol::{ClientInfo, Implementation, InitializeResult, Revision, WireClientInfo};
@@ -15,9 +13,9 @@ pub(super) fn initialize(
     server: &ServerCore,
     session: &Session,
     id: &RequestId,
-    params: Option<&RawValue>,
+    params: Option<&str>,
 ) -> Result<Vec<u8>, RpcError> {
-    let params = ParamsObject::of("initialize", params.map(RawValue::get))?;
+    let params = ParamsObject::of("initialize", params)?;
     let protocol_version: String = params.required("protocolVersion")?;
     let client_info: WireClientInfo = params.required("clientInfo")?;
     let capabilities = params.optional("capabilities")?.unwrap_or_default();

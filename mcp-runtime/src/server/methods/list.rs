@@ -36,7 +36,7 @@ impl Serialize for Page<'_> {
 /// the request's revision shows it.
 pub(super) fn list<E: Entry>(
     request: &Request<'_>,
-    params: Option<&RawValue>,
+    params: Option<&str>,
     method: &str,
     key: &'static str,
     catalog: &Catalog<E>,
@@ -50,9 +50,8 @@ pub(super) fn list<E: Entry>(
 }
 
 /// The key a list request's cursor says the page starts after (`None`: the first page).
-fn after_key(method: &str, params: Option<&RawValue>) -> Result<Option<String>, RpcError> {
-    let cursor =
-        ParamsObject::of(method, params.map(RawValue::get))?.optional::<String>("cursor")?;
+fn after_key(method: &str, params: Option<&str>) -> Result<Option<String>, RpcError> {
+    let cursor = ParamsObject::of(method, params)?.optional::<String>("cursor")?;
     let Some(cursor) = cursor else {
         return Ok(None);
     };
@@ -67,7 +66,7 @@ fn after_key(method: &str, params: Option<&RawValue>) -> Result<Option<String>, 
 /// The page of `catalog` a list request asks for.
 fn page<'a, E: Entry>(
     method: &str,
-    params: Option<&RawValue>,
+    params: Option<&str>,
     catalog: &'a Catalog<E>,
     page_size: usize,
     key: &'static str,

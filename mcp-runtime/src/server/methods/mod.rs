@@ -28,7 +28,6 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
-use serde_json::value::RawValue;
 
 pub(crate) use reply::Reply;
 
@@ -215,8 +214,7 @@ pub(crate) async fn route(
         return tools_call::call_tool(&request, params, layout).await;
     }
     // The other methods read their params with serde.
-    let params = params.map(ParamsText::into_raw);
-    let params = params.as_deref();
+    let params = params.as_ref().map(ParamsText::get);
     let server = request.server();
     let outcome = match &*method {
         "ping" => Ok(request.reply(&json!({}))),
@@ -329,14 +327,9 @@ pub(crate) fn stateless_method(server: &ServerCore, method: &str) -> Result<(), 
 }
 
 /// `logging/setLevel`: the least severe level of log message the client wants.
-fn set_level(
-    session: &Session,
-    id: &RequestId,
-    params: Option<&RawValue>,
-) -> Result<Vec<u8>, RpcError> {
+fn set_level(session: &Session, id: &RequestId, params: Option<&str>) -> Result<Vec<u8>, RpcError> {
     let level: LoggingLevel =
-        params_object::ParamsObject::of("logging/setLevel", params.map(RawValue::get))?
-            .required("level")?;
+        params_object::ParamsObject::of("logging/setLevel", params)?.required("level")?;
     session.set_log_level(level);
     Ok(encode_result(id, &json!({})))
 }

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::json;
-use serde_json::value::RawValue;
 
 use super::params_object::ParamsObject;
 use super::{Request, input_required};
@@ -17,14 +16,14 @@ use crate::suggest::did_you_mean;
 /// `prompts/get`: renders the prompt with its arguments.
 pub(super) async fn get_prompt(
     request: &Request<'_>,
-    params: Option<&RawValue>,
+    params: Option<&str>,
 ) -> Result<Vec<u8>, RpcError> {
-    let members = ParamsObject::of("prompts/get", params.map(RawValue::get))?;
+    let members = ParamsObject::of("prompts/get", params)?;
     let name: String = members.required("name")?;
     let arguments: Option<HashMap<String, String>> = members.optional("arguments")?;
     let has_meta = members.present("_meta")?.is_some();
-    let shared = request.shared_params(has_meta, || params.map(|p| Arc::from(p.get())));
-    let answers = input_required::may_carry_answers(params.map(RawValue::get));
+    let shared = request.shared_params(has_meta, || params.map(Arc::from));
+    let answers = input_required::may_carry_answers(params);
     let input = input_required::begin(request, "prompts/get", &name, shared.as_ref(), answers)?;
     let prompts = request.server().prompts.load();
     let prompt = prompts.get(&name).cloned().ok_or_else(|| {

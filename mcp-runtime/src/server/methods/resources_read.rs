@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use serde_json::value::RawValue;
 
 use super::params_object::ParamsObject;
 use super::{Request, input_required};
@@ -28,10 +27,10 @@ fn not_found(uri: &str, revision: Revision) -> RpcError {
 /// `resources/read`: reads the resource, or the template that matches the URI.
 pub(super) async fn read_resource(
     request: &Request<'_>,
-    params: Option<&RawValue>,
+    params: Option<&str>,
 ) -> Result<Vec<u8>, RpcError> {
     let revision = request.revision();
-    let members = ParamsObject::of("resources/read", params.map(RawValue::get))?;
+    let members = ParamsObject::of("resources/read", params)?;
     let uri: String = members.required("uri")?;
     let has_meta = members.present("_meta")?.is_some();
     let (entry, variables) = request
@@ -40,8 +39,8 @@ pub(super) async fn read_resource(
         .load()
         .resolve(&uri)
         .ok_or_else(|| not_found(&uri, revision))?;
-    let shared = request.shared_params(has_meta, || params.map(|p| Arc::from(p.get())));
-    let answers = input_required::may_carry_answers(params.map(RawValue::get));
+    let shared = request.shared_params(has_meta, || params.map(Arc::from));
+    let answers = input_required::may_carry_answers(params);
     let input = input_required::begin(request, "resources/read", &uri, shared.as_ref(), answers)?;
     let ctx = request
         .context(shared)
@@ -78,7 +77,7 @@ pub(super) fn subscribe(
     server: &ServerCore,
     session: &Session,
     id: &RequestId,
-    params: Option<&RawValue>,
+    params: Option<&str>,
     on: bool,
 ) -> Result<Vec<u8>, RpcError> {
     let method = if on {
@@ -86,7 +85,7 @@ pub(super) fn subscribe(
     } else {
         "resources/unsubscribe"
     };
-    let uri: String = ParamsObject::of(method, params.map(RawValue::get))?.required("uri")?;
+    let uri: String = ParamsObject::of(method, params)?.required("uri")?;
     if on {
         session.check_subscription_uri(&uri)?;
     }

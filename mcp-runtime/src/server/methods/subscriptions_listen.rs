@@ -9,7 +9,6 @@
 //! server ends it itself, with a result, only when it stops publishing changes.
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -82,12 +81,9 @@ impl Filter {
 /// ends.
 pub(super) async fn listen(
     request: &Request<'_>,
-    params: Option<&RawValue>,
+    params: Option<&str>,
 ) -> Result<Vec<u8>, RpcError> {
-    let notifications = Filter::read(&ParamsObject::of(
-        "subscriptions/listen",
-        params.map(RawValue::get),
-    )?)?;
+    let notifications = Filter::read(&ParamsObject::of("subscriptions/listen", params)?)?;
     let server = request.server();
     let limits = server.subscriptions;
     if let Some(uris) = &notifications.resource_subscriptions {

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::params_object::ParamsObject;
@@ -153,8 +152,8 @@ async fn run(task: Arc<Task>, mut call: Call, mut round: RoundAt, rerun: Rerun) 
 }
 
 /// The task a `tasks/*` request names (`taskId`).
-fn task_id(method: &str, params: Option<&RawValue>) -> Result<String, RpcError> {
-    ParamsObject::of(method, params.map(RawValue::get))?.required("taskId")
+fn task_id(method: &str, params: Option<&str>) -> Result<String, RpcError> {
+    ParamsObject::of(method, params)?.required("taskId")
 }
 
 /// The caller's task `id`, here or on another instance; -32602 when there is none.
@@ -170,10 +169,7 @@ async fn find(request: &Request<'_>, id: &str) -> Result<Found, RpcError> {
 }
 
 /// `tasks/get`: the task, with its questions, result or error as its status has them.
-pub(super) async fn get(
-    request: &Request<'_>,
-    params: Option<&RawValue>,
-) -> Result<Vec<u8>, RpcError> {
+pub(super) async fn get(request: &Request<'_>, params: Option<&str>) -> Result<Vec<u8>, RpcError> {
     if !declared(request) {
         return Err(undeclared(request, "`tasks/get`"));
     }
@@ -187,12 +183,12 @@ pub(super) async fn get(
 /// acknowledgement.
 pub(super) async fn update(
     request: &Request<'_>,
-    params: Option<&RawValue>,
+    params: Option<&str>,
 ) -> Result<Vec<u8>, RpcError> {
     if !declared(request) {
         return Err(undeclared(request, "`tasks/update`"));
     }
-    let members = ParamsObject::of("tasks/update", params.map(RawValue::get))?;
+    let members = ParamsObject::of("tasks/update", params)?;
     let task_id: String = members.required("taskId")?;
     let input_responses: Map<String, Value> = members.required("inputResponses")?;
     let found = find(request, &task_id).await?;
@@ -208,7 +204,7 @@ pub(super) async fn update(
 /// way.
 pub(super) async fn cancel(
     request: &Request<'_>,
-    params: Option<&RawValue>,
+    params: Option<&str>,
 ) -> Result<Vec<u8>, RpcError> {
     if !declared(request) {
         return Err(undeclared(request, "`tasks/cancel`"));
