@@ -176,13 +176,13 @@ fn scanned<'de, P: ParamsPass<'de>>(
         if name.escaped {
             return None;
         }
-        let bit = match name.raw() {
-            "jsonrpc" => 1,
-            "id" => 2,
-            "params" => 4,
-            "result" => 8,
-            "error" => 16,
-            "method" => 32,
+        let bit = match &*name.bytes()? {
+            b"jsonrpc" => 1,
+            b"id" => 2,
+            b"params" => 4,
+            b"result" => 8,
+            b"error" => 16,
+            b"method" => 32,
             _ => 0,
         };
         if seen & bit != 0 {

@@ -26,10 +26,10 @@ pub(crate) struct Malformed;
 /// A member's name, as written.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Name<'a> {
-    /// The name with its quotes.
-    quoted: &'a str,
-    /// Where its opening quote is in the text scanned.
-    at: usize,
+    text: &'a str,
+    /// Where its opening and closing quotes are in `text`.
+    open: usize,
+    close: usize,
     /// Whether it is written with an escape (then [`Name::raw`] is not yet the name).
     pub(crate) escaped: bool,
 }
@@ -37,12 +37,27 @@ pub(crate) struct Name<'a> {
 impl<'a> Name<'a> {
     /// The name as written between its quotes.
     pub(crate) fn raw(&self) -> &'a str {
-        &self.quoted[1..self.quoted.len() - 1]
+        &self.text[self.open + 1..self.close]
     }
 
-    /// Where [`Name::raw`] begins in the text scanned.
-    pub(crate) fn raw_at(&self) -> usize {
-        self.at + 1
+    /// Where [`Name::raw`] lies in the text scanned.
+    pub(crate) fn raw_range(&self) -> std::ops::Range<usize> {
+        self.open + 1..self.close
+    }
+
+    /// The name's bytes, to be matched against the names a reader knows: as written when
+    /// written without escapes, decoded otherwise; `None` if an escape stands for no
+    /// character.
+    pub(crate) fn bytes(&self) -> Option<Cow<'a, [u8]>> {
+        match self.escaped {
+            false => Some(Cow::Borrowed(
+                &self.text.as_bytes()[self.open + 1..self.close],
+            )),
+            true => match self.decoded()? {
+                Cow::Owned(name) => Some(Cow::Owned(name.into_bytes())),
+                Cow::Borrowed(name) => Some(Cow::Borrowed(name.as_bytes())),
+            },
+        }
     }
 
     /// The name, decoded if written with escapes; `None` if an escape stands for no
@@ -50,7 +65,7 @@ impl<'a> Name<'a> {
     pub(crate) fn decoded(&self) -> Option<Cow<'a, str>> {
         match self.escaped {
             false => Some(Cow::Borrowed(self.raw())),
-            true => decoded(self.quoted),
+            true => decoded(&self.text[self.open..self.close + 1]),
         }
     }
 }
@@ -134,8 +149,9 @@ impl<'a> Members<'a> {
         let (close, escaped) = string_end(bytes, at + 1)?;
         self.at = value_start(bytes, close + 1)?;
         Ok(Some(Name {
-            quoted: &self.text[at..close + 1],
-            at,
+            text: self.text,
+            open: at,
+            close,
             escaped,
         }))
     }
@@ -255,6 +271,36 @@ static PLAIN: [bool; 256] = {
     plain
 };
 
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// The high bit of each byte of `word` (eight bytes, little-endian) that may not stand in a
+/// string as it is, exact for the first such byte (a borrow can mark bytes after it).
+#[inline]
+fn not_plain(word: u64) -> u64 {
+    let zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS;
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+    zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\'))) | below_space
+}
+
+/// Where the first byte from `at` on that may not stand in a string as it is lies (or the
+/// end of `bytes`): eight bytes at a time, then one at a time for the last few.
+#[inline]
+fn plain_end(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
+        let found = not_plain(word);
+        if found != 0 {
+            return at + (found.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while at < bytes.len() && PLAIN[usize::from(bytes[at])] {
+        at += 1;
+    }
+    at
+}
+
 /// The string whose contents begin at `at` (just past its opening quote): where its closing
 /// quote is, and whether it holds an escape. Every escape is checked for its form (RFC 8259,
 /// section 7); raw control characters are refused.
@@ -262,9 +308,7 @@ static PLAIN: [bool; 256] = {
 fn string_end(bytes: &[u8], mut at: usize) -> Result<(usize, bool), Malformed> {
     let mut escaped = false;
     loop {
-        while at < bytes.len() && PLAIN[usize::from(bytes[at])] {
-            at += 1;
-        }
+        at = plain_end(bytes, at);
         match bytes.get(at) {
             Some(b'"') => return Ok((at, escaped)),
             Some(b'\\') => {
@@ -554,6 +598,7 @@ mod tests {
         let mut found = Vec::new();
         while let Some(member) = members.next().unwrap() {
             found.push((member.name.raw(), member.name.escaped, member.value));
+            assert_eq!(&text[member.name.raw_range()], member.name.raw());
         }
         assert_eq!(
             found,

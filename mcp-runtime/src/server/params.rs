@@ -86,18 +86,18 @@ impl<'a> Params<'a> {
         // Positions are kept from where the params begin.
         let base = members.start();
         while let Some(name) = members.next_name().ok()? {
-            match &*name.decoded()? {
+            match &*name.bytes()? {
                 // The first `_meta` is the one that claims.
-                "_meta" if !params.has_meta => {
+                b"_meta" if !params.has_meta => {
                     let mut meta = members.nested()?;
                     params.claim = Some(Claim::scan(&mut meta)?);
                     members.resume(&meta);
                     params.has_meta = true;
                 }
-                "name" => params.name = string(members.value().ok()?)?,
-                "uri" => params.uri = string(members.value().ok()?)?,
-                "taskId" => params.task_id = string(members.value().ok()?)?,
-                "arguments" => {
+                b"name" => params.name = string(members.value().ok()?)?,
+                b"uri" => params.uri = string(members.value().ok()?)?,
+                b"taskId" => params.task_id = string(members.value().ok()?)?,
+                b"arguments" => {
                     params.arguments = match members.nested() {
                         Some(mut fields) => {
                             let fields_read = RawFields::scan(&mut fields, base)?;
@@ -111,7 +111,7 @@ impl<'a> Params<'a> {
                     }
                 }
                 other => {
-                    params.carries_answers |= matches!(other, "inputResponses" | "requestState");
+                    params.carries_answers |= matches!(other, b"inputResponses" | b"requestState");
                     members.value().ok()?;
                 }
             }

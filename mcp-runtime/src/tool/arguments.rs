@@ -216,8 +216,8 @@ impl RawFields {
             let name = if name.escaped {
                 Name::Decoded(name.decoded()?.into_owned())
             } else {
-                let at = name.raw_at() - base;
-                Name::InText(at..at + name.raw().len())
+                let range = name.raw_range();
+                Name::InText(range.start - base..range.end - base)
             };
             let value = members.value().ok()?;
             let at = members.end() - value.len() - base;
