@@ -20,8 +20,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// The ports this process holds, with the locked files that reserve them.
-static HELD: Mutex<Vec<(u16, File)>> = Mutex::new(Vec::new());
+/// The locked files that reserve the ports this process holds.
+static HELD: Mutex<Vec<File>> = Mutex::new(Vec::new());
 /// How far along the range the next search starts: each moves on from the last, and every
 /// process starts at the range's low end, so that the lock files are the same few every run.
 static CURSOR: AtomicU32 = AtomicU32::new(0);
@@ -36,7 +36,7 @@ pub fn free_port() -> u16 {
         if let Some(lock) = reserve(port)
             && TcpListener::bind(("127.0.0.1", port)).is_ok()
         {
-            HELD.lock().unwrap().push((port, lock));
+            HELD.lock().unwrap().push(lock);
             return port;
         }
     }

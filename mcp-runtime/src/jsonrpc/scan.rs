@@ -3,16 +3,16 @@
 //!
 //! What the runtime reads of a message is mostly structure: which members the envelope, the
 //! params, `_meta` and a tool's arguments have, and where their values are. Read through
-//! serde's visitors, that structure cost a small `tools/call` about as many instructions as
-//! everything else the server does for it. Here it is located by a scanner of our own; the
-//! values a handler needs are then decoded by serde_json, each from its own text.
+//! serde's visitors, that structure was about two fifths of a small `tools/call`'s
+//! instructions. Here it is located by a scanner of our own; the values a handler needs are
+//! then decoded by serde_json, each from its own text.
 //!
 //! The scanner accepts exactly the texts serde_json accepts when it skips a value (as it does
 //! for a [`RawValue`](serde_json::value::RawValue)): the unit tests below and the `json_scan`
-//! fuzz target hold it to that. It decodes no string, so it neither refuses nor checks what a
-//! `\u` escape stands for; a caller that needs a name written with escapes decodes it with
-//! serde_json, which then judges the escape as it always did. Nesting has no depth limit here
-//! (no recursion: a stack of bits), as serde_json has none when it skips a value.
+//! fuzz target hold it to that. It checks a `\u` escape's form, not what it stands for; a
+//! string written with escapes that a reader needs is decoded by serde_json ([`decoded`]),
+//! which then judges the escape as it always did. Nesting has no depth limit here (no
+//! recursion: a stack of bits), as serde_json has none when it skips a value.
 
 use std::borrow::Cow;
 
@@ -158,9 +158,15 @@ impl<'a> Members<'a> {
 
     /// The value of the member just named, skipped: its JSON text, checked.
     pub(crate) fn value(&mut self) -> Result<&'a str, Malformed> {
+        let range = self.value_range()?;
+        Ok(&self.text[range])
+    }
+
+    /// [`Members::value`], as where its text lies in the text scanned.
+    pub(crate) fn value_range(&mut self) -> Result<std::ops::Range<usize>, Malformed> {
         let start = self.at;
         self.at = value_end(self.text.as_bytes(), start)?;
-        Ok(&self.text[start..self.at])
+        Ok(start..self.at)
     }
 
     /// The members of the value of the member just named, if it is an object. Once they

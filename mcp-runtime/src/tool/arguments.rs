@@ -219,11 +219,10 @@ impl RawFields {
                 let range = name.raw_range();
                 Name::InText(range.start - base..range.end - base)
             };
-            let value = members.value().ok()?;
-            let at = members.end() - value.len() - base;
+            let value = members.value_range().ok()?;
             fields.push(Field {
                 name,
-                value: at..at + value.len(),
+                value: value.start - base..value.end - base,
                 taken: false,
             });
         }
