@@ -18,8 +18,8 @@ use serde_json::{Map, Value, json};
 
 use super::lifecycle::WireClientInfo;
 use super::{ClientInfo, LoggingLevel, Revision};
-use crate::jsonrpc::scan::Members;
-use crate::jsonrpc::{ErrorCode, RpcError, Text};
+use crate::jsonrpc::scan::{Members, decoded};
+use crate::jsonrpc::{ErrorCode, RpcError};
 
 /// `_meta` key: the revision the request is served under.
 pub(crate) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -99,17 +99,8 @@ impl Claim<'_> {
 
     /// The claimed revision string, if it is a string.
     pub(crate) fn version(&self) -> Option<Cow<'_, str>> {
-        let raw = self.protocol_version?;
-        // A string without escapes (every revision's name) is its text between the quotes:
-        // the raw value is valid JSON already, so no parser is needed to read it. A revision's
-        // name, the usual case, is told first, without a search for escapes.
-        if let Some(plain) = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"'))
-            && (Revision::parse(plain).is_some() || !plain.contains('\\'))
-        {
-            return Some(Cow::Borrowed(plain));
-        }
-        let Text(version) = serde_json::from_str(raw).ok()?;
-        Some(version)
+        // A string without escapes (every revision's name) is its text between the quotes.
+        decoded(self.protocol_version?)
     }
 
     /// Checks every field's presence and type: -32602 naming the field. What it read goes on
