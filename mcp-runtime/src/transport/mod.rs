@@ -11,4 +11,6 @@ mod one_read;
 mod stdin_turns;
 mod stdio;
 mod stdout_guard;
+#[cfg(unix)]
+mod sys;
 mod writer;

@@ -20,7 +20,6 @@ use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 
-use rustix::net::{RecvFlags, SendFlags};
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
 
@@ -92,7 +91,7 @@ impl NonBlocking {
 
     fn try_read(&self, buffer: &mut [u8]) -> io::Result<usize> {
         if self.socket {
-            Ok(rustix::net::recv(self.fd.get_ref(), buffer, RecvFlags::DONTWAIT)?.0)
+            super::sys::recv_now(self.fd.get_ref().as_fd(), buffer)
         } else {
             let mut file = self.fd.get_ref();
             file.read(buffer)
@@ -102,11 +101,7 @@ impl NonBlocking {
     /// Writes what fits now: `WouldBlock` when nothing does.
     pub(crate) fn try_write(&self, bytes: &[u8]) -> io::Result<usize> {
         if self.socket {
-            Ok(rustix::net::send(
-                self.fd.get_ref(),
-                bytes,
-                SendFlags::DONTWAIT | SendFlags::NOSIGNAL,
-            )?)
+            super::sys::send_now(self.fd.get_ref().as_fd(), bytes)
         } else {
             let mut file = self.fd.get_ref();
             file.write(bytes)

@@ -374,15 +374,19 @@ fn read_until_a_task(
     writer: &Arc<SharedWriter>,
     handover: &Handover,
 ) -> TurnEnded {
-    let stdin = rustix::stdio::stdin();
+    // A duplicate of descriptor 0 (the same open file), for std's plain `read`.
+    let Ok(stdin) = super::sys::stdin().try_clone_to_owned() else {
+        return TurnEnded::Unreadable;
+    };
+    let mut stdin = std::fs::File::from(stdin);
     loop {
         if !writer.has_room() {
             return TurnEnded::NoRoom;
         }
-        let read = match rustix::io::read(stdin, reading.chunk.space()) {
+        let read = match std::io::Read::read(&mut stdin, reading.chunk.space()) {
             Ok(0) => return TurnEnded::Input,
             Ok(read) => read,
-            Err(rustix::io::Errno::INTR) => continue,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => return TurnEnded::Unreadable,
         };
         if handover.is_over() {

@@ -118,7 +118,7 @@ impl Server {
 /// Descriptor 0, without `io::stdin()`, whose buffer (8 KiB) serving never reads through.
 #[cfg(unix)]
 fn stdin_fd() -> std::os::fd::BorrowedFd<'static> {
-    rustix::stdio::stdin()
+    super::sys::stdin()
 }
 
 /// Descriptor 0's handle where there are no descriptors.

@@ -30,7 +30,7 @@ impl StrayOutput {
         };
         if crate::stderr::forward(reader).is_err() {
             // No thread: stray prints go to stderr directly, as writes that can wait.
-            let _ = rustix::stdio::dup2_stdout(io::stderr().as_fd());
+            let _ = super::sys::point_stdout_at(io::stderr().as_fd());
         }
     }
 
@@ -53,14 +53,14 @@ pub(crate) fn take_stdout_for_protocol() -> io::Result<(File, StrayOutput)> {
     locked.flush()?;
     let protocol = locked.as_fd().try_clone_to_owned()?;
     let piped = io::pipe().and_then(|(reader, writer)| {
-        rustix::stdio::dup2_stdout(writer.as_fd())?;
+        super::sys::point_stdout_at(writer.as_fd())?;
         Ok(reader)
     });
     let stray = match piped {
         Ok(reader) => StrayOutput(Some(reader)),
         Err(_) => {
             // No pipe: stray prints go to stderr directly, as writes that can wait.
-            rustix::stdio::dup2_stdout(io::stderr().as_fd())?;
+            super::sys::point_stdout_at(io::stderr().as_fd())?;
             StrayOutput(None)
         }
     };
@@ -77,7 +77,7 @@ pub(crate) fn release_stdout(mut stray: StrayOutput, limit: std::time::Duration)
     // What was printed before the first replies, when serving ended before them.
     stray.forward();
     let _ = io::stdout().lock().flush();
-    let _ = rustix::stdio::dup2_stdout(io::stderr().as_fd());
+    let _ = super::sys::point_stdout_at(io::stderr().as_fd());
     crate::stderr::flush(limit);
 }
 

@@ -1,0 +1,109 @@
+//! The few system calls stdio serving makes that std has no safe form of: descriptor 0
+//! borrowed without `io::stdin()`'s buffer, descriptor 1 pointed elsewhere (`dup2`), and a
+//! socket's `recv`/`send` asked not to block (`MSG_DONTWAIT`) without changing the file status
+//! flags it shares with the parent. Each is one call into libc (compiled for Tokio anyway),
+//! with its safety argument beside it.
+
+use std::io;
+use std::os::fd::{AsRawFd, BorrowedFd};
+
+/// Descriptor 0, without `io::stdin()`, whose buffer (8 KiB) serving never reads through.
+pub(crate) fn stdin() -> BorrowedFd<'static> {
+    // SAFETY: `borrow_raw` asks that the descriptor stay open for the borrow's lifetime. std
+    // opens descriptors 0, 1 and 2 (on /dev/null) before `main` if the process started
+    // without them, and the runtime never closes descriptor 0: it only ever reads it, or a
+    // duplicate of it.
+    #[expect(unsafe_code, reason = "descriptor 0 borrowed for good")]
+    unsafe {
+        BorrowedFd::borrow_raw(0)
+    }
+}
+
+/// Points descriptor 1 at the open file `target` names (`dup2(target, 1)`).
+pub(crate) fn point_stdout_at(target: BorrowedFd<'_>) -> io::Result<()> {
+    // SAFETY: `dup2` reads no memory of ours; `target` is an open descriptor for the call.
+    // Descriptor 1 is closed and reopened atomically, and no Rust value owns descriptor 1
+    // (std's `Stdout` writes to the number, whatever it names).
+    #[expect(unsafe_code, reason = "dup2 has no safe form in std")]
+    let result = unsafe { libc::dup2(target.as_raw_fd(), 1) };
+    if result == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Receives what has arrived on the socket `fd` without waiting: `WouldBlock` when nothing
+/// has.
+pub(crate) fn recv_now(fd: BorrowedFd<'_>, buffer: &mut [u8]) -> io::Result<usize> {
+    // SAFETY: the kernel writes at most `buffer.len()` bytes at `buffer`'s start, which is
+    // valid for writes of that many bytes and borrowed exclusively for the call; `fd` is open.
+    #[expect(unsafe_code, reason = "recv with flags has no safe form in std")]
+    let received = unsafe {
+        libc::recv(
+            fd.as_raw_fd(),
+            buffer.as_mut_ptr().cast(),
+            buffer.len(),
+            libc::MSG_DONTWAIT,
+        )
+    };
+    // A negative count is an error (-1); any other fits in `usize`.
+    usize::try_from(received).map_err(|_| io::Error::last_os_error())
+}
+
+/// Sends what fits in the socket `fd` now, without waiting and without `SIGPIPE` when the
+/// other end has gone: `WouldBlock` when nothing fits.
+pub(crate) fn send_now(fd: BorrowedFd<'_>, bytes: &[u8]) -> io::Result<usize> {
+    // SAFETY: the kernel reads at most `bytes.len()` bytes from `bytes`' start, valid for
+    // reads of that many bytes for the call; `fd` is open.
+    #[expect(unsafe_code, reason = "send with flags has no safe form in std")]
+    let sent = unsafe {
+        libc::send(
+            fd.as_raw_fd(),
+            bytes.as_ptr().cast(),
+            bytes.len(),
+            libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
+        )
+    };
+    usize::try_from(sent).map_err(|_| io::Error::last_os_error())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+    use std::os::fd::AsFd;
+    use std::os::unix::net::UnixStream;
+
+    use super::*;
+
+    #[test]
+    fn a_socket_is_read_and_written_without_waiting() {
+        let (ours, mut theirs) = UnixStream::pair().unwrap();
+        let mut buffer = [0u8; 16];
+        let nothing = recv_now(ours.as_fd(), &mut buffer).unwrap_err();
+        assert_eq!(nothing.kind(), io::ErrorKind::WouldBlock);
+
+        theirs.write_all(b"hello").unwrap();
+        assert_eq!(recv_now(ours.as_fd(), &mut buffer).unwrap(), 5);
+        assert_eq!(&buffer[..5], b"hello");
+
+        assert_eq!(send_now(ours.as_fd(), b"back").unwrap(), 4);
+        let mut back = [0u8; 4];
+        theirs.read_exact(&mut back).unwrap();
+        assert_eq!(&back, b"back");
+
+        // A full socket: `WouldBlock`, not a wait (the other end reads nothing).
+        let chunk = [b'x'; 4096];
+        let full = loop {
+            match send_now(ours.as_fd(), &chunk) {
+                Ok(_) => {}
+                Err(error) => break error,
+            }
+        };
+        assert_eq!(full.kind(), io::ErrorKind::WouldBlock);
+
+        // The other end gone: an error, not `SIGPIPE` (which would end this test process).
+        drop(theirs);
+        let gone = send_now(ours.as_fd(), b"x").unwrap_err();
+        assert_eq!(gone.kind(), io::ErrorKind::BrokenPipe);
+    }
+}
