@@ -21,8 +21,9 @@
 //! messages in order, one at a time, as before. While the thread reads, stdin is off the
 //! runtime's I/O driver, so its data does not wake the runtime's thread as well.
 //!
-//! The thread reads descriptor 0 itself, with blocking reads; if that turns out to be
-//! non-blocking (set so by the parent), its turn ends at once and it is not used again.
+//! The thread reads descriptor 0 (through a duplicate made for each turn: the same open file,
+//! read with std's plain `read`), with blocking reads; if that turns out to be non-blocking
+//! (set so by the parent), its turn ends at once and it is not used again.
 
 use std::io;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -57,7 +58,8 @@ enum TurnEnded {
     /// The output backlog is over its limit: the runtime waits for room.
     NoRoom,
     /// Its `read` failed: descriptor 0 is non-blocking (its parent made it so), or an error
-    /// (which the runtime's own read then meets). The runtime reads from now on.
+    /// (which the runtime's own read then meets), or descriptor 0 could not be duplicated for
+    /// it (no descriptor left). The runtime reads from now on.
     Unreadable,
     /// Stdin ended.
     Input,
