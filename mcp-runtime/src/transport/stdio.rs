@@ -115,7 +115,7 @@ impl Server {
     }
 }
 
-/// Descriptor 0, without `io::stdin()`, whose buffer (8 KiB) serving never reads through.
+/// Descriptor 0 ([`super::sys::stdin`]).
 #[cfg(unix)]
 fn stdin_fd() -> std::os::fd::BorrowedFd<'static> {
     super::sys::stdin()

@@ -10,9 +10,9 @@ use std::os::fd::{AsRawFd, BorrowedFd};
 /// Descriptor 0, without `io::stdin()`, whose buffer (8 KiB) serving never reads through.
 pub(crate) fn stdin() -> BorrowedFd<'static> {
     // SAFETY: `borrow_raw` asks that the descriptor stay open for the borrow's lifetime. std
-    // opens descriptors 0, 1 and 2 (on /dev/null) before `main` if the process started
+    // opens descriptors 0, 1 and 2 (on /dev/null) before a Rust `main` if the process started
     // without them, and the runtime never closes descriptor 0: it only ever reads it, or a
-    // duplicate of it.
+    // duplicate of it. (Were it closed all the same, a call on it would fail with `EBADF`.)
     #[expect(unsafe_code, reason = "descriptor 0 borrowed for good")]
     unsafe {
         BorrowedFd::borrow_raw(0)
