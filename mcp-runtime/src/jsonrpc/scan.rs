@@ -37,7 +37,7 @@ pub(crate) struct Name<'a> {
 impl<'a> Name<'a> {
     /// The name as written between its quotes.
     pub(crate) fn raw(&self) -> &'a str {
-        &self.text[self.open + 1..self.close]
+        &self.text[self.raw_range()]
     }
 
     /// Where [`Name::raw`] lies in the text scanned.
@@ -50,9 +50,7 @@ impl<'a> Name<'a> {
     /// character.
     pub(crate) fn bytes(&self) -> Option<Cow<'a, [u8]>> {
         match self.escaped {
-            false => Some(Cow::Borrowed(
-                &self.text.as_bytes()[self.open + 1..self.close],
-            )),
+            false => Some(Cow::Borrowed(self.raw().as_bytes())),
             true => match self.decoded()? {
                 Cow::Owned(name) => Some(Cow::Owned(name.into_bytes())),
                 Cow::Borrowed(name) => Some(Cow::Borrowed(name.as_bytes())),
