@@ -28,7 +28,7 @@ impl Framer {
 
     /// Feeds the next bytes, calling `on_frame` for each line they complete.
     pub(crate) fn push(&mut self, mut data: &[u8], on_frame: &mut dyn FnMut(Frame<'_>)) {
-        while let Some(newline) = memchr::memchr(b'\n', data) {
+        while let Some(newline) = crate::substring::find_byte(b'\n', data) {
             let line = &data[..newline];
             data = &data[newline + 1..];
             if self.skipping {
