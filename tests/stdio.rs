@@ -39,9 +39,13 @@ impl Running {
     }
 
     fn send(&mut self, message: &str) {
+        self.send_raw(format!("{message}\n").as_bytes());
+    }
+
+    /// Writes `bytes` as they are, in one write.
+    fn send_raw(&mut self, bytes: &[u8]) {
         let stdin = self.child.stdin.as_mut().expect("stdin is open");
-        stdin.write_all(message.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
+        stdin.write_all(bytes).unwrap();
         stdin.flush().unwrap();
     }
 
@@ -499,6 +503,61 @@ fn stdin_read_in_turns_by_the_runtime_and_a_thread_loses_nothing() {
     }
     for _ in 0..12 {
         shout_back(&mut server, &mut id);
+    }
+    let (rest, stderr, success) = server.finish();
+    assert!(success, "{stderr}");
+    assert!(rest.is_empty(), "{rest:?}");
+}
+
+/// `serve_stdio` called again in the same process (`examples/serving_again.rs`): each next
+/// serving answers on the same stdout, and nothing the client sent as a serving ended is lost:
+/// neither the start of a line the ended serving had read, nor the rest of it, which the
+/// ended serving's stdin thread was blocked reading (`transport/stdin_leftover.rs`). Once with
+/// the runtime reading stdin as the serving ends, once with the thread.
+#[test]
+fn serving_stdio_again_in_the_same_process_loses_nothing() {
+    const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+    let (line_start, line_rest) = INITIALIZE.split_at(50);
+    let mut server = Running::start("serving_again", &[]);
+    server.send(INITIALIZE);
+    let mut id = 0;
+    for serving in 1..=3 {
+        let reply = server.next();
+        assert_eq!(reply["id"], 0, "{reply}");
+        assert_eq!(reply["result"]["serverInfo"]["name"], "serving-again");
+        server.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        // Twelve requests answered at once: the stdin thread reads from the eighth on.
+        let quick = if serving == 2 { 12 } else { 2 };
+        for _ in 0..quick {
+            id += 1;
+            server.send(&call(id, "serving", json!({})));
+            let reply = server.next();
+            assert_eq!(reply["id"], id, "{reply}");
+            assert_eq!(
+                reply["result"]["structuredContent"]["result"], serving,
+                "{reply}"
+            );
+        }
+        if serving == 2 {
+            let threads = thread_names(server.child.id());
+            assert!(
+                threads.iter().any(|name| name == "mcp-stdin"),
+                "no thread reads stdin after a run of requests answered at once: {threads:?}"
+            );
+        }
+        if serving == 3 {
+            break;
+        }
+        // The request that ends this serving, and the start of the next line in the same
+        // write; the rest once the next serving has begun.
+        id += 1;
+        let ending = format!("{}\n{line_start}", call(id, "serve_again", json!({})));
+        server.send_raw(ending.as_bytes());
+        let reply = server.next();
+        assert_eq!(reply["id"], id, "{reply}");
+        assert_eq!(reply["result"]["content"][0]["text"], "serving again");
+        std::thread::sleep(Duration::from_millis(300));
+        server.send(line_rest);
     }
     let (rest, stderr, success) = server.finish();
     assert!(success, "{stderr}");

@@ -55,11 +55,40 @@ impl Framer {
 
     /// The input ended: a last line without its newline still counts.
     pub(crate) fn end(&mut self, on_frame: &mut dyn FnMut(Frame<'_>)) {
-        if !self.skipping && !self.partial.is_empty() {
+        if !std::mem::take(&mut self.skipping) && !self.partial.is_empty() {
             let partial = std::mem::take(&mut self.partial);
             deliver(self.max, &partial, on_frame);
         }
     }
+
+    /// Takes out what it holds of a line not yet ended, for a framer that goes on with the
+    /// stream later ([`resumed`](Self::resumed)): the line's first bytes, or that the line is
+    /// one too long to keep whose rest up to its newline is skipped. Leaves it empty.
+    pub(crate) fn take_unframed(&mut self) -> Unframed {
+        Unframed {
+            bytes: std::mem::take(&mut self.partial),
+            skipping: std::mem::take(&mut self.skipping),
+        }
+    }
+
+    /// A framer that goes on from where another one's stream was left: fed `unframed`'s bytes
+    /// first, it frames what follows them as the other would have.
+    pub(crate) fn resumed(max: usize, unframed: &Unframed) -> Framer {
+        Framer {
+            partial: Vec::new(),
+            skipping: unframed.skipping,
+            max,
+        }
+    }
+}
+
+/// What a framer held of a line not yet ended ([`Framer::take_unframed`]).
+#[derive(Default)]
+pub(crate) struct Unframed {
+    /// The bytes of the stream that no frame took yet, in order.
+    pub(crate) bytes: Vec<u8>,
+    /// Whether they begin inside a line too long to keep: up to its newline they are skipped.
+    pub(crate) skipping: bool,
 }
 
 fn deliver(max: usize, line: &[u8], on_frame: &mut dyn FnMut(Frame<'_>)) {
@@ -109,17 +138,17 @@ impl ReadBuffer {
 mod tests {
     use super::*;
 
+    fn described(frame: Frame<'_>) -> String {
+        match frame {
+            Frame::Message(line) => String::from_utf8_lossy(line).into_owned(),
+            Frame::Oversized { kept } => format!("<oversized: {}>", String::from_utf8_lossy(kept)),
+        }
+    }
+
     fn frames(input: &[u8], max: usize) -> Vec<String> {
         let mut out = Vec::new();
         let mut framer = Framer::new(max);
-        let mut on_frame = |frame: Frame<'_>| {
-            out.push(match frame {
-                Frame::Message(line) => String::from_utf8_lossy(line).into_owned(),
-                Frame::Oversized { kept } => {
-                    format!("<oversized: {}>", String::from_utf8_lossy(kept))
-                }
-            });
-        };
+        let mut on_frame = |frame: Frame<'_>| out.push(described(frame));
         // In chunks of 7 bytes, as reads may cut lines anywhere.
         for chunk in input.chunks(7) {
             framer.push(chunk, &mut on_frame);
@@ -155,6 +184,24 @@ mod tests {
         input.extend_from_slice(b"\nok\n");
         let kept = format!("<oversized: {}>", "x".repeat(1000));
         assert_eq!(frames(&input, 1000), [kept.as_str(), "ok"]);
+    }
+
+    #[test]
+    fn a_framer_resumed_from_what_another_left_frames_the_rest_as_one_framer_would() {
+        let input = b"first\nxxxxxxxxxxxxxxxxxxxx\nsecond line\n\nthird";
+        let whole = frames(input, 8);
+        for cut in 0..=input.len() {
+            let mut out = Vec::new();
+            let mut on_frame = |frame: Frame<'_>| out.push(described(frame));
+            let mut first = Framer::new(8);
+            first.push(&input[..cut], &mut on_frame);
+            let unframed = first.take_unframed();
+            let mut second = Framer::resumed(8, &unframed);
+            second.push(&unframed.bytes, &mut on_frame);
+            second.push(&input[cut..], &mut on_frame);
+            second.end(&mut on_frame);
+            assert_eq!(out, whole, "cut at byte {cut}");
+        }
     }
 
     #[test]

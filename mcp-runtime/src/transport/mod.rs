@@ -7,6 +7,7 @@ pub(crate) use lines::{Frame, Framer};
 #[cfg(unix)]
 mod nonblocking;
 mod one_read;
+mod stdin_leftover;
 #[cfg(unix)]
 mod stdin_turns;
 mod stdio;

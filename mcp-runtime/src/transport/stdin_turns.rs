@@ -23,7 +23,9 @@
 //!
 //! The thread reads descriptor 0 (through a duplicate made for each turn: the same open file,
 //! read with std's plain `read`), with blocking reads; if that turns out to be non-blocking
-//! (set so by the parent), its turn ends at once and it is not used again.
+//! (set so by the parent), its turn ends at once and it is not used again. When serving ends
+//! during its turn, it keeps the line it had begun, and what its `read` then brings, for the
+//! next serving in the process (`stdin_leftover.rs`), and ends.
 
 use std::io;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -33,6 +35,7 @@ use tokio::sync::Notify;
 use super::lines::{Frame, Framer, ReadBuffer};
 use super::nonblocking::NonBlocking;
 use super::one_read::handle_read;
+use super::stdin_leftover::{self, Reader, Serving};
 use super::writer::SharedWriter;
 use crate::server::Session;
 
@@ -89,6 +92,7 @@ enum Thread {
         deliver: Deliver,
         session: Arc<Session>,
         writer: Arc<SharedWriter>,
+        serving: Serving,
     },
     Started(Arc<Handover>),
     /// It could not be started, or cannot read.
@@ -97,12 +101,13 @@ enum Thread {
 
 impl TakingTurns {
     /// `stdin`, read by the runtime first; the thread, once started, gives `deliver` the
-    /// messages it reads.
+    /// messages it reads, and keeps what it reads once `serving` is over for the next one.
     pub(crate) fn new(
         stdin: NonBlocking,
         deliver: Deliver,
         session: &Arc<Session>,
         writer: &Arc<SharedWriter>,
+        serving: Serving,
     ) -> TakingTurns {
         TakingTurns {
             on_runtime: Some(stdin),
@@ -114,6 +119,7 @@ impl TakingTurns {
                 deliver,
                 session: Arc::clone(session),
                 writer: Arc::clone(writer),
+                serving,
             },
         }
     }
@@ -158,7 +164,7 @@ impl TakingTurns {
 
     /// The thread's turn: it reads and answers until it hands the reading back, and says why.
     /// If this future is dropped first (the serving loop stops), the thread handles nothing
-    /// it reads after.
+    /// more: what it holds and reads after is kept for the next serving (`stdin_leftover`).
     async fn thread_turn(
         &mut self,
         framer: &mut Framer,
@@ -204,6 +210,7 @@ impl TakingTurns {
             deliver,
             session,
             writer,
+            serving,
         } = std::mem::replace(&mut self.thread, Thread::Unusable)
         else {
             return None;
@@ -211,11 +218,14 @@ impl TakingTurns {
         let handover = Arc::new(Handover::default());
         let on_thread = Arc::clone(&handover);
         let runtime = tokio::runtime::Handle::current();
+        let reader = serving.reader();
         crate::named_thread::spawn_with_stack(
             "mcp-stdin",
             // Handlers run on it: as much stack as a main thread has.
             8 * 1024 * 1024,
-            Box::new(move || take_turns(&on_thread, deliver, &session, &writer, &runtime)),
+            Box::new(move || {
+                take_turns(&on_thread, deliver, &session, &writer, &runtime, reader);
+            }),
         )
         // No thread: the runtime reads on.
         .ok()?;
@@ -337,13 +347,15 @@ impl Drop for Gone<'_> {
     }
 }
 
-/// The thread's life: each turn it is handed, until serving is over.
+/// The thread's life: each turn it is handed, until serving is over. `_reader` registers it
+/// until it ends, after it has kept what is left for the next serving.
 fn take_turns(
     handover: &Handover,
     mut deliver: Deliver,
     session: &Session,
     writer: &Arc<SharedWriter>,
     runtime: &tokio::runtime::Handle,
+    _reader: Reader,
 ) {
     let _gone = Gone(handover);
     // Handlers spawn, and use the runtime's timers and I/O.
@@ -364,10 +376,15 @@ fn take_turns(
             reads,
         });
     }
+    // Handed back as serving ended: the serving loop never took it.
+    if let Some(mut returned) = handover.lock().returned.take() {
+        stdin_leftover::keep(|kept| kept.unframed(returned.reading.framer.take_unframed()));
+    }
 }
 
 /// One turn: reads stdin, blocking, and hands each message to the session until a read
 /// starts a task, the output backlog is over its limit, or stdin ends; counts the reads.
+/// Once serving is over, what it holds and reads is kept for the next serving instead.
 fn read_until_a_task(
     reading: &mut Reading,
     reads: &mut u32,
@@ -382,17 +399,31 @@ fn read_until_a_task(
     };
     let mut stdin = std::fs::File::from(stdin);
     loop {
+        // (Serving may end while messages are handled: then this read takes in the next bytes
+        // for the next serving, as one that was waiting already would.)
         if !writer.has_room() {
             return TurnEnded::NoRoom;
         }
         let read = match std::io::Read::read(&mut stdin, reading.chunk.space()) {
-            Ok(0) => return TurnEnded::Input,
+            Ok(0) => {
+                if handover.is_over() {
+                    stdin_leftover::keep(|kept| {
+                        kept.unframed(reading.framer.take_unframed());
+                        kept.end();
+                    });
+                }
+                return TurnEnded::Input;
+            }
             Ok(read) => read,
             Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => return TurnEnded::Unreadable,
         };
         if handover.is_over() {
-            // What was read after serving ended is not handled.
+            // Read after serving ended: for the next serving, after what the framer holds.
+            stdin_leftover::keep(|kept| {
+                kept.unframed(reading.framer.take_unframed());
+                kept.read(reading.chunk.filled(read));
+            });
             return TurnEnded::Input;
         }
         *reads += 1;

@@ -29,6 +29,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::lines::{Frame, Framer, ReadBuffer};
 use super::one_read::handle_read;
+use super::stdin_leftover::{self, Kept, Serving};
 #[cfg(unix)]
 use super::stdin_turns::TakingTurns;
 use super::stdout_guard::{StrayOutput, release_stdout, take_stdout_for_protocol};
@@ -43,7 +44,12 @@ impl Server {
     /// Serves over stdin/stdout until stdin ends (then requests in flight have
     /// [`shutdown_grace`](crate::ServerBuilder::shutdown_grace) to finish) or the client closes
     /// stdout. Call within a Tokio runtime.
+    ///
+    /// It may be called again once it has returned or its future was dropped (to serve with
+    /// another server, say): the next serving writes to the same stdout, and begins with what
+    /// the last one had read of stdin but not handled, so no byte the client sent is lost.
     pub async fn serve_stdio(&self) -> Result<(), Error> {
+        let serving = Serving::begin();
         let (protocol_out, stray) = take_stdout_for_protocol()?;
         // Last, on every way out: stray prints and traces reach stderr before the process ends.
         let mut release = ReleaseStdout(Some(stray));
@@ -51,11 +57,14 @@ impl Server {
             self.introduce_on_terminal();
         }
         let max = self.core.max_message_bytes;
-        let (input, writer, session) =
-            open_stdio(protocol_out, self.core.max_output_backlog, max, |writer| {
-                self.stdio_session(writer)
-            })?;
-        let read_outcome = serve(input, max, &session, &writer, &mut release).await;
+        let (input, writer, session) = open_stdio(
+            protocol_out,
+            self.core.max_output_backlog,
+            max,
+            serving,
+            |writer| self.stdio_session(writer),
+        )?;
+        let read_outcome = serve(input, max, &session, &writer, &mut release, serving).await;
         session.close();
         match read_outcome {
             // No reply can reach the client any more.
@@ -194,8 +203,11 @@ enum Input {
     /// Stdin itself, read on the runtime, or in turns by a thread of its own.
     #[cfg(unix)]
     NonBlocking(TakingTurns),
-    /// The chunks a reader thread reads from stdin, blocking.
-    Thread(mpsc::UnboundedReceiver<io::Result<Vec<u8>>>),
+    /// The chunks a reader thread reads from stdin, blocking; whether their end was taken.
+    Thread {
+        chunks: mpsc::UnboundedReceiver<io::Result<Vec<u8>>>,
+        ended: bool,
+    },
 }
 
 /// Stdin, a writer on the protocol's stdout and the session `session_for` makes with it: stdin
@@ -204,6 +216,7 @@ fn open_stdio(
     protocol_out: std::fs::File,
     max_backlog: usize,
     max_message: usize,
+    serving: Serving,
     session_for: impl FnOnce(&Arc<SharedWriter>) -> Arc<Session>,
 ) -> io::Result<(Input, Arc<SharedWriter>, Arc<Session>)> {
     #[cfg(unix)]
@@ -221,27 +234,42 @@ fn open_stdio(
                 let session = Arc::clone(&session);
                 Box::new(move |frame: Frame<'_>| on_frame(&session, max_message, frame))
             };
-            let input = TakingTurns::new(input, deliver, &session, &writer);
+            let input = TakingTurns::new(input, deliver, &session, &writer, serving);
             return Ok((Input::NonBlocking(input), writer, session));
         }
     }
     let (chunks, receiver) = mpsc::unbounded_channel();
     // The thread never waits for the loop, so a client that writes everything before it reads
     // is never stuck behind a blocked write: what it sent is read meanwhile.
+    let reader = serving.reader();
     crate::named_thread::spawn(
         "mcp-stdin",
         Box::new(move || {
+            let _reader = reader;
+            serving.wait_for_earlier_readers();
             let mut stdin = io::stdin().lock();
             let mut chunk = ReadBuffer::new();
             loop {
                 let read = match stdin.read(chunk.space()) {
-                    Ok(0) => return,
+                    Ok(0) => {
+                        if chunks.is_closed() {
+                            stdin_leftover::keep(Kept::end);
+                        }
+                        return;
+                    }
                     Ok(read) => Ok(chunk.filled(read).to_vec()),
                     Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
                     Err(error) => Err(error),
                 };
                 let failed = read.is_err();
-                if chunks.send(read).is_err() || failed {
+                if let Err(unsent) = chunks.send(read) {
+                    // Serving is over: the next one reads it first.
+                    if let Ok(bytes) = unsent.0 {
+                        stdin_leftover::keep(|kept| kept.read(&bytes));
+                    }
+                    return;
+                }
+                if failed {
                     return;
                 }
             }
@@ -249,7 +277,11 @@ fn open_stdio(
     )?;
     let writer = SharedWriter::new(protocol_out, max_backlog);
     let session = session_for(&writer);
-    Ok((Input::Thread(receiver), writer, session))
+    let input = Input::Thread {
+        chunks: receiver,
+        ended: false,
+    };
+    Ok((input, writer, session))
 }
 
 /// Why the serving loop ended.
@@ -269,8 +301,9 @@ async fn serve(
     session: &Arc<Session>,
     writer: &Arc<SharedWriter>,
     release: &mut ReleaseStdout,
+    serving: Serving,
 ) -> io::Result<Ended> {
-    let mut framer = Framer::new(max);
+    let mut framer = StdinFramer(Framer::new(max));
     let mut chunk = ReadBuffer::new();
     let mut received = Vec::new();
     let mut deliver = |frame: Frame<'_>| on_frame(session, max, frame);
@@ -290,28 +323,61 @@ async fn serve(
     // Boxed as the crate's other tasks are (see `request_task` in `server/session.rs`).
     let _watcher = AbortOnDrop(tokio::spawn(watching));
     tokio::pin!(output_closed);
-    loop {
-        let data = tokio::select! {
-            biased;
-            data = async {
-                writer.room().await;
-                input.next(&mut framer, &mut chunk, &mut received).await
-            } => data?,
-            // The watcher ends only by sending, until this loop is over.
-            _ = &mut output_closed => return Ok(Ended::Output),
-        };
-        let Some(data) = data else { break };
-        let started_a_task = handle_read(data, &mut framer, &mut deliver, session, writer);
-        // The first replies are out: now the thread that keeps stray prints off stdout.
+    // What earlier servings in this process read of stdin and did not handle comes first.
+    let kept = tokio::select! {
+        biased;
+        kept = serving.taken() => kept,
+        _ = &mut output_closed => return Ok(Ended::Output),
+    };
+    framer.0 = Framer::resumed(max, &kept.unframed);
+    if !kept.unframed.bytes.is_empty() {
+        handle_read(
+            &kept.unframed.bytes,
+            &mut framer.0,
+            &mut deliver,
+            session,
+            writer,
+        );
         release.forward_stray_output();
-        #[cfg(unix)]
-        if let Input::NonBlocking(stdin) = &mut input {
-            stdin.handled(started_a_task);
+    }
+    // Unless the end of stdin was read after an earlier serving ended.
+    if !kept.ended {
+        loop {
+            let data = tokio::select! {
+                biased;
+                data = async {
+                    writer.room().await;
+                    input.next(&mut framer.0, &mut chunk, &mut received).await
+                } => data?,
+                // The watcher ends only by sending, until this loop is over.
+                _ = &mut output_closed => return Ok(Ended::Output),
+            };
+            let Some(data) = data else { break };
+            let started_a_task = handle_read(data, &mut framer.0, &mut deliver, session, writer);
+            // The first replies are out: now the thread that keeps stray prints off stdout.
+            release.forward_stray_output();
+            #[cfg(unix)]
+            if let Input::NonBlocking(stdin) = &mut input {
+                stdin.handled(started_a_task);
+            }
         }
     }
     let _hold = writer.hold();
-    framer.end(&mut deliver);
+    framer.0.end(&mut deliver);
     Ok(Ended::Input)
+}
+
+/// The serving loop's framer. However serving ends (stdout closed, the future dropped), the
+/// line it had begun is kept for the next serving ([`stdin_leftover`]).
+struct StdinFramer(Framer);
+
+impl Drop for StdinFramer {
+    fn drop(&mut self) {
+        let unframed = self.0.take_unframed();
+        if !unframed.bytes.is_empty() || unframed.skipping {
+            stdin_leftover::keep(|kept| kept.unframed(unframed));
+        }
+    }
 }
 
 impl Input {
@@ -326,14 +392,45 @@ impl Input {
         match self {
             #[cfg(unix)]
             Input::NonBlocking(stdin) => stdin.next(framer, chunk).await,
-            Input::Thread(chunks) => match chunks.recv().await {
+            Input::Thread { chunks, ended } => match chunks.recv().await {
                 Some(read) => {
                     *received = read?;
                     Ok(Some(received))
                 }
-                None => Ok(None),
+                None => {
+                    *ended = true;
+                    Ok(None)
+                }
             },
         }
+    }
+}
+
+impl Drop for Input {
+    /// What the fallback reader read and serving did not take is kept for the next serving.
+    fn drop(&mut self) {
+        let Input::Thread { chunks, ended } = self else {
+            return;
+        };
+        if *ended {
+            return;
+        }
+        // Closed and drained while nothing else can be kept: the reader, whose next chunk
+        // can no longer be sent, keeps that one after these.
+        stdin_leftover::keep(|kept| {
+            chunks.close();
+            while let Ok(read) = chunks.try_recv() {
+                // A failed read is the reader's last.
+                if let Ok(bytes) = read {
+                    kept.read(&bytes);
+                }
+            }
+            if chunks.sender_strong_count() == 0 {
+                // The reader ended, at stdin's end (or a failed read), which serving did not
+                // see. (One that ends from now on finds the channel closed and says so.)
+                kept.end();
+            }
+        });
     }
 }
 
@@ -363,5 +460,58 @@ struct AbortOnDrop(tokio::task::JoinHandle<()>);
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         self.0.abort();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the serving loop's framer held and what the fallback reader had read ahead are
+    /// kept for the next serving in the order they came, whichever is dropped first; and
+    /// stdin's end, if the reader ended at it. (The one test of this binary that keeps.)
+    #[test]
+    fn a_serving_that_ends_keeps_its_begun_line_and_the_chunks_read_ahead_in_order() {
+        for framer_first in [true, false] {
+            let (reader, chunks) = mpsc::unbounded_channel();
+            reader.send(Ok(b"o\nnext\nla".to_vec())).unwrap();
+            reader.send(Err(io::Error::other("ignored"))).unwrap();
+            reader.send(Ok(b"st".to_vec())).unwrap();
+            let input = Input::Thread {
+                chunks,
+                ended: false,
+            };
+            let mut framer = StdinFramer(Framer::new(100));
+            framer.0.push(b"first\nzer", &mut |_| {});
+            if framer_first {
+                drop(framer);
+                drop(input);
+            } else {
+                drop(input);
+                drop(framer);
+            }
+            // The reader is alive: it keeps its next read itself.
+            let kept = stdin_leftover::keep(std::mem::take);
+            assert_eq!(
+                String::from_utf8_lossy(&kept.unframed.bytes),
+                "zero\nnext\nlast"
+            );
+            assert!(!kept.ended);
+            assert!(
+                reader.send(Ok(Vec::new())).is_err(),
+                "the channel is closed"
+            );
+        }
+        let (reader, chunks) = mpsc::unbounded_channel();
+        reader.send(Ok(b"end\n".to_vec())).unwrap();
+        // The reader ended at stdin's end.
+        drop(reader);
+        drop(Input::Thread {
+            chunks,
+            ended: false,
+        });
+        let kept = stdin_leftover::keep(std::mem::take);
+        assert_eq!(kept.unframed.bytes, b"end\n");
+        assert!(kept.ended);
     }
 }

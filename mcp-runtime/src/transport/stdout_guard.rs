@@ -5,7 +5,9 @@
 //! private duplicate of the stdout file descriptor for the protocol and points descriptor 1 at
 //! a pipe of its own, whose bytes a thread moves to stderr's backlog (see [`crate::stderr`]):
 //! anything else printed to "stdout" lands in the log, and a stderr nobody reads never makes a
-//! `println!` wait. When serving ends, descriptor 1 is pointed at stderr itself.
+//! `println!` wait. When serving ends, descriptor 1 is pointed at stderr itself; the duplicate
+//! of the original stdout is kept for the life of the process, so that a later serving in the
+//! same process writes its messages where the first one did.
 //!
 //! The thread is started once the replies to the first chunk of input are out
 //! ([`StrayOutput::forward`]), not before: starting a thread is a good part of a server's
@@ -41,6 +43,10 @@ impl StrayOutput {
     }
 }
 
+/// The stdout the first serving found, kept while the process lives.
+#[cfg(unix)]
+static PROTOCOL_STDOUT: std::sync::OnceLock<std::os::fd::OwnedFd> = std::sync::OnceLock::new();
+
 /// The protocol's own handle on the original stdout; fd 1 now goes to a pipe, whose bytes
 /// reach the log once [`StrayOutput::forward`] is called.
 #[cfg(unix)]
@@ -51,7 +57,17 @@ pub(crate) fn take_stdout_for_protocol() -> io::Result<(File, StrayOutput)> {
     let stdout = io::stdout();
     let mut locked = stdout.lock();
     locked.flush()?;
-    let protocol = locked.as_fd().try_clone_to_owned()?;
+    let protocol = match PROTOCOL_STDOUT.get() {
+        // A serving before this one pointed fd 1 away from it.
+        Some(kept) => kept.try_clone()?,
+        None => {
+            let original = locked.as_fd().try_clone_to_owned()?;
+            let protocol = original.try_clone()?;
+            // (Of two servings begun at once, one keeps it: both are the same stdout.)
+            let _ = PROTOCOL_STDOUT.set(original);
+            protocol
+        }
+    };
     let piped = io::pipe().and_then(|(reader, writer)| {
         super::sys::point_stdout_at(writer.as_fd())?;
         Ok(reader)
