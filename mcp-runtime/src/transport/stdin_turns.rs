@@ -405,25 +405,23 @@ fn read_until_a_task(
             return TurnEnded::NoRoom;
         }
         let read = match std::io::Read::read(&mut stdin, reading.chunk.space()) {
-            Ok(0) => {
-                if handover.is_over() {
-                    stdin_leftover::keep(|kept| {
-                        kept.unframed(reading.framer.take_unframed());
-                        kept.end();
-                    });
-                }
-                return TurnEnded::Input;
-            }
             Ok(read) => read,
             Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => return TurnEnded::Unreadable,
         };
         if handover.is_over() {
-            // Read after serving ended: for the next serving, after what the framer holds.
+            // Serving ended: the line the framer holds, and what this read brought (or the
+            // end of stdin), are for the next serving.
             stdin_leftover::keep(|kept| {
                 kept.unframed(reading.framer.take_unframed());
-                kept.read(reading.chunk.filled(read));
+                match read {
+                    0 => kept.end(),
+                    _ => kept.read(reading.chunk.filled(read)),
+                }
             });
+            return TurnEnded::Input;
+        }
+        if read == 0 {
             return TurnEnded::Input;
         }
         *reads += 1;
