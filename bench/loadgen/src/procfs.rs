@@ -2,6 +2,31 @@
 
 use std::sync::OnceLock;
 
+/// The process's CPU time so far (user + system, every thread, live or ended), in seconds,
+/// to the nanosecond: its CPU-time clock (`clock_getcpuclockid`), which the scheduler keeps
+/// exactly. /proc/PID/stat's fields 14 and 15 count whole clock ticks (10 ms): over a
+/// scenario of 20,000 calls that is half a microsecond per call either way, the size of what
+/// the per-call figures compare. Those ticks remain the fallback where the clock cannot be read.
+pub fn cpu_seconds(pid: u32) -> f64 {
+    cpu_clock_seconds(pid).unwrap_or_else(|| cpu_ticks_seconds(pid))
+}
+
+/// The process's CPU-time clock, read from outside it.
+fn cpu_clock_seconds(pid: u32) -> Option<f64> {
+    let pid = libc::pid_t::try_from(pid).ok()?;
+    let mut clock: libc::clockid_t = 0;
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: both calls only write through the pointers given, which point at live locals
+    // of the right types; an unknown or ended process is an error return, not undefined.
+    let read = unsafe {
+        libc::clock_getcpuclockid(pid, &mut clock) == 0 && libc::clock_gettime(clock, &mut now) == 0
+    };
+    read.then_some(now.tv_sec as f64 + now.tv_nsec as f64 * 1e-9)
+}
+
 /// Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`, 100 on Linux).
 fn ticks_per_second() -> f64 {
     static TICKS: OnceLock<f64> = OnceLock::new();
@@ -16,9 +41,8 @@ fn ticks_per_second() -> f64 {
     })
 }
 
-/// The process's CPU time so far (user + system, every thread, live or ended), in seconds:
-/// fields 14 and 15 of /proc/PID/stat.
-pub fn cpu_seconds(pid: u32) -> f64 {
+/// The process's CPU time in whole clock ticks: fields 14 and 15 of /proc/PID/stat.
+fn cpu_ticks_seconds(pid: u32) -> f64 {
     let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
         return f64::NAN;
     };
