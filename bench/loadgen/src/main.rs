@@ -12,8 +12,8 @@
 //! (`TOOL:IN_FLIGHT:REQUESTS`, TOOL one of add, echo, summarize, list) and prints one line per
 //! figure: `label mode rep metric value`, tab-separated. Metrics: `SCENARIO.rps` (requests per
 //! second), `SCENARIO.p50_us` and `.p99_us` (latency), `SCENARIO.cpu_us` (server CPU time per
-//! request, from the server process's CPU-time clock), `SCENARIO.rss_now_kib` (the server's RSS after the scenario,
-//! VmRSS), and `rss_kib` (the server's peak RSS, VmHWM, at the end).
+//! request, from the server process's CPU-time clock), `SCENARIO.rss_now_kib` (the server's
+//! RSS after the scenario, VmRSS), and `rss_kib` (the server's peak RSS, VmHWM, at the end).
 //! `startup` times spawn to `initialize` reply `--n` times and prints the median as
 //! `startup_us`. `report` turns such lines (plus the build figures of bench/run) into the
 //! tables of BENCHMARKS.md; `criterion` tabulates the medians of a `cargo bench -p micro` run.
