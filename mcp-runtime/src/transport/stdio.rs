@@ -29,7 +29,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::lines::{Frame, Framer, ReadBuffer};
 use super::one_read::handle_read;
-use super::stdin_leftover::{self, Kept, Serving};
+use super::stdin_leftover::{self, Serving};
 #[cfg(unix)]
 use super::stdin_turns::TakingTurns;
 use super::stdout_guard::{StrayOutput, release_stdout, take_stdout_for_protocol};
@@ -252,9 +252,15 @@ fn open_stdio(
             loop {
                 let read = match stdin.read(chunk.space()) {
                     Ok(0) => {
-                        if chunks.is_closed() {
-                            stdin_leftover::keep(Kept::end);
-                        }
+                        // Under the lock `Input`'s drop closes the channel with: either the
+                        // serving is over and stdin's end is kept here, or the sender is
+                        // gone before the drop looks and it keeps the end itself.
+                        stdin_leftover::keep(|kept| {
+                            if chunks.is_closed() {
+                                kept.end();
+                            }
+                            drop(chunks);
+                        });
                         return;
                     }
                     Ok(read) => Ok(chunk.filled(read).to_vec()),
@@ -427,7 +433,8 @@ impl Drop for Input {
             }
             if chunks.sender_strong_count() == 0 {
                 // The reader ended, at stdin's end (or a failed read), which serving did not
-                // see. (One that ends from now on finds the channel closed and says so.)
+                // see. (One that reads the end from now on finds the channel closed and keeps
+                // it itself.)
                 kept.end();
             }
         });
