@@ -29,8 +29,9 @@ pub(crate) struct NonBlocking {
     interest: Interest,
     socket: bool,
     /// Whether the end of input always raises readiness of its own (see `read`): true for
-    /// sockets and anonymous pipes; not for a named FIFO opened after its writer had gone,
-    /// which the kernel never reports as hung up.
+    /// sockets and the read end of an anonymous pipe; not for a named FIFO opened after its
+    /// writer had gone, which the kernel never reports as hung up (nor for a pipe's write end,
+    /// which reads nothing).
     end_is_announced: bool,
 }
 
@@ -53,9 +54,9 @@ impl NonBlocking {
         let (file, socket, end_is_announced) = if kind.is_socket() {
             (own, true, true)
         } else if kind.is_fifo() {
-            // An anonymous pipe's descriptor links to `pipe:[inode]`; a named FIFO's to a path.
-            let anonymous = std::fs::read_link(format!("/proc/self/fd/{}", own.as_raw_fd()))
-                .is_ok_and(|target| target.as_os_str().as_encoded_bytes().starts_with(b"pipe:"));
+            // Only reading ever waits for the end of input.
+            let end_is_announced =
+                interest.is_readable() && super::sys::is_anonymous_pipe(own.as_fd());
             let path = format!("/proc/self/fd/{}", own.as_raw_fd());
             // Non-blocking from the open on: a FIFO's open otherwise waits for its other end.
             // (Opening one for writing with no reader fails, and stdio falls back.) std opens
@@ -66,7 +67,7 @@ impl NonBlocking {
                 .custom_flags(libc::O_NONBLOCK)
                 .open(path)
                 .ok()?;
-            (reopened, false, anonymous)
+            (reopened, false, end_is_announced)
         } else {
             return None;
         };

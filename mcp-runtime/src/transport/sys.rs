@@ -1,7 +1,7 @@
 //! The few system calls stdio serving makes that std has no safe form of: descriptor 0
-//! borrowed without `io::stdin()`'s buffer, descriptor 1 pointed elsewhere (`dup2`), and a
+//! borrowed without `io::stdin()`'s buffer, descriptor 1 pointed elsewhere (`dup2`), a
 //! socket's `recv`/`send` asked not to block (`MSG_DONTWAIT`) without changing the file status
-//! flags it shares with the parent. Each is one call into libc (compiled for Tokio anyway),
+//! flags it shares with the parent, and the file system a pipe lives on (`fstatfs`). Each is one call into libc (compiled for Tokio anyway),
 //! with its safety argument beside it.
 
 use std::io;
@@ -67,6 +67,39 @@ pub(crate) fn send_now(fd: BorrowedFd<'_>, bytes: &[u8]) -> io::Result<usize> {
     usize::try_from(sent).map_err(|_| io::Error::last_os_error())
 }
 
+/// `f_type` of the kernel's file system of anonymous pipes (`PIPEFS_MAGIC`, Linux's
+/// `include/uapi/linux/magic.h`).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const PIPEFS_MAGIC: i64 = 0x5049_5045;
+
+/// Whether the pipe `fd` is an anonymous one (`pipe(2)`, what a parent's `Stdio::piped()`
+/// makes), which lives on the kernel's pipefs, rather than a named FIFO, which lives on the
+/// file system of its path. One call on the descriptor: no path of `/proc` is looked up.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) fn is_anonymous_pipe(fd: BorrowedFd<'_>) -> bool {
+    let mut stats = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    // SAFETY: the kernel writes one `struct statfs` at `stats`, valid for writes of its size
+    // and borrowed exclusively for the call; `fd` is open. `stats` is read only when the call
+    // succeeded, so it was written.
+    #[expect(unsafe_code, reason = "fstatfs has no form in std")]
+    let stats = unsafe {
+        if libc::fstatfs(fd.as_raw_fd(), stats.as_mut_ptr()) != 0 {
+            return false;
+        }
+        stats.assume_init()
+    };
+    // `f_type`'s integer type differs between C libraries.
+    #[allow(clippy::unnecessary_cast, reason = "i64 on glibc, not everywhere")]
+    let kind = stats.f_type as i64;
+    kind == PIPEFS_MAGIC
+}
+
+/// Where there is no pipefs (nor `/proc`, so the pipe is not opened again anyway).
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub(crate) fn is_anonymous_pipe(_fd: BorrowedFd<'_>) -> bool {
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use std::io::{Read, Write};
@@ -105,5 +138,42 @@ mod tests {
         drop(theirs);
         let gone = send_now(ours.as_fd(), b"x").unwrap_err();
         assert_eq!(gone.kind(), io::ErrorKind::BrokenPipe);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_anonymous_pipe_is_told_from_a_named_fifo_a_file_and_a_socket() {
+        let (reader, writer) = io::pipe().unwrap();
+        assert!(is_anonymous_pipe(reader.as_fd()));
+        assert!(is_anonymous_pipe(writer.as_fd()));
+
+        let dir = std::env::temp_dir().join(format!("mcp-sys-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("f");
+        let _ = std::fs::remove_file(&fifo);
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        // Read and write, so the open does not wait for another end.
+        let named = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&fifo)
+            .unwrap();
+        assert!(std::os::unix::fs::FileTypeExt::is_fifo(
+            &named.metadata().unwrap().file_type()
+        ));
+        assert!(!is_anonymous_pipe(named.as_fd()));
+        drop(named);
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        let file = std::fs::File::open("/proc/self/status").unwrap();
+        assert!(!is_anonymous_pipe(file.as_fd()));
+        let (socket, _other) = UnixStream::pair().unwrap();
+        assert!(!is_anonymous_pipe(socket.as_fd()));
     }
 }
