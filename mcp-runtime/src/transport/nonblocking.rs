@@ -33,6 +33,13 @@ pub(crate) struct NonBlocking {
     /// writer had gone, which the kernel never reports as hung up (nor for a pipe's write end,
     /// which reads nothing).
     end_is_announced: bool,
+    /// Whether the next read tries the descriptor before waiting for its readiness: from its
+    /// registration until the first read. The driver has not reported on it yet, so a wait
+    /// would first take the runtime through a turn of its I/O driver, and a client's first
+    /// message is usually there already (sent as soon as it started the server). Only where
+    /// the end of input is announced: elsewhere the end is found by reading on after a read
+    /// that brought something, which `read` does only for readiness the driver reported.
+    read_first: bool,
 }
 
 impl NonBlocking {
@@ -76,6 +83,7 @@ impl NonBlocking {
             interest,
             socket,
             end_is_announced,
+            read_first: end_is_announced,
         })
     }
 
@@ -110,7 +118,17 @@ impl NonBlocking {
     }
 
     /// Reads what has arrived, waiting for something if nothing has; 0 at the end of input.
-    pub(crate) async fn read(&self, buffer: &mut [u8]) -> io::Result<usize> {
+    pub(crate) async fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        if std::mem::take(&mut self.read_first) {
+            match self.try_read(buffer) {
+                Err(error)
+                    if matches!(
+                        error.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                    ) => {}
+                outcome => return outcome,
+            }
+        }
         let capacity = buffer.len();
         loop {
             // The reader's own waker slot (one task reads stdin), not `ready`'s future, which
@@ -196,6 +214,7 @@ impl Unregistered {
             interest: self.interest,
             socket: self.socket,
             end_is_announced: self.end_is_announced,
+            read_first: self.end_is_announced,
         })
     }
 }
@@ -242,6 +261,56 @@ mod tests {
     use std::os::unix::net::UnixStream;
 
     use super::*;
+
+    /// On a current-thread runtime with I/O: a pipe's read end as [`NonBlocking`], and its
+    /// write end.
+    fn on_a_pipe(test: impl AsyncFnOnce(NonBlocking, io::PipeWriter)) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let (reader, writer) = io::pipe().unwrap();
+            let stdin = NonBlocking::reader(reader.as_fd()).unwrap();
+            test(stdin, writer).await;
+        });
+    }
+
+    /// Reads `late` (written 50 ms from now, by a thread), then the end (the writer gone).
+    async fn read_late_then_the_end(stdin: &mut NonBlocking, mut writer: io::PipeWriter) {
+        let late = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            writer.write_all(b"late\n").unwrap();
+        });
+        let mut buffer = [0u8; 64];
+        let read = stdin.read(&mut buffer).await.unwrap();
+        assert_eq!(&buffer[..read], b"late\n");
+        late.join().unwrap();
+        assert_eq!(stdin.read(&mut buffer).await.unwrap(), 0);
+    }
+
+    /// The first read tries the pipe at once (the bytes are there); the next finds nothing and
+    /// waits for the driver's report; the last sees the end.
+    #[test]
+    fn reads_take_what_is_there_then_wait_then_see_the_end() {
+        on_a_pipe(async |mut stdin, mut writer| {
+            assert!(stdin.read_first && stdin.end_is_announced);
+            writer.write_all(b"first\n").unwrap();
+            let mut buffer = [0u8; 64];
+            let read = stdin.read(&mut buffer).await.unwrap();
+            assert_eq!(&buffer[..read], b"first\n");
+            assert!(!stdin.read_first);
+            read_late_then_the_end(&mut stdin, writer).await;
+        });
+    }
+
+    /// Nothing there at the first read: it waits, it does not fail with `WouldBlock`.
+    #[test]
+    fn a_first_read_with_nothing_there_waits() {
+        on_a_pipe(async |mut stdin, writer| {
+            read_late_then_the_end(&mut stdin, writer).await;
+        });
+    }
 
     #[test]
     fn a_runtime_without_io_gets_no_handle_instead_of_a_panic() {

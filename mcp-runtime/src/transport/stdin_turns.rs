@@ -141,7 +141,7 @@ impl TakingTurns {
         }
         let stdin = self
             .on_runtime
-            .as_ref()
+            .as_mut()
             .expect("stdin is on the runtime between the thread's turns");
         match stdin.read(chunk.space()).await? {
             0 => Ok(None),
