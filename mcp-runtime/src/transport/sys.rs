@@ -1,8 +1,8 @@
 //! The few system calls stdio serving makes that std has no safe form of: descriptor 0
 //! borrowed without `io::stdin()`'s buffer, descriptor 1 pointed elsewhere (`dup2`), a
 //! socket's `recv`/`send` asked not to block (`MSG_DONTWAIT`) without changing the file status
-//! flags it shares with the parent, and the file system a pipe lives on (`fstatfs`). Each is one call into libc (compiled for Tokio anyway),
-//! with its safety argument beside it.
+//! flags it shares with the parent, and the file system a pipe lives on (`fstatfs`). Each is
+//! one call into libc (compiled for Tokio anyway), with its safety argument beside it.
 
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd};
@@ -70,7 +70,7 @@ pub(crate) fn send_now(fd: BorrowedFd<'_>, bytes: &[u8]) -> io::Result<usize> {
 /// `f_type` of the kernel's file system of anonymous pipes (`PIPEFS_MAGIC`, Linux's
 /// `include/uapi/linux/magic.h`).
 #[cfg(any(target_os = "linux", target_os = "android"))]
-const PIPEFS_MAGIC: i64 = 0x5049_5045;
+const PIPEFS_MAGIC: u64 = 0x5049_5045;
 
 /// Whether the pipe `fd` is an anonymous one (`pipe(2)`, what a parent's `Stdio::piped()`
 /// makes), which lives on the kernel's pipefs, rather than a named FIFO, which lives on the
@@ -88,10 +88,8 @@ pub(crate) fn is_anonymous_pipe(fd: BorrowedFd<'_>) -> bool {
         }
         stats.assume_init()
     };
-    // `f_type`'s integer type differs between C libraries.
-    #[allow(clippy::unnecessary_cast, reason = "i64 on glibc, not everywhere")]
-    let kind = stats.f_type as i64;
-    kind == PIPEFS_MAGIC
+    // `f_type`'s integer type differs between C libraries (signed in glibc).
+    u64::try_from(stats.f_type).is_ok_and(|kind| kind == PIPEFS_MAGIC)
 }
 
 /// Where there is no pipefs (nor `/proc`, so the pipe is not opened again anyway).
