@@ -1366,8 +1366,10 @@ async fn a_task_created_on_one_instance_is_read_answered_and_cancelled_on_the_ot
 }
 
 /// A listen stream on instance B follows a task instance A runs: acknowledged with its id
-/// (not an unknown one), it gets `notifications/tasks` for each new status, read from the
-/// record in Redis, up to the result once B's answer made A finish it.
+/// (not an unknown one), it gets `notifications/tasks` for each new status, once, read from
+/// the record in Redis, up to the result once B's answer made A finish it. B writes `working`
+/// as it takes the answer, and A announces `working` when it resumes: the stream tells it once
+/// (a late announcement of the earlier `input_required` once read `working` again here).
 #[tokio::test]
 async fn a_listener_on_one_instance_follows_a_task_the_other_runs() {
     if !tools_present() {

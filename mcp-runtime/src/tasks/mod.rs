@@ -29,7 +29,7 @@
 //! flow of a stateless request ([`Context::question`](crate::Context::question)). An answer
 //! that does not fit its question fails the task (-32602 in its `error`). A status change is
 //! announced as `notifications/tasks` on the `subscriptions/listen` streams whose `taskIds`
-//! name the task.
+//! name the task, each new state once (a status, or new questions, the stream has not told).
 //!
 //! Once the call is a task, its request has been answered: progress and log messages the tool
 //! sends from then on reach no one, and `tasks/cancel` (or the end of its `ttl`) stops the tool
@@ -54,6 +54,8 @@ pub(crate) mod redis_records;
 pub(crate) mod shared;
 #[cfg(feature = "tasks")]
 pub(crate) mod store;
+#[cfg(feature = "tasks")]
+pub(crate) mod told;
 #[cfg(feature = "tasks")]
 pub(crate) mod wire;
 

@@ -3,8 +3,8 @@
 //! first, naming the part of the filter the server honours (what its capabilities declare);
 //! then each change that matches, tagged with the listen request's id as `subscriptionId`
 //! (with the tasks extension, `taskIds` follows the caller's own tasks, on this instance or,
-//! with Redis, another: `notifications/tasks` carries each new status of one, as `tasks/get`
-//! would show it).
+//! with Redis, another: `notifications/tasks` carries each new status of one, once, as
+//! `tasks/get` would show it).
 //! The stream ends when the client cancels the request (stdio) or closes it (HTTP); the
 //! server ends it itself, with a result, only when it stops publishing changes.
 
@@ -22,6 +22,8 @@ use crate::limit_log::LimitLog;
 use crate::protocol::envelope::{SERVER_INFO, SUBSCRIPTION_ID};
 use crate::protocol::stateless_result::ResultType;
 use crate::server::changes::Change;
+#[cfg(feature = "tasks")]
+use crate::tasks::told::Told;
 #[cfg(feature = "tasks")]
 use crate::tasks::wire::TaskFields;
 
@@ -124,13 +126,21 @@ pub(super) async fn listen(
             limits.max_listeners
         )));
     };
-    let honored = honored(request, notifications).await;
-    // Open until the client ends it: a closing connection must not wait for it.
-    request.state.mark_endless();
-    // Subscribed before the acknowledgement: no change made after it is missed.
+    // Subscribed before the tasks are read and acknowledged: no change made after is missed.
     let mut changes = server.changes.subscribe();
     #[cfg(feature = "tasks")]
     let mut statuses = server.tasks.status_changes();
+    #[cfg(feature = "tasks")]
+    let mut told = Told::default();
+    let honored = honored(
+        request,
+        notifications,
+        #[cfg(feature = "tasks")]
+        &mut told,
+    )
+    .await;
+    // Open until the client ends it: a closing connection must not wait for it.
+    request.state.mark_endless();
     #[cfg(feature = "tasks")]
     let owner = request.state.sink.authentication().owner();
     let id = request.id.to_value();
@@ -151,9 +161,12 @@ pub(super) async fn listen(
                 match task {
                     Ok(task) if honored.follows(&task) => {
                         // Here or elsewhere: as its record stands now.
-                        if let Ok(Some(found)) = server.tasks.find(&task, owner.as_deref()).await {
+                        if let Ok(Some(found)) = server.tasks.find(&task, owner.as_deref()).await
+                            && let record = found.record()
+                            && told.is_news(&record)
+                        {
                             let status = TaskStatus {
-                                task: TaskFields::of(&found.record(), &server.tasks.limits, true),
+                                task: TaskFields::of(&record, &server.tasks.limits, true),
                                 meta: tagged(&id),
                             };
                             request
@@ -209,8 +222,13 @@ pub(super) async fn listen(
     ))
 }
 
-/// The part of `asked` the server's capabilities cover.
-async fn honored(request: &Request<'_>, asked: Filter) -> Filter {
+/// The part of `asked` the server's capabilities cover; with the tasks extension, `told`
+/// learns where each task followed stands now.
+async fn honored(
+    request: &Request<'_>,
+    asked: Filter,
+    #[cfg(feature = "tasks")] told: &mut Told,
+) -> Filter {
     #[cfg(feature = "tasks")]
     let task_ids = match asked.task_ids.filter(|_| tasks::declared(request)) {
         Some(ids) => {
@@ -219,7 +237,8 @@ async fn honored(request: &Request<'_>, asked: Filter) -> Filter {
             let store = &request.server().tasks;
             let mut own = Vec::with_capacity(ids.len());
             for id in ids {
-                if let Ok(Some(_)) = store.find(&id, owner.as_deref()).await {
+                if let Ok(Some(found)) = store.find(&id, owner.as_deref()).await {
+                    told.known(&found.record());
                     own.push(id);
                 }
             }
@@ -275,4 +294,76 @@ struct ListenResult {
     result_type: ResultType,
     #[serde(rename = "_meta")]
     meta: Map<String, Value>,
+}
+
+#[cfg(all(test, feature = "tasks"))]
+mod tests {
+    use std::time::Duration;
+
+    use serde_json::{Value, json};
+
+    use crate::tasks::TaskSupport;
+    use crate::testing::TestClient;
+    use crate::{CallToolResult, DynamicTool, Server};
+
+    fn with_tasks() -> Value {
+        json!({"extensions": {crate::tasks::EXTENSION: {}}})
+    }
+
+    /// A task that works until it is cancelled.
+    async fn working_task(client: &TestClient) -> String {
+        let created = client
+            .request_stateless("tools/call", json!({"name": "hold"}), with_tasks())
+            .await
+            .unwrap();
+        created["taskId"].as_str().expect("a taskId").to_owned()
+    }
+
+    /// Announcements that read a state the stream told already, or the state its task stood at
+    /// when the stream opened, tell nothing: the next message is the next new status.
+    #[tokio::test]
+    async fn a_state_announced_twice_is_told_once() {
+        let hold = DynamicTool::new("hold", "Works until cancelled.")
+            .task_support(TaskSupport::Optional)
+            .handler(|ctx, _| async move {
+                ctx.continue_as_task().await;
+                std::future::pending::<CallToolResult>().await
+            });
+        let server = Server::builder(crate::server_info!())
+            .dynamic_tool(hold)
+            .build()
+            .unwrap();
+        let client = TestClient::new(&server);
+        let (t, u) = (working_task(&client).await, working_task(&client).await);
+        let listen = json!({"jsonrpc": "2.0", "id": "l", "method": "subscriptions/listen",
+            "params": {"notifications": {"taskIds": [t, u]}, "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": with_tasks()}}});
+        client.send_raw(&listen.to_string());
+        let wait = Duration::from_secs(10);
+        let ack = client
+            .next_message(wait)
+            .await
+            .expect("the acknowledgement");
+        assert_eq!(ack["params"]["notifications"]["taskIds"], json!([t, u]));
+
+        let tasks = &server.core.tasks;
+        let cancel = |id: &str| {
+            client.request_stateless("tasks/cancel", json!({"taskId": id}), with_tasks())
+        };
+        // `working`, as when the stream opened: nothing to tell.
+        tasks.changed_elsewhere(t.clone());
+        tasks.changed_elsewhere(t.clone());
+        cancel(&u).await.unwrap();
+        let note = client.next_message(wait).await.expect("u's new status");
+        assert_eq!(note["params"]["taskId"], u.as_str(), "{note}");
+        assert_eq!(note["params"]["status"], "cancelled", "{note}");
+
+        // `cancelled`, told already.
+        tasks.changed_elsewhere(u.clone());
+        cancel(&t).await.unwrap();
+        let note = client.next_message(wait).await.expect("t's new status");
+        assert_eq!(note["params"]["taskId"], t.as_str(), "{note}");
+        assert_eq!(note["params"]["status"], "cancelled", "{note}");
+    }
 }
