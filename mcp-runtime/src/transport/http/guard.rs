@@ -255,6 +255,22 @@ impl Accepts {
     /// Reads every `Accept` header; wildcards (`*/*`, `application/*`) count, a range with
     /// `q=0` refuses its type (RFC 9110, section 12.5.1), the most specific range deciding.
     pub(super) fn of(headers: &HeaderMap) -> Accepts {
+        let mut values = headers.get_all(header::ACCEPT).iter();
+        if let (Some(value), None) = (values.next(), values.next())
+            && USUAL_BOTH
+                .iter()
+                .any(|usual| value.as_bytes().eq_ignore_ascii_case(usual))
+        {
+            return Accepts {
+                json: true,
+                event_stream: true,
+            };
+        }
+        Accepts::read(headers)
+    }
+
+    /// [`Accepts::of`], every range read.
+    fn read(headers: &HeaderMap) -> Accepts {
         let mut json = Best::default();
         let mut event_stream = Best::default();
         // One pass over the ranges for both types, on bytes: this runs on every POST. A value
@@ -315,6 +331,15 @@ impl Accepts {
         ))
     }
 }
+
+/// The `Accept` values clients send as the specification asks, each admitting both types: one
+/// comparison answers for them, where reading their ranges costs about 1.5 k instructions on
+/// every POST. The unit test holds each to what [`Accepts::read`] makes of it.
+const USUAL_BOTH: [&[u8]; 3] = [
+    b"application/json, text/event-stream",
+    b"application/json,text/event-stream",
+    b"text/event-stream, application/json",
+];
 
 /// How specifically the media range `range_kind/range_sub` names `kind/sub` (`*/*` 0,
 /// `kind/*` 1, `kind/sub` 2); `None` if it does not.
@@ -514,6 +539,22 @@ mod tests {
             event_stream: true,
         };
         assert_eq!(of("application/json, text/event-stream"), both);
+        // The usual values, answered without reading their ranges, as their ranges read.
+        for usual in USUAL_BOTH {
+            let value = HeaderValue::from_bytes(usual).unwrap();
+            let mut map = HeaderMap::new();
+            map.insert(header::ACCEPT, value);
+            assert_eq!(Accepts::read(&map), both);
+            assert_eq!(Accepts::of(&map), both);
+        }
+        assert_eq!(of("APPLICATION/JSON, TEXT/EVENT-STREAM"), both);
+        // A usual value beside another line is read in full, and the first of two equally
+        // specific ranges decides.
+        let two = headers(&[
+            ("accept", "application/json, text/event-stream"),
+            ("accept", "application/json;q=0"),
+        ]);
+        assert_eq!(Accepts::of(&two), both);
         assert_eq!(of("*/*"), both);
         assert_eq!(of("application/*, text/*"), both);
         assert_eq!(
