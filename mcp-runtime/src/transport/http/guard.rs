@@ -204,15 +204,12 @@ fn split_authority(value: &str) -> Option<(&str, Option<u16>)> {
                 _ => (host, Some(rest.strip_prefix(':')?)),
             }
         }
-        None => match value.split_once(':') {
-            Some((host, port)) => (host, Some(port)),
+        None => match value.bytes().position(|b| b == b':') {
+            Some(colon) => (&value[..colon], Some(&value[colon + 1..])),
             None => (value, None),
         },
     };
-    let host_ok = !host.is_empty()
-        && host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._~[]:%".contains(&b));
+    let host_ok = !host.is_empty() && host.bytes().all(|b| HOST_BYTES[usize::from(b)]);
     let port = match port {
         None => None,
         Some(port) if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => {
@@ -223,6 +220,23 @@ fn split_authority(value: &str) -> Option<(&str, Option<u16>)> {
     host_ok.then_some((host, port))
 }
 
+/// The bytes a host may be written with: letters, digits, `-._~`, and `[]:%` of an IPv6
+/// literal (checked on every request, so looked up, not searched for).
+static HOST_BYTES: [bool; 256] = {
+    let mut allowed = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        allowed[byte] = (byte as u8).is_ascii_alphanumeric();
+        byte += 1;
+    }
+    let mut others = b"-._~[]:%".as_slice();
+    while let [first, rest @ ..] = others {
+        allowed[*first as usize] = true;
+        others = rest;
+    }
+    allowed
+};
+
 /// `Err` unless a POST's body is declared as JSON. No `Content-Type` at all is taken as JSON:
 /// the body is parsed as JSON either way (RFC 9110, section 8.3, lets the recipient examine
 /// the data), and MCP names no header rule for the request body.
@@ -230,6 +244,10 @@ pub(super) fn check_content_type(headers: &HeaderMap) -> Result<(), Refused> {
     let Some(value) = headers.get(header::CONTENT_TYPE) else {
         return Ok(());
     };
+    // What clients send, answered without splitting it.
+    if value.as_bytes().eq_ignore_ascii_case(b"application/json") {
+        return Ok(());
+    }
     let text = value.to_str().unwrap_or("");
     let essence = text.split(';').next().unwrap_or("").trim();
     if essence.eq_ignore_ascii_case("application/json") {
