@@ -53,6 +53,25 @@ pub(crate) struct TaskRecord {
     pub(crate) outcome: Option<Result<Value, RpcError>>,
 }
 
+#[cfg(test)]
+impl TaskRecord {
+    /// A record made and updated now, for tests: run by instance `a`, with no owner, no
+    /// questions and no outcome.
+    pub(crate) fn made_now(id: &str, status: Status) -> TaskRecord {
+        let now = SystemTime::now();
+        TaskRecord {
+            id: id.to_owned(),
+            owner: None,
+            runner: "a".to_owned(),
+            created_at: now,
+            status,
+            last_updated_at: now,
+            pending: Vec::new(),
+            outcome: None,
+        }
+    }
+}
+
 impl TaskRecord {
     /// Cancels it, unless it ended.
     pub(crate) fn cancel(&mut self) {

@@ -354,16 +354,10 @@ mod tests {
     use crate::redis_link::test_server::redis_server;
 
     fn record(status: Status) -> TaskRecord {
-        let now = SystemTime::now();
         TaskRecord {
-            id: "t1".to_owned(),
             owner: Some("iss alice".to_owned()),
-            runner: "a".to_owned(),
-            created_at: now,
-            status,
-            last_updated_at: now,
             pending: vec![("q".to_owned(), json!({"method": "elicitation/create"}))],
-            outcome: None,
+            ..TaskRecord::made_now("t1", status)
         }
     }
 

@@ -54,26 +54,17 @@ impl Told {
 
 #[cfg(test)]
 mod tests {
-    use std::time::SystemTime;
-
     use serde_json::json;
 
     use super::*;
 
     fn record(id: &str, status: Status, pending: &[&str]) -> TaskRecord {
-        let now = SystemTime::now();
         TaskRecord {
-            id: id.to_owned(),
-            owner: None,
-            runner: "a".to_owned(),
-            created_at: now,
-            status,
-            last_updated_at: now,
             pending: pending
                 .iter()
                 .map(|k| ((*k).to_owned(), json!({})))
                 .collect(),
-            outcome: None,
+            ..TaskRecord::made_now(id, status)
         }
     }
 
