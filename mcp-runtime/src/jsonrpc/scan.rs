@@ -408,7 +408,9 @@ fn value_end(bytes: &[u8], at: usize) -> Result<usize, Malformed> {
     }
 }
 
-/// [`value_end`] of an object or an array (at `at`).
+/// [`value_end`] of an object or an array (at `at`). Kept apart, so that the strings,
+/// numbers and literals `value_end` mostly reads do not pay for its state and registers.
+#[inline(never)]
 fn nested_end(bytes: &[u8], mut at: usize) -> Result<usize, Malformed> {
     let mut nesting = Nesting {
         depth: 0,
