@@ -287,15 +287,21 @@ fn not_plain(word: u64) -> u64 {
     zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\'))) | below_space
 }
 
+/// How many of the eight bytes at `at` may stand in a string as they are before the first
+/// that may not (8 if all may); `None` if fewer than eight bytes are left.
+#[inline]
+fn plain_in_word(bytes: &[u8], at: usize) -> Option<usize> {
+    let word = <[u8; 8]>::try_from(bytes.get(at..at + 8)?).ok()?;
+    Some((not_plain(u64::from_le_bytes(word)).trailing_zeros() / 8) as usize)
+}
+
 /// Where the first byte from `at` on that may not stand in a string as it is lies (or the
 /// end of `bytes`): eight bytes at a time, then one at a time for the last few.
 #[inline]
 fn plain_end(bytes: &[u8], mut at: usize) -> usize {
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let word = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
-        let found = not_plain(word);
-        if found != 0 {
-            return at + (found.trailing_zeros() / 8) as usize;
+    while let Some(plain) = plain_in_word(bytes, at) {
+        if plain < 8 {
+            return at + plain;
         }
         at += 8;
     }
@@ -315,15 +321,12 @@ fn plain_end(bytes: &[u8], mut at: usize) -> usize {
 /// masks in registers it must save and restore.
 #[inline(never)]
 fn string_end(bytes: &[u8], at: usize) -> Result<(usize, bool), Malformed> {
-    let Some(chunk) = bytes.get(at..at + 8) else {
+    let Some(plain) = plain_in_word(bytes, at) else {
         return string_end_beyond(bytes, at);
     };
-    let found = not_plain(u64::from_le_bytes(
-        <[u8; 8]>::try_from(chunk).unwrap_or_default(),
-    ));
     // The first byte that may not stand as it is, or (none among the eight) the byte just
     // past them: either way the string closes there, unescaped, if it is a quote.
-    let first = at + (found.trailing_zeros() / 8) as usize;
+    let first = at + plain;
     if bytes.get(first) == Some(&b'"') {
         return Ok((first, false));
     }
@@ -331,7 +334,7 @@ fn string_end(bytes: &[u8], at: usize) -> Result<(usize, bool), Malformed> {
 }
 
 /// [`string_end`] from `at` on, where the bytes before `at` may stand in a string as they
-/// are: for a string that does not close within its first eight bytes.
+/// are: for a string that the first word read does not close.
 #[inline(never)]
 fn string_end_beyond(bytes: &[u8], mut at: usize) -> Result<(usize, bool), Malformed> {
     let mut escaped = false;
