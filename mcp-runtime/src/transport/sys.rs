@@ -133,8 +133,20 @@ mod tests {
         assert_eq!(full.kind(), io::ErrorKind::WouldBlock);
 
         // The other end gone: an error, not `SIGPIPE` (which would end this test process).
+        // A process another test forks at this moment holds a copy of `theirs` until it
+        // execs (which closes it), and the socket stays open until then: the send may meet
+        // the full socket a little longer, never for seconds.
         drop(theirs);
-        let gone = send_now(ours.as_fd(), b"x").unwrap_err();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let gone = loop {
+            match send_now(ours.as_fd(), b"x") {
+                Err(error) if error.kind() != io::ErrorKind::WouldBlock => break error,
+                _ if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                other => panic!("the other end closed 10 s ago, yet a send gives {other:?}"),
+            }
+        };
         assert_eq!(gone.kind(), io::ErrorKind::BrokenPipe);
     }
 
