@@ -217,3 +217,70 @@ async fn closing_waits_for_requests_in_flight() {
     client.client.close().await;
     assert!(started.elapsed() >= Duration::from_millis(150));
 }
+
+/// A session holds at most `max_requests_in_flight` requests (RELIABILITY.md, "Both
+/// transports"): one more, even a `ping`, is answered at once with -32603 naming the setting
+/// and runs nothing; a request that ends, or is cancelled, frees its place.
+#[tokio::test]
+async fn a_request_past_the_limit_in_flight_is_refused_until_one_ends() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<slow>()
+        .max_requests_in_flight(2)
+        .build()
+        .unwrap();
+    let client = Checked::connect(&server, "2025-11-25").await;
+    client
+        .client
+        .send_raw(&call_line(1, "slow", json!({"ms": 10_000})));
+    client
+        .client
+        .send_raw(&call_line(2, "slow", json!({"ms": 300})));
+    let refused = client
+        .request("ping", json!({}))
+        .await
+        .expect_err("a third request in flight is refused");
+    assert_eq!(refused.code, -32603, "{refused:?}");
+    assert!(
+        refused.message.contains("limit of 2 requests in flight")
+            && refused.message.contains("max_requests_in_flight"),
+        "{refused:?}"
+    );
+    // Request 2 ends, and its place serves the next request.
+    let second = client.next_message().await.expect("request 2 is answered");
+    assert_eq!(second["id"], 2);
+    assert_eq!(second["result"]["content"][0]["text"], "slept 300");
+    client
+        .client
+        .send_raw(&call_line(3, "slow", json!({"ms": 10_000})));
+    let refused = client.request("ping", json!({})).await;
+    assert_eq!(refused.expect_err("full again").code, -32603);
+    // A cancel frees a place too (once the cancelled task has let go of it).
+    client
+        .client
+        .notify("notifications/cancelled", json!({"requestId": 1}));
+    let started = std::time::Instant::now();
+    while client.request("ping", json!({})).await.is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the cancelled request's place was never freed"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    client.assert_valid();
+}
+
+/// A limit of zero requests in flight could serve nothing: `build` says so.
+#[test]
+fn a_limit_of_no_requests_in_flight_is_a_build_error() {
+    let error = Server::builder(mcp_runtime::server_info!())
+        .max_requests_in_flight(0)
+        .build()
+        .err()
+        .expect("zero requests in flight is refused");
+    assert!(
+        error
+            .to_string()
+            .contains("`ServerBuilder::max_requests_in_flight` is 0"),
+        "{error}"
+    );
+}

@@ -1618,6 +1618,39 @@ async fn a_lost_request_stream_not_resumed_within_the_grace_is_cancelled() {
     );
 }
 
+/// A request whose stream was lost goes on for `resume_grace`, to be resumed, and keeps its
+/// place under `max_requests_in_flight` meanwhile (RELIABILITY.md, "Both transports"): a
+/// client that starts requests and drops their streams cannot make a session hold more.
+#[tokio::test]
+async fn requests_whose_streams_were_dropped_still_count_against_the_limit_in_flight() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<wait>()
+        .max_requests_in_flight(2)
+        .build()
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { server.serve_http(listener, HttpOptions::new()).await });
+    let id = session(port, "2025-11-25", json!({})).await;
+    let post =
+        async |body: String| request(port, "POST", &[ACCEPT, ("mcp-session-id", &id)], &body).await;
+    for n in 0..2 {
+        let tag = format!("dropped-stream-{n}");
+        let mut response = post(call(60 + n, "wait", json!({"tag": tag, "progress": true}))).await;
+        let _priming = response.next_event().await.unwrap();
+        let (_, progress) = response.next_event().await.unwrap();
+        assert!(progress.contains("notifications/progress"), "{progress}");
+        drop(response);
+    }
+    let refused = post(json!({"jsonrpc": "2.0", "id": 62, "method": "ping"}).to_string()).await;
+    assert_eq!(refused.status, 200);
+    let refused = refused.json().await;
+    assert_eq!(refused["id"], 62);
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    assert!(error_says(&refused, "max_requests_in_flight"), "{refused}");
+    assert!(!was_cancelled("dropped-stream-0") && !was_cancelled("dropped-stream-1"));
+}
+
 #[tokio::test]
 async fn a_request_head_over_hyper_s_limits_gets_431() {
     let port = start(HttpOptions::new()).await;

@@ -112,6 +112,8 @@ pub enum BuildProblem {
     },
     /// A page size of zero was configured.
     ZeroPageSize,
+    /// `max_requests_in_flight` was set to zero: no request could run.
+    NoRequestsInFlight,
     /// The bus shared with other instances could not start (Redis unreachable).
     ChangeBus {
         /// What went wrong, naming the address.
@@ -158,6 +160,9 @@ impl fmt::Display for BuildProblem {
             BuildProblem::ZeroPageSize => {
                 f.write_str("the page size must be at least 1 (`ServerBuilder::page_size`)")
             }
+            BuildProblem::NoRequestsInFlight => f.write_str(
+                "`ServerBuilder::max_requests_in_flight` is 0, so every request would be refused: set it to at least 1",
+            ),
             BuildProblem::ChangeBus { problem } => f.write_str(problem),
         }
     }

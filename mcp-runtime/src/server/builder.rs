@@ -29,6 +29,9 @@ const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// The default output backlog above which stdio stops reading.
 const DEFAULT_MAX_OUTPUT_BACKLOG: usize = 16 * 1024 * 1024;
+/// The default number of requests one session may have in flight: as many as hyper lets one
+/// HTTP/2 connection carry at once.
+const DEFAULT_MAX_REQUESTS_IN_FLIGHT: usize = 200;
 /// The default bounds of one session's resource subscriptions.
 const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = SubscriptionLimits {
     max: 64,
@@ -67,6 +70,7 @@ pub struct ServerBuilder {
     request_timeout: Duration,
     shutdown_grace: Duration,
     max_output_backlog: usize,
+    max_requests_in_flight: usize,
     max_log_backlog: usize,
     subscriptions: SubscriptionLimits,
     // Used only to serve tasks (the `tasks` feature).
@@ -114,6 +118,8 @@ pub(crate) struct ServerCore {
     pub(crate) request_timeout: Duration,
     pub(crate) shutdown_grace: Duration,
     pub(crate) max_output_backlog: usize,
+    /// How many requests one session may have in flight ([`ServerBuilder::max_requests_in_flight`]).
+    pub(crate) max_requests_in_flight: usize,
     pub(crate) subscriptions: SubscriptionLimits,
     /// The tasks of the tasks extension, held within their limits.
     #[cfg(feature = "tasks")]
@@ -150,6 +156,7 @@ impl Server {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             max_output_backlog: DEFAULT_MAX_OUTPUT_BACKLOG,
+            max_requests_in_flight: DEFAULT_MAX_REQUESTS_IN_FLIGHT,
             max_log_backlog: crate::stderr::DEFAULT_BACKLOG_BYTES,
             subscriptions: DEFAULT_SUBSCRIPTION_LIMITS,
             task_limits: crate::tasks::TaskLimits::default(),
@@ -346,8 +353,9 @@ impl ServerBuilder {
         self
     }
 
-    /// Sets the largest incoming message, in bytes (16 MiB by default). A larger one is
-    /// discarded and answered with an error.
+    /// Sets the largest incoming stdio message, in bytes (16 MiB by default). A larger one is
+    /// discarded and answered with an error. Over HTTP, the body limit is
+    /// `HttpOptions::max_body_bytes` (4 MiB by default).
     pub fn max_message_bytes(mut self, bytes: usize) -> ServerBuilder {
         self.max_message_bytes = bytes;
         self
@@ -376,6 +384,17 @@ impl ServerBuilder {
     /// only by what requests already in flight send.
     pub fn max_output_backlog(mut self, bytes: usize) -> ServerBuilder {
         self.max_output_backlog = bytes;
+        self
+    }
+
+    /// Sets how many requests one session may have in flight at once (200 by default, as many
+    /// as hyper lets one HTTP/2 connection carry): a stdio connection, a legacy HTTP session
+    /// (whose requests go on for `HttpOptions::resume_grace` after
+    /// their stream is lost), a stateless HTTP request. A request past the limit is answered
+    /// at once with -32603 naming it, and does not run; `subscriptions/listen` streams count
+    /// too. It must be at least 1.
+    pub fn max_requests_in_flight(mut self, requests: usize) -> ServerBuilder {
+        self.max_requests_in_flight = requests;
         self
     }
 
@@ -428,6 +447,9 @@ impl ServerBuilder {
         let mut problems = self.errors;
         if self.page_size == 0 {
             problems.push(BuildProblem::ZeroPageSize);
+        }
+        if self.max_requests_in_flight == 0 {
+            problems.push(BuildProblem::NoRequestsInFlight);
         }
         for prompt in &self.prompts {
             problems.extend(prompt.details.specs.problems.iter().map(|problem| {
@@ -523,6 +545,7 @@ impl ServerBuilder {
             request_timeout: self.request_timeout,
             shutdown_grace: self.shutdown_grace,
             max_output_backlog: self.max_output_backlog,
+            max_requests_in_flight: self.max_requests_in_flight,
             subscriptions: self.subscriptions,
             #[cfg(feature = "tasks")]
             tasks: crate::tasks::store::TaskStore::new(self.task_limits, shared_tasks),

@@ -176,6 +176,23 @@ impl Session {
         }
     }
 
+    /// Why a request is refused when the session has its limit in flight: -32603 naming the
+    /// setting, and a line on stderr.
+    #[cold]
+    #[inline(never)]
+    fn over_the_limit(&self) -> RpcError {
+        let max = self.server.max_requests_in_flight;
+        static LOG: LimitLog = LimitLog::new();
+        LOG.hit(|| {
+            format!(
+                "a session has {max} requests in flight (ServerBuilder::max_requests_in_flight): another is refused"
+            )
+        });
+        RpcError::internal(format!(
+            "this session already has the server's limit of {max} requests in flight (ServerBuilder::max_requests_in_flight): wait for a reply, or cancel a request, before sending another"
+        ))
+    }
+
     /// The state of a request that is answered outside the in-flight map (no cancel can reach
     /// it): for the direct session of the benchmarks.
     pub(crate) fn detached_state(&self, id: RequestId) -> Arc<RequestState> {
@@ -437,6 +454,13 @@ impl Session {
         layout: Option<ParamsLayout>,
     ) {
         let task_state = self.new_state(request.id.clone(), sink, envelope);
+        // Counted before anything else, so that requests arriving together cannot pass the
+        // limit between a look at the count and its increment.
+        let Some(guard) = RunningGuard::admit(self) else {
+            let error = self.over_the_limit();
+            let reply = Reply::Encoded(encode_error(Some(&request.id), &error));
+            return self.reply(&reply_to, &task_state, reply);
+        };
         // Registered before the task exists, and the lock released before it is spawned: the
         // task never waits on this lock to find its own state. In an in-order session, only if
         // its first poll leaves it waiting (below); an id in use is refused all the same.
@@ -468,7 +492,6 @@ impl Session {
                 return;
             }
         }
-        let guard = RunningGuard::new(self);
         // A call of a tool that cannot wait is answered here, with no task and no future.
         let (request, layout) = match self.answer_at_once(request, layout, &task_state, &reply_to) {
             Ok(()) => return self.keep_spare(task_state),
@@ -828,11 +851,15 @@ struct RunningGuard {
 }
 
 impl RunningGuard {
-    fn new(session: &Arc<Session>) -> RunningGuard {
-        session.running.fetch_add(1, Ordering::AcqRel);
-        RunningGuard {
+    /// Counts one more request running on `session`, unless it has its limit in flight
+    /// already ([`ServerBuilder::max_requests_in_flight`](crate::ServerBuilder::max_requests_in_flight)).
+    fn admit(session: &Arc<Session>) -> Option<RunningGuard> {
+        let running = session.running.fetch_add(1, Ordering::AcqRel);
+        // Dropped at once if refused, which takes the count back.
+        let guard = RunningGuard {
             session: Arc::clone(session),
-        }
+        };
+        (running < session.server.max_requests_in_flight).then_some(guard)
     }
 }
 
