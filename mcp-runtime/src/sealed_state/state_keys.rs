@@ -78,8 +78,8 @@ impl StateKeys {
     /// ```
     pub const DEFAULT_MAX_LEN: usize = 64 * 1024;
 
-    /// How long a sealed state stays valid unless the server is told otherwise: 10 minutes
-    /// (as the TypeScript SDK's). Also the grace period to give [`StateKeys::watch_file`], so
+    /// How long a sealed state stays valid: 10 minutes (as the TypeScript SDK's; not a
+    /// setting). Also the grace period to give [`StateKeys::watch_file`], so
     /// that a state sealed just before its key was removed still opens until it expires.
     ///
     /// ```
@@ -178,14 +178,14 @@ impl StateKeys {
     /// (one `stat`; it is read again only when its modification time, length or inode
     /// changed): no background task. A new first line becomes the key that seals. A key that
     /// disappears from the file keeps opening, never sealing, for `grace` after the change was
-    /// seen ([`StateKeys::DEFAULT_LIFETIME`] is the right grace unless states live longer), so
+    /// seen ([`StateKeys::DEFAULT_LIFETIME`], the states' lifetime, is the right grace), so
     /// states sealed just before still open. A file that becomes unreadable or invalid
     /// changes nothing: the keys read before stay, and a line on stderr says why. The file
     /// must be valid now: its error is returned.
     ///
     /// To rotate: add the new key as the second line and wait until every instance has read
-    /// it (a second after their next request), then move it to the first line; remove the old
-    /// key once no state sealed with it can be alive (its lifetime later).
+    /// it (a second after it next seals or opens a state), then move it to the first line;
+    /// remove the old key once no state sealed with it can be alive (its lifetime later).
     ///
     /// ```
     /// use mcp_runtime::StateKeys;

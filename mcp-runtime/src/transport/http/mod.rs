@@ -288,7 +288,7 @@ impl HttpOptions {
         self
     }
 
-    /// The reconnection delay suggested to clients in SSE `retry` fields.
+    /// The reconnection delay suggested to clients in SSE `retry` fields (1 s by default).
     #[must_use]
     pub fn retry(mut self, retry: Duration) -> HttpOptions {
         self.retry = retry;
