@@ -58,6 +58,27 @@ fn draft(caller: Caller) -> String {
     format!("Draft a note for {}.", caller.subject())
 }
 
+#[derive(Deserialize, JsonSchema)]
+struct Confirmation {
+    sure: bool,
+}
+
+/// Asks the caller to confirm, then says who answered what.
+#[mcp_tool]
+async fn confirm(ctx: Context, caller: Caller) -> Result<String, String> {
+    let answer = ctx
+        .question("sure")
+        .elicit::<Confirmation>("Sure?")
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(match answer {
+        mcp_runtime::Elicitation::Accept(Confirmation { sure }) => {
+            format!("{} says {sure}", caller.subject())
+        }
+        _ => format!("{} did not say", caller.subject()),
+    })
+}
+
 /// A protected server trusting `issuer`, serving in the background: its port and resource
 /// URI. Stateless, so each POST stands on its own.
 async fn protected(issuer: &str, refetch_interval: Duration) -> (u16, String) {
@@ -91,6 +112,7 @@ async fn protected_by<V: TokenVerifier>(
     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!())
         .tool::<whoami>()
         .tool::<write_note>()
+        .tool::<confirm>()
         .resource::<note>()
         .prompt::<draft>()
         .build()
@@ -738,6 +760,59 @@ async fn a_session_serves_only_the_caller_that_opened_it() {
     assert_eq!(
         answered(post(port, &again, Some(&session), &whoami).await).await,
         "writer"
+    );
+}
+
+/// A `requestState` is bound to the caller it was issued to (SECURITY.md, "Sealed
+/// requestState"): another caller who sends it back with the same call and an answer is
+/// refused with -32602, and the tool does not run for them; its own caller completes.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_state_issued_to_one_caller_is_refused_from_another() {
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let (port, resource) = protected(&auth.keys.issuer, Duration::from_secs(30)).await;
+    let writer = auth.token("writer", &resource, None).await;
+    let reader = auth.token("reader", &resource, None).await;
+    let call = |extra: Value| {
+        let mut params = json!({"name": "confirm", "arguments": {}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+            "io.modelcontextprotocol/clientInfo": {"name": "auth-test", "version": "0"},
+        }});
+        if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
+            params.extend(extra);
+        }
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+    };
+    let modern = async |bearer: &str, body: &Value| {
+        let authorization = format!("Bearer {bearer}");
+        let headers = [
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+            ("authorization", authorization.as_str()),
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", "confirm"),
+        ];
+        let response = request_at(port, "POST", "/mcp", &headers, &body.to_string()).await;
+        assert_eq!(response.status, 200);
+        response.json().await
+    };
+    let first = modern(&writer, &call(json!({}))).await;
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let state = first["result"]["requestState"].as_str().unwrap().to_owned();
+    let retry = call(json!({
+        "inputResponses": {"sure": {"action": "accept", "content": {"sure": true}}},
+        "requestState": state,
+    }));
+    let stolen = modern(&reader, &retry).await;
+    assert_eq!(stolen["error"]["code"], -32602, "{stolen}");
+    assert!(stolen.get("result").is_none(), "{stolen}");
+    let done = modern(&writer, &retry).await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "writer says true",
+        "{done}"
     );
 }
 

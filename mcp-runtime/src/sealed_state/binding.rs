@@ -1,6 +1,7 @@
 //! What a sealed state is bound to: the request it was issued for. Its encoding is part of
 //! the AEAD's associated data (which authenticates input of any length), so a state replayed
-//! with another method, name, arguments or audience fails authentication.
+//! with another method, name, arguments or audience, or by another caller, fails
+//! authentication.
 //!
 //! The arguments are written in a canonical form, object keys sorted recursively at every
 //! depth, so a client that re-serializes the same arguments in another key order still
@@ -19,21 +20,32 @@ pub(crate) struct Binding<'a> {
     pub(crate) name: &'a str,
     /// The request's `arguments`, if any.
     pub(crate) arguments: Option<&'a Value>,
-    /// Who the state was issued to: the server's public identity, or the authenticated
-    /// principal, so that a state issued to one audience is refused for another.
+    /// Which server the state was issued by and for: its public identity (its name), so that
+    /// a state issued by one server is refused by another that shares its keys.
     pub(crate) audience: &'a str,
+    /// Who the state was issued to, on a protected server: the authenticated caller (issuer
+    /// and subject), so that a state issued to one caller is refused from another. `None`
+    /// where requests carry no authenticated caller.
+    pub(crate) caller: Option<&'a str>,
 }
 
 /// Separates these bytes from anything else authenticated under the same keys.
 const DOMAIN: &[u8] = b"mcp-runtime requestState binding v1\n";
+/// The same, for a state bound to a caller too (so that no binding with a caller encodes as
+/// one without; one without encodes as before callers were bound, and still opens).
+const DOMAIN_WITH_CALLER: &[u8] = b"mcp-runtime requestState binding v2 (caller)\n";
 
 impl Binding<'_> {
-    /// The domain, the length-prefixed method, name and audience, then the canonical
-    /// arguments (last, so they need no length): one byte string per binding, and distinct
-    /// bindings never give the same one.
+    /// The domain, the length-prefixed method, name, audience and caller (if any), then the
+    /// canonical arguments (last, so they need no length): one byte string per binding, and
+    /// distinct bindings never give the same one.
     pub(super) fn encoded(&self) -> Vec<u8> {
-        let mut bytes = DOMAIN.to_vec();
-        for field in [self.method, self.name, self.audience] {
+        let mut bytes = match self.caller {
+            None => DOMAIN.to_vec(),
+            Some(_) => DOMAIN_WITH_CALLER.to_vec(),
+        };
+        let fields = [self.method, self.name, self.audience];
+        for field in fields.into_iter().chain(self.caller) {
             bytes.extend_from_slice(&(field.len() as u64).to_be_bytes());
             bytes.extend_from_slice(field.as_bytes());
         }
@@ -94,8 +106,34 @@ mod tests {
             name,
             arguments,
             audience,
+            caller: None,
         }
         .encoded()
+    }
+
+    /// A binding without a caller is encoded byte for byte as before callers were bound, so
+    /// that the states an earlier build sealed (another instance, during an upgrade) open.
+    #[test]
+    fn a_binding_without_a_caller_encodes_as_before_callers_were_bound() {
+        let mut before = b"mcp-runtime requestState binding v1\n".to_vec();
+        for field in ["tools/call", "add", "srv"] {
+            before.extend_from_slice(&(field.len() as u64).to_be_bytes());
+            before.extend_from_slice(field.as_bytes());
+        }
+        before.extend_from_slice(br#"{"a":1}"#);
+        let arguments = json!({"a": 1});
+        assert_eq!(
+            encoded("tools/call", "add", Some(&arguments), "srv"),
+            before
+        );
+        let with_caller = Binding {
+            method: "tools/call",
+            name: "add",
+            arguments: Some(&arguments),
+            audience: "srv",
+            caller: Some(""),
+        };
+        assert_ne!(with_caller.encoded(), before);
     }
 
     #[test]
@@ -177,5 +215,19 @@ mod tests {
             encoded("tools/call", "ab", None, "c"),
             encoded("tools/call", "a", None, "bc")
         );
+        // The caller too, and a character moved between the audience and the caller.
+        let with = |audience, caller| {
+            Binding {
+                method: "tools/call",
+                name: "t",
+                arguments: Some(&args),
+                audience,
+                caller: Some(caller),
+            }
+            .encoded()
+        };
+        assert_ne!(base, with("a", ""));
+        assert_ne!(with("a", "alice"), with("a", "bob"));
+        assert_ne!(with("ab", "c"), with("a", "bc"));
     }
 }

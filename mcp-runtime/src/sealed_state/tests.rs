@@ -30,6 +30,7 @@ fn binding(arguments: &Value) -> Binding<'_> {
         name: "forecast",
         arguments: Some(arguments),
         audience: "https://weather.example/mcp",
+        caller: None,
     }
 }
 
@@ -115,6 +116,37 @@ fn changing_any_character_of_the_string_is_refused() {
     );
 }
 
+/// On a protected server a state is bound to the caller it was issued to: another caller, or
+/// none, sending it back with the same request is refused (SECURITY.md, "Sealed
+/// requestState").
+#[test]
+fn a_state_issued_to_one_caller_is_refused_from_another() {
+    let keys = fixed_keys(1);
+    let args = arguments();
+    let alice = Binding {
+        caller: Some("https://issuer.example alice"),
+        ..binding(&args)
+    };
+    let sealed = keys.seal(&alice, b"payload", LIFETIME, t0()).unwrap();
+    assert_eq!(keys.open(&alice, &sealed, t0()).unwrap(), b"payload");
+    for other in [
+        Some("https://issuer.example bob"),
+        Some("https://other-issuer.example alice"),
+        Some(""),
+        None,
+    ] {
+        let transplanted = Binding {
+            caller: other,
+            ..binding(&args)
+        };
+        assert_eq!(
+            keys.open(&transplanted, &sealed, t0()),
+            Err(StateRefusal::Forged),
+            "{other:?}"
+        );
+    }
+}
+
 #[test]
 fn a_state_opened_for_another_request_is_refused_as_forged() {
     let keys = fixed_keys(1);
@@ -148,6 +180,10 @@ fn a_state_opened_for_another_request_is_refused_as_forged() {
         },
         Binding {
             audience: "https://other.example/mcp",
+            ..binding(&args)
+        },
+        Binding {
+            caller: Some("https://issuer.example alice"),
             ..binding(&args)
         },
     ];

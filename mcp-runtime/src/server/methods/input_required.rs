@@ -107,11 +107,13 @@ pub(super) fn begin<'a>(
     }
     let retry = Retry::read(method, params.map(|p| &**p))?;
     let arguments = retry.arguments;
+    let caller = request.state.sink.authentication().owner();
     let binding = Binding {
         method,
         name,
         arguments: arguments.as_ref(),
         audience: &request.server().info.name,
+        caller: caller.as_deref(),
     };
     let carried = match retry.request_state {
         None => Carried::default(),
@@ -238,11 +240,13 @@ impl Input<'_> {
             .as_deref()
             .and_then(|params| Retry::read(self.method, Some(params)).ok())
             .and_then(|retry| retry.arguments);
+        let caller = request.state.sink.authentication().owner();
         let binding = Binding {
             method: self.method,
             name: self.name,
             arguments: arguments.as_ref(),
             audience: &request.server().info.name,
+            caller: caller.as_deref(),
         };
         let server = request.server();
         let sealed =
