@@ -124,7 +124,7 @@ fn server() -> Server {
         .tool::<chatter>()
         .resource::<note>()
         .max_subscriptions(2)
-        .max_subscription_uri_bytes(64)
+        .max_uri_bytes(64)
         .build()
         .unwrap()
 }
@@ -1535,7 +1535,7 @@ async fn subscriptions_are_capped_in_number_and_uri_length() {
     assert_eq!(too_long["error"]["code"], -32602);
     let message = too_long["error"]["message"].as_str().unwrap();
     assert!(
-        message.contains("max_subscription_uri_bytes") && message.contains("64"),
+        message.contains("max_uri_bytes") && message.contains("64"),
         "{message}"
     );
 }

@@ -279,6 +279,42 @@ async fn an_unknown_uri_is_resource_not_found_with_the_uri() {
     assert_eq!(error.code, -32602);
 }
 
+/// A URI over `max_uri_bytes` (8 KiB by default) is refused with -32602 naming the setting
+/// before it is matched against any template (RELIABILITY.md, "Both transports"): matching
+/// costs time and memory that grow with the URI, and `shop://docs/{+path}` would take it.
+/// One within the limit is read as before.
+#[tokio::test]
+async fn a_uri_over_the_limit_is_refused_before_it_is_matched() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    let within = format!(
+        "shop://docs/{}",
+        "a".repeat(8 * 1024 - "shop://docs/".len())
+    );
+    let read_within = read(&client, &within).await;
+    assert!(
+        read_within["contents"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("doc at aaa")
+    );
+    let over = format!("{within}a");
+    let error = client
+        .request("resources/read", json!({"uri": over}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602);
+    assert!(
+        error.message.contains("max_uri_bytes") && error.message.contains("8192"),
+        "{error}"
+    );
+    let error = client
+        .request("resources/subscribe", json!({"uri": over}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602);
+    assert!(error.message.contains("max_uri_bytes"), "{error}");
+}
+
 #[tokio::test]
 async fn subscribers_hear_of_updates_and_everyone_of_list_changes() {
     let server = server();

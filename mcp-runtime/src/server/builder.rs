@@ -10,6 +10,8 @@ use crate::catalog::Live;
 use crate::context::StateMap;
 use crate::error::{BuildError, BuildProblem};
 use crate::handler::registered;
+use crate::jsonrpc::RpcError;
+use crate::limit_log::LimitLog;
 use crate::prompt::{Prompt, PromptCatalog, PromptEntry};
 use crate::protocol::envelope::LastClient;
 use crate::protocol::stateless_result::CompleteMembers;
@@ -40,7 +42,8 @@ const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = SubscriptionLimits {
     max_listeners: 1024,
 };
 
-/// How many resources one session may subscribe to, and how long a subscribed URI may be.
+/// How many resources one session may subscribe to, how long a URI a client names may be, and
+/// how many listen streams may be open.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SubscriptionLimits {
     pub(crate) max: usize,
@@ -127,6 +130,28 @@ pub(crate) struct ServerCore {
 }
 
 impl ServerCore {
+    /// Refuses a resource URI longer than [`ServerBuilder::max_uri_bytes`]: checked before
+    /// anything else is done with it (matching a long URI against templates costs time and
+    /// memory that grow with its length).
+    pub(crate) fn check_uri(&self, uri: &str) -> Result<(), RpcError> {
+        let max = self.subscriptions.max_uri_bytes;
+        if uri.len() <= max {
+            return Ok(());
+        }
+        static LOG: LimitLog = LimitLog::new();
+        LOG.hit(|| {
+            format!(
+                "a resource URI of {} bytes is refused (ServerBuilder::max_uri_bytes: {max})",
+                uri.len()
+            )
+        });
+        Err(RpcError::invalid_params(format!(
+            "the URI is {} bytes long, over the server's limit of {max} bytes for a resource URI (ServerBuilder::max_uri_bytes)",
+            uri.len()
+        ))
+        .with_data(serde_json::json!({ "field": "uri" })))
+    }
+
     /// What every complete stateless result adds after its own members (cache hints
     /// included).
     pub(crate) fn complete_members(&self) -> &CompleteMembers {
@@ -415,10 +440,11 @@ impl ServerBuilder {
         self
     }
 
-    /// Sets the longest URI a session may subscribe to, in bytes (8 KiB by default, nginx's
-    /// request line buffer). A longer one is refused with -32602 (invalid params) naming the
-    /// limit.
-    pub fn max_subscription_uri_bytes(mut self, bytes: usize) -> ServerBuilder {
+    /// Sets the longest resource URI a client may name, in bytes (8 KiB by default, nginx's
+    /// request line buffer): in `resources/read`, `resources/subscribe` and
+    /// `subscriptions/listen`. A longer one is refused with -32602 (invalid params) naming
+    /// the limit, before it is matched against any template.
+    pub fn max_uri_bytes(mut self, bytes: usize) -> ServerBuilder {
         self.subscriptions.max_uri_bytes = bytes;
         self
     }

@@ -57,6 +57,8 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
                 return None;
             }
             let uri = field(request.params.as_ref().map(ParamsText::get), "uri")?;
+            // Too long to match: `resources/read` refuses it without reading anything.
+            server.check_uri(&uri).ok()?;
             let (entry, _) = resources.resolve(&uri)?;
             let uri = entry.definition.uri.to_string();
             ("resource", uri, entry.scopes.clone())

@@ -217,7 +217,7 @@ impl Session {
             subscriptions.remove(&uri);
             return Ok(());
         }
-        self.check_subscription_uri(&uri)?;
+        self.server.check_uri(&uri)?;
         let limits = self.server.subscriptions;
         if subscriptions.len() >= limits.max && !subscriptions.contains(&uri) {
             drop(subscriptions);
@@ -235,26 +235,6 @@ impl Session {
         }
         subscriptions.insert(uri);
         Ok(())
-    }
-
-    /// Refuses a URI longer than a subscription may be: checked before anything else is done
-    /// with it.
-    pub(crate) fn check_subscription_uri(&self, uri: &str) -> Result<(), RpcError> {
-        let max = self.server.subscriptions.max_uri_bytes;
-        if uri.len() <= max {
-            return Ok(());
-        }
-        static LOG: LimitLog = LimitLog::new();
-        LOG.hit(|| {
-            format!(
-                "a subscription to a URI of {} bytes is refused (ServerBuilder::max_subscription_uri_bytes: {max})",
-                uri.len()
-            )
-        });
-        Err(RpcError::invalid_params(format!(
-            "the URI is {} bytes long, over the server's limit of {max} bytes for a subscription (ServerBuilder::max_subscription_uri_bytes)",
-            uri.len()
-        )))
     }
 
     pub(crate) fn is_subscribed(&self, uri: &str) -> bool {

@@ -32,6 +32,7 @@ pub(super) async fn read_resource(
     let revision = request.revision();
     let members = ParamsObject::of("resources/read", params)?;
     let uri: String = members.required("uri")?;
+    request.server().check_uri(&uri)?;
     let has_meta = members.present("_meta")?.is_some();
     let (entry, variables) = request
         .server()
@@ -87,7 +88,7 @@ pub(super) fn subscribe(
     };
     let uri: String = ParamsObject::of(method, params)?.required("uri")?;
     if on {
-        session.check_subscription_uri(&uri)?;
+        server.check_uri(&uri)?;
     }
     if on && server.resources.load().resolve(&uri).is_none() {
         return Err(not_found(&uri, Revision::LATEST_SESSION_BASED));

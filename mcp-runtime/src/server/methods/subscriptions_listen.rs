@@ -96,12 +96,8 @@ pub(super) async fn listen(
                 limits.max
             )));
         }
-        if let Some(long) = uris.iter().find(|uri| uri.len() > limits.max_uri_bytes) {
-            return Err(RpcError::invalid_params(format!(
-                "a URI in `resourceSubscriptions` is {} bytes long, over the server's limit of {} (ServerBuilder::max_subscription_uri_bytes)",
-                long.len(),
-                limits.max_uri_bytes
-            )));
+        for uri in uris {
+            server.check_uri(uri)?;
         }
     }
     if let Some(ids) = &notifications.task_ids
