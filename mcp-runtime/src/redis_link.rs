@@ -8,6 +8,30 @@ use std::time::Duration;
 /// How long connecting to Redis, or one round trip, may take.
 pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The client of the Redis at `url` and its address (host and port, what log lines name);
+/// `Err` says why `url` is not a Redis URL, with any password in it hidden.
+pub(crate) fn open(url: &str) -> Result<(redis::Client, String), String> {
+    let client = redis::Client::open(url).map_err(|e| {
+        format!(
+            "`{}` is not a Redis URL (ServerBuilder::redis): {e}",
+            without_credentials(url)
+        )
+    })?;
+    let address = client.get_connection_info().addr().to_string();
+    Ok((client, address))
+}
+
+/// `url` with its user and password, if it has any, replaced by `***`: what may be shown.
+fn without_credentials(url: &str) -> String {
+    let start = url.find("://").map_or(0, |scheme| scheme + 3);
+    let rest = &url[start..];
+    let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
+    match authority.rfind('@') {
+        Some(at) => format!("{}***{}", &url[..start], &rest[at..]),
+        None => url.to_owned(),
+    }
+}
+
 /// A multiplexed connection to `client`'s Redis, within [`CONNECT_TIMEOUT`]; `Err` says why
 /// not.
 pub(crate) async fn connect(
@@ -162,5 +186,29 @@ pub(crate) mod test_server {
             std::thread::sleep(Duration::from_millis(25));
         }
         panic!("redis-server does not listen on {port}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SECURITY.md, "Several instances": a URL that does not parse is named in the error with
+    /// its password hidden, whatever part of it is malformed.
+    #[test]
+    fn a_url_that_is_refused_is_named_without_its_password() {
+        for url in [
+            "redis://:s3cret@ho st:6379",
+            "redis://user:s3cret@host:port/0",
+            "rediss://:s3cret@[::1:6379",
+            "nonsense:s3cret@host",
+            "redis://:s3cret@host:6379/x@y z",
+        ] {
+            let error = open(url).err().unwrap_or_else(|| panic!("{url} opened"));
+            assert!(!error.contains("s3cret"), "{url}: {error}");
+            assert!(error.contains("***@"), "{url}: {error}");
+            assert!(error.contains("ServerBuilder::redis"), "{url}: {error}");
+        }
+        assert_eq!(without_credentials("redis://host:1/0"), "redis://host:1/0");
     }
 }

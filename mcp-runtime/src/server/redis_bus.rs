@@ -135,9 +135,7 @@ impl RedisBus {
     /// (`mcp:changes:NAME`), within [`CONNECT_TIMEOUT`]; `Err` says why not, naming the
     /// address.
     pub(crate) fn connect(url: &str, name: &str) -> Result<RedisBus, String> {
-        let client = redis::Client::open(url)
-            .map_err(|e| format!("`{url}` is not a Redis URL (ServerBuilder::redis): {e}"))?;
-        let address = client.get_connection_info().addr().to_string();
+        let (client, address) = crate::redis_link::open(url)?;
         let local = broadcast::Sender::new(BACKLOG);
         let (outgoing, queue) = mpsc::channel(QUEUE);
         let connected = Arc::new(AtomicBool::new(false));

@@ -117,9 +117,7 @@ impl RedisTasks {
         instance: &str,
         ttl: Duration,
     ) -> Result<RedisTasks, String> {
-        let client = redis::Client::open(url)
-            .map_err(|e| format!("`{url}` is not a Redis URL (ServerBuilder::redis): {e}"))?;
-        let address = client.get_connection_info().addr().to_string();
+        let (client, address) = crate::redis_link::open(url)?;
         let (requests, queue) = mpsc::channel(QUEUE);
         let link = Link {
             connection: Reconnecting::new(client),

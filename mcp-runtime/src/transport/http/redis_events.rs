@@ -82,9 +82,7 @@ impl RedisEvents {
     /// The store on the Redis at `url` for the server `name`, keeping what is written for
     /// `ttl` after the session's last event. Connects on first use.
     pub(super) fn start(url: &str, name: &str, ttl: Duration) -> Result<RedisEvents, String> {
-        let client = redis::Client::open(url)
-            .map_err(|e| format!("`{url}` is not a Redis URL (ServerBuilder::redis): {e}"))?;
-        let address = client.get_connection_info().addr().to_string();
+        let (client, address) = crate::redis_link::open(url)?;
         let (commands, queue) = mpsc::channel(QUEUE);
         let link = Link {
             address,
