@@ -303,6 +303,34 @@ async fn removed_methods_are_not_found() {
     assert!(error.message.contains("2026-07-28"), "{error}");
 }
 
+/// Sends the client a request of its own, and says what came of it.
+#[mcp_tool]
+async fn ask_directly(ctx: Context) -> String {
+    match ctx.request("roots/list", &json!({})).await {
+        Ok(answer) => format!("answered: {answer}"),
+        Err(error) => format!("refused: {}", error.message),
+    }
+}
+
+/// Servers send no requests in 2026-07-28 (basic/patterns/mrtr): `Context::request` fails at
+/// once, saying what to use instead (SECURITY.md, "Revision 2026-07-28").
+#[tokio::test]
+async fn a_handler_s_own_request_to_the_client_fails_at_once() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<ask_directly>()
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    let result = client.call("ask_directly", json!({})).await;
+    let text = first_text(&result);
+    assert!(
+        text.starts_with("refused: ")
+            && text.contains("servers send no requests")
+            && text.contains("Context::elicit"),
+        "{text}"
+    );
+}
+
 /// A method of a capability the server does not declare is -32601 (server-stateless's
 /// "tools/list is consistent with the tools capability").
 #[tokio::test]

@@ -50,7 +50,8 @@ impl HostPolicy {
         }
     }
 
-    /// Exactly these host names (any port).
+    /// Exactly these host names: on the server's own port when `serve_http` serves it (which
+    /// tells the policy its port), on any port when mounted with `http_router`.
     pub fn only(hosts: impl IntoIterator<Item = impl Into<String>>) -> HostPolicy {
         HostPolicy {
             hosts: Some(hosts.into_iter().map(Into::into).collect()),
