@@ -392,6 +392,50 @@ async fn a_client_that_never_answers_does_not_hang_the_tool() {
     assert_eq!(messages[1]["method"], "notifications/cancelled");
 }
 
+/// A handler cancelled while it waits for the client's answer withdraws its question: the
+/// server forgets it (rather than keeping it until the connection ends) and tells the client
+/// with `notifications/cancelled` (basic/utilities/cancellation), before the request timeout.
+#[tokio::test]
+async fn a_cancelled_handler_withdraws_its_question_to_the_client() {
+    let client = Checked::connect_uninitialized(&server(), "2025-06-18");
+    client
+        .client
+        .initialize_with("2025-06-18", json!({"elicitation": {}}))
+        .await
+        .unwrap();
+    client.client.send_raw(
+        &json!({"jsonrpc": "2.0", "id": 77, "method": "tools/call",
+                "params": {"name": "confirm", "arguments": {}}})
+        .to_string(),
+    );
+    let asked = client.next_message().await.expect("the question");
+    assert_eq!(asked["method"], "elicitation/create");
+    client
+        .client
+        .notify("notifications/cancelled", json!({"requestId": 77}));
+    let withdrawn = client
+        .next_message()
+        .await
+        .expect("the question is withdrawn");
+    assert_eq!(
+        withdrawn["method"], "notifications/cancelled",
+        "{withdrawn}"
+    );
+    assert_eq!(withdrawn["params"]["requestId"], asked["id"]);
+    assert_eq!(
+        withdrawn["params"]["reason"],
+        "the request that asked was cancelled"
+    );
+    // No reply to the cancelled call, and nothing more.
+    assert_eq!(
+        client
+            .client
+            .next_message(std::time::Duration::from_millis(500))
+            .await,
+        None
+    );
+}
+
 #[tokio::test]
 async fn roots_are_listed() {
     let client = Checked::connect_uninitialized(&server(), "2025-11-25");

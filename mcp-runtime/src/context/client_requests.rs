@@ -32,8 +32,9 @@ impl ClientRequests {
         }
     }
 
-    /// Sends a request to the client on `sink` and waits for the answer; on a timeout, tells
-    /// the client the request is cancelled.
+    /// Sends a request to the client on `sink` and waits for the answer. On a timeout, or when
+    /// the wait is dropped (its handler cancelled), the request is forgotten and the client
+    /// told it is cancelled.
     pub(crate) async fn send(
         &self,
         sink: &Outbound,
@@ -47,22 +48,22 @@ impl ClientRequests {
             .lock()
             .expect("lock poisoned")
             .insert(id.clone(), sender);
+        let mut waiting = Waiting {
+            requests: self,
+            sink,
+            id,
+            reason: "the request that asked was cancelled",
+        };
         sink.send(
-            Outgoing::Request(id.clone()),
-            encode_request(&id, method, params),
+            Outgoing::Request(waiting.id.clone()),
+            encode_request(&waiting.id, method, params),
         );
         match tokio::time::timeout(self.timeout, receiver).await {
             Ok(Ok(outcome)) => outcome,
             Ok(Err(_)) => Err(RpcError::internal("the client closed the connection")),
             Err(_) => {
-                self.pending.lock().expect("lock poisoned").remove(&id);
-                sink.send(
-                    Outgoing::Notification { related: None },
-                    encode_notification(
-                        "notifications/cancelled",
-                        &serde_json::json!({"requestId": id.to_value(), "reason": "timed out"}),
-                    ),
-                );
+                waiting.reason = "timed out";
+                drop(waiting);
                 Err(RpcError::internal(format!(
                     "the client did not answer `{method}` within {} s",
                     self.timeout.as_secs_f64()
@@ -89,6 +90,39 @@ impl ClientRequests {
         let pending = std::mem::take(&mut *self.pending.lock().expect("lock poisoned"));
         for (_, waiter) in pending {
             let _ = waiter.send(Err(RpcError::internal("the client closed the connection")));
+        }
+    }
+}
+
+/// A request to the client while it awaits its answer. When the wait ends unanswered (timed
+/// out, or dropped because its handler was cancelled) the request is still pending: it is
+/// forgotten then, and the client told with `notifications/cancelled`, so that nothing is left
+/// behind until the connection ends. An answered request, or one failed by `fail_all`, has
+/// left the pending map already.
+struct Waiting<'a> {
+    requests: &'a ClientRequests,
+    sink: &'a Outbound,
+    id: RequestId,
+    /// Why the client is told the request is cancelled, if it is.
+    reason: &'static str,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        // No panic here (a drop may run while a panic unwinds): a poisoned lock is taken as is.
+        let mut pending = match self.requests.pending.lock() {
+            Ok(pending) => pending,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if pending.remove(&self.id).is_some() {
+            drop(pending);
+            self.sink.send(
+                Outgoing::Notification { related: None },
+                encode_notification(
+                    "notifications/cancelled",
+                    &serde_json::json!({"requestId": self.id.to_value(), "reason": self.reason}),
+                ),
+            );
         }
     }
 }
