@@ -173,6 +173,34 @@ async fn batches_are_refused_where_the_revision_removed_them() {
     }
 }
 
+/// A batch is handled at once, so it may hold no more messages than a session runs requests at
+/// once (`max_requests_in_flight`; RELIABILITY.md, "Both transports"): a longer one gets one
+/// -32600 naming the setting, and none of it runs; one at the limit is served.
+#[tokio::test]
+async fn a_batch_longer_than_the_requests_a_session_runs_at_once_is_refused_whole() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<echo>()
+        .max_requests_in_flight(3)
+        .build()
+        .unwrap();
+    let client = Checked::connect(&server, "2025-03-26").await;
+    let batch = |n: u64| {
+        let items: Vec<Value> = (1..=n)
+            .map(|id| json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
+            .collect();
+        Value::Array(items).to_string()
+    };
+    let refused = raw_reply(&client, &batch(4)).await;
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("4 messages") && message.contains("max_requests_in_flight"),
+        "{message}"
+    );
+    let served = raw_reply(&client, &batch(3)).await;
+    assert_eq!(served.as_array().map(Vec::len), Some(3), "{served}");
+}
+
 #[tokio::test]
 async fn batches_work_in_2025_03_26() {
     let client = Checked::connect(&server(), "2025-03-26").await;

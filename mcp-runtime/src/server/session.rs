@@ -684,6 +684,17 @@ impl Session {
             sink.send(Outgoing::Reply(None), self.error_message(None, &error));
             return;
         }
+        // A batch is handled at once: it may hold no more than a session runs at once, which
+        // also bounds the replies gathered for it.
+        let max = self.server.max_requests_in_flight;
+        if items.len() > max {
+            let error = RpcError::invalid_request(format!(
+                "the batch holds {} messages, over the server's limit of {max} requests at once (ServerBuilder::max_requests_in_flight): send smaller batches",
+                items.len()
+            ));
+            sink.send(Outgoing::Reply(None), self.error_message(None, &error));
+            return;
+        }
         let batch = Arc::new(BatchReply {
             outbound: sink.clone(),
             replies: Mutex::new(Vec::new()),
