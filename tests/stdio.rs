@@ -754,6 +754,53 @@ fn a_file_for_stdin_is_served_by_the_reader_thread() {
     assert_eq!(ids, [0, 1, 2], "{lines:?}");
 }
 
+/// A stdin read faster than it is served is not read into memory whole (RELIABILITY.md,
+/// "stdio"): with a 64 MiB file for stdin and a stdout nobody reads, the serving stops at its
+/// output backlog and the reader thread at its queue (16 MiB), so the server's peak memory
+/// stays far below the file's size. (Before the queue was bounded it read the whole file.)
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_for_stdin_is_read_ahead_only_as_far_as_the_reader_s_queue() {
+    use std::io::Write as _;
+    let dir = std::env::temp_dir().join(format!("mcp-stdio-big-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("requests");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    writeln!(file, "{INITIALIZE}").unwrap();
+    // Each error reply repeats the 60 KB method name: the output backlog fills at once.
+    let method = "x".repeat(60_000);
+    for id in 1..=1100 {
+        writeln!(
+            file,
+            "{}",
+            json!({"jsonrpc": "2.0", "id": id, "method": method})
+        )
+        .unwrap();
+    }
+    drop(file);
+    let mut child = Command::new(example("printing"))
+        .stdin(Stdio::from(std::fs::File::open(&path).unwrap()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the example starts");
+    // Long enough for a reader that does not wait to read the whole file many times over.
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status");
+    let _ = child.kill();
+    let _ = child.wait();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        peak_kib < 40 * 1024,
+        "the server held {peak_kib} KiB: it read its 64 MiB stdin ahead of serving it"
+    );
+}
+
 /// A client that closes the server's stdout (and keeps stdin open) ends the server, even with
 /// a request in flight.
 #[test]

@@ -205,7 +205,7 @@ enum Input {
     NonBlocking(TakingTurns),
     /// The chunks a reader thread reads from stdin, blocking; whether their end was taken.
     Thread {
-        chunks: mpsc::UnboundedReceiver<io::Result<Vec<u8>>>,
+        chunks: mpsc::Receiver<io::Result<Vec<u8>>>,
         ended: bool,
     },
 }
@@ -238,9 +238,12 @@ fn open_stdio(
             return Ok((Input::NonBlocking(input), writer, session));
         }
     }
-    let (chunks, receiver) = mpsc::unbounded_channel();
-    // The thread never waits for the loop, so a client that writes everything before it reads
-    // is never stuck behind a blocked write: what it sent is read meanwhile.
+    let (chunks, receiver) = mpsc::channel(QUEUED_READS);
+    // The thread waits for the loop only when QUEUED_READS reads wait for it, so a client that
+    // writes everything before it reads is not stuck behind a blocked write (what it sent is
+    // read meanwhile, up to 16 MiB, as the non-blocking path reads while its output backlog
+    // allows), and a stdin read faster than it is served (a file) is not read into memory
+    // whole.
     let reader = serving.reader();
     crate::named_thread::spawn(
         "mcp-stdin",
@@ -268,7 +271,7 @@ fn open_stdio(
                     Err(error) => Err(error),
                 };
                 let failed = read.is_err();
-                if let Err(unsent) = chunks.send(read) {
+                if let Err(unsent) = chunks.blocking_send(read) {
                     // Serving is over: the next one reads it first.
                     if let Ok(bytes) = unsent.0 {
                         stdin_leftover::keep(|kept| kept.read(&bytes));
@@ -289,6 +292,9 @@ fn open_stdio(
     };
     Ok((input, writer, session))
 }
+
+/// How many reads of the fallback reader may wait for the serving loop: 16 MiB of 64 KiB reads.
+const QUEUED_READS: usize = 256;
 
 /// Why the serving loop ended.
 enum Ended {
@@ -480,10 +486,10 @@ mod tests {
     #[test]
     fn a_serving_that_ends_keeps_its_begun_line_and_the_chunks_read_ahead_in_order() {
         for framer_first in [true, false] {
-            let (reader, chunks) = mpsc::unbounded_channel();
-            reader.send(Ok(b"o\nnext\nla".to_vec())).unwrap();
-            reader.send(Err(io::Error::other("ignored"))).unwrap();
-            reader.send(Ok(b"st".to_vec())).unwrap();
+            let (reader, chunks) = mpsc::channel(8);
+            reader.try_send(Ok(b"o\nnext\nla".to_vec())).unwrap();
+            reader.try_send(Err(io::Error::other("ignored"))).unwrap();
+            reader.try_send(Ok(b"st".to_vec())).unwrap();
             let input = Input::Thread {
                 chunks,
                 ended: false,
@@ -505,12 +511,12 @@ mod tests {
             );
             assert!(!kept.ended);
             assert!(
-                reader.send(Ok(Vec::new())).is_err(),
+                reader.try_send(Ok(Vec::new())).is_err(),
                 "the channel is closed"
             );
         }
-        let (reader, chunks) = mpsc::unbounded_channel();
-        reader.send(Ok(b"end\n".to_vec())).unwrap();
+        let (reader, chunks) = mpsc::channel(8);
+        reader.try_send(Ok(b"end\n".to_vec())).unwrap();
         // The reader ended at stdin's end.
         drop(reader);
         drop(Input::Thread {
