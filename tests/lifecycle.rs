@@ -113,6 +113,46 @@ async fn initialize_reports_the_server_and_only_what_it_has() {
     assert!(result.get("instructions").is_none());
 }
 
+/// A session holds what `initialize` declares for its life, so the params are bounded (64
+/// KiB; RELIABILITY.md, "Both transports"): longer ones get -32602 saying so, the session is
+/// not initialized by them, and an `initialize` of ordinary size then succeeds.
+#[tokio::test]
+async fn an_oversized_initialize_is_refused_and_leaves_the_session_uninitialized() {
+    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
+    let padding: serde_json::Map<String, serde_json::Value> = (0..2000)
+        .map(|n| {
+            (
+                format!("x-experiment-{n}"),
+                json!({"enabled": true, "note": "padding"}),
+            )
+        })
+        .collect();
+    let error = client
+        .request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25",
+                   "capabilities": {"experimental": padding},
+                   "clientInfo": {"name": "big", "version": "1"}}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602);
+    assert!(
+        error.message.contains("limit of 64 KiB"),
+        "{}",
+        error.message
+    );
+    let result = client
+        .request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "small", "version": "1"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(result["protocolVersion"], "2025-11-25");
+}
+
 #[tokio::test]
 async fn initialize_without_its_required_fields_is_invalid_params() {
     let client = Checked::connect_uninitialized(&server(), "2025-11-25");

@@ -8,6 +8,11 @@ use crate::protocol::{ClientInfo, Implementation, InitializeResult, Revision, Wi
 use crate::server::session::Negotiated;
 use crate::server::{ServerCore, Session};
 
+/// The longest `initialize` params a session keeps what the client declares from (its
+/// capabilities and `clientInfo`, held for the session's life): clients declare themselves in
+/// far less, and 10,000 sessions of 4 MiB each would hold gigabytes.
+const MAX_INITIALIZE_BYTES: usize = 64 * 1024;
+
 /// `initialize`: settles the session's revision and client, and says what the server offers.
 pub(super) fn initialize(
     server: &ServerCore,
@@ -15,6 +20,13 @@ pub(super) fn initialize(
     id: &RequestId,
     params: Option<&str>,
 ) -> Result<Vec<u8>, RpcError> {
+    if let Some(text) = params.filter(|text| text.len() > MAX_INITIALIZE_BYTES) {
+        return Err(RpcError::invalid_params(format!(
+            "`initialize`'s params are {} bytes, over the server's limit of {} KiB for what a client declares about itself: send the capabilities and `clientInfo` alone",
+            text.len(),
+            MAX_INITIALIZE_BYTES / 1024
+        )));
+    }
     let params = ParamsObject::of("initialize", params)?;
     let protocol_version: String = params.required("protocolVersion")?;
     let client_info: WireClientInfo = params.required("clientInfo")?;
