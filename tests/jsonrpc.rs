@@ -161,6 +161,27 @@ async fn invalid_requests_are_answered_with_invalid_request() {
     }
 }
 
+/// An id comes back in its reply and in every notification about its request, so it is
+/// bounded (1024 bytes of JSON text; RELIABILITY.md, "Both transports"): a longer one is
+/// -32600 without an id (echoing it is what the limit prevents), one at the limit is served.
+#[tokio::test]
+async fn an_id_longer_than_the_limit_is_refused_without_echoing_it() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    let ping = |id: &str| json!({"jsonrpc": "2.0", "id": id, "method": "ping"}).to_string();
+    let at_the_limit = "i".repeat(1022);
+    let reply = raw_reply(&client, &ping(&at_the_limit)).await;
+    assert_eq!(reply["id"], at_the_limit.as_str());
+    assert_eq!(reply["result"], json!({}));
+    let reply = raw_reply(&client, &ping(&format!("{at_the_limit}i"))).await;
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    assert!(reply.get("id").is_none_or(Value::is_null), "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("1025 bytes long") && message.contains("1024"),
+        "{message}"
+    );
+}
+
 #[tokio::test]
 async fn batches_are_refused_where_the_revision_removed_them() {
     for revision in ["2025-06-18", "2025-11-25"] {

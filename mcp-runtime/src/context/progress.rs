@@ -17,11 +17,17 @@ struct ProgressParams<'a> {
 }
 
 impl Context {
-    /// The request's progress token (`_meta.progressToken`), exactly as the client sent it.
+    /// The request's progress token (`_meta.progressToken`), exactly as the client sent it:
+    /// a string or an integer, of at most 1 KiB (it is repeated in every progress
+    /// notification, so a longer one asks for none).
     pub fn progress_token(&self) -> Option<&Value> {
         self.meta()?
             .get("progressToken")
-            .filter(|token| token.is_string() || token.is_number())
+            .filter(|token| match token {
+                Value::String(text) => text.len() + 2 <= crate::jsonrpc::MAX_ID_BYTES,
+                Value::Number(_) => true,
+                _ => false,
+            })
     }
 
     /// Reports progress: sends `notifications/progress` with the request's progress token.

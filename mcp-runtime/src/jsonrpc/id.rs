@@ -28,6 +28,11 @@ pub(crate) type IdMap<V> = HashMap<RequestId, V, foldhash::fast::RandomState>;
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct RequestId(Spelling);
 
+/// The longest id accepted, as JSON text (quotes included), and the longest progress token:
+/// each is echoed in the reply or in every notification about the request (a listen stream's,
+/// a progress report), so a longer one would make every message that long.
+pub(crate) const MAX_ID_BYTES: usize = 1024;
+
 /// The longest id text kept in place: what fits beside its length in the size of a shared one.
 const INLINE: usize = 7;
 

@@ -19,7 +19,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::scan::{Members, decoded, only_space};
-use super::{ErrorCode, RequestId, RpcError, Text};
+use super::{ErrorCode, MAX_ID_BYTES, RequestId, RpcError, Text};
 
 /// A request from the client: it gets exactly one reply.
 #[derive(Debug)]
@@ -304,6 +304,15 @@ fn invalid(id: Option<RequestId>, message: impl Into<String>) -> Incoming {
 fn classify(envelope: Envelope<'_>) -> Incoming {
     let id = match envelope.id {
         None => None,
+        Some(text) if text.len() > MAX_ID_BYTES => {
+            return invalid(
+                None,
+                format!(
+                    "`id` is {} bytes long, over the server's limit of {MAX_ID_BYTES}: an id comes back in the reply and in every notification about the request, so use a shorter string or an integer",
+                    text.len()
+                ),
+            );
+        }
         Some(text) => match RequestId::from_json(text) {
             Some(id) => Some(id),
             None => {

@@ -19,8 +19,8 @@ pub(crate) use encode::{
     encode_result_with, encode_result_written, write_result,
 };
 pub use error::{ErrorCode, RpcError};
-pub(crate) use id::IdMap;
 pub use id::RequestId;
+pub(crate) use id::{IdMap, MAX_ID_BYTES};
 pub(crate) use incoming::{
     Incoming, IncomingRequest, IncomingResponse, ParamsPass, ParamsText, parse_message,
     parse_message_with,

@@ -162,6 +162,18 @@ impl Claim<'_> {
             },
         };
         if let Some(token) = self.progress_token
+            && token.len() > crate::jsonrpc::MAX_ID_BYTES
+        {
+            return Err(malformed(
+                "progressToken",
+                &format!(
+                    "is {} bytes long, over the server's limit of {}: it is repeated in every progress notification",
+                    token.len(),
+                    crate::jsonrpc::MAX_ID_BYTES
+                ),
+            ));
+        }
+        if let Some(token) = self.progress_token
             && !(serde_json::from_str::<Cow<'_, str>>(token).is_ok()
                 || serde_json::from_str::<i64>(token).is_ok()
                 || serde_json::from_str::<u64>(token).is_ok())
@@ -462,10 +474,14 @@ mod tests {
             let claim = read(format!(r#"{{{base},"progressToken":{token}}}"#));
             assert!(claim.is_ok(), "{token}");
         }
-        for token in ["1e3", "18446744073709551616", "-9223372036854775809"] {
+        let long = format!("\"{}\"", "t".repeat(1023));
+        for token in ["1e3", "18446744073709551616", "-9223372036854775809", &long] {
             let error = read(format!(r#"{{{base},"progressToken":{token}}}"#)).unwrap_err();
             assert!(error.message.contains("progressToken"), "{token}: {error}");
         }
+        let at_the_limit = format!("\"{}\"", "t".repeat(1022));
+        let claim = read(format!(r#"{{{base},"progressToken":{at_the_limit}}}"#));
+        assert!(claim.is_ok(), "a token of 1024 bytes is accepted");
     }
 
     #[test]
