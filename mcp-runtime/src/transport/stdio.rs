@@ -37,7 +37,8 @@ use super::writer::SharedWriter;
 use crate::error::Error;
 use crate::handler::BoxFuture;
 use crate::jsonrpc::{RpcError, request_id_in_prefix};
-use crate::outbound::Outbound;
+use crate::limit_log::LimitLog;
+use crate::outbound::{Outbound, Outgoing};
 use crate::server::{Server, Session};
 
 impl Server {
@@ -79,8 +80,21 @@ impl Server {
     fn stdio_session(&self, writer: &Arc<SharedWriter>) -> Arc<Session> {
         let sender = Arc::clone(writer);
         let appender = Arc::clone(writer);
-        let outbound = Outbound::new(self.core.trace, move |_, message| sender.send(&message))
-            .with_append(move |_, write| appender.send_written(write));
+        let max_backlog = self.core.max_output_backlog;
+        let outbound = Outbound::new(self.core.trace, move |kind, message| match kind {
+            Outgoing::Notification { .. } => {
+                if !sender.send_droppable(&message) {
+                    static LOG: LimitLog = LimitLog::new();
+                    LOG.hit(|| {
+                        format!(
+                            "the client has left twice ServerBuilder::max_output_backlog ({max_backlog} bytes) unread: notifications are dropped until it reads"
+                        )
+                    });
+                }
+            }
+            _ => sender.send(&message),
+        })
+        .with_append(move |_, write| appender.send_written(write));
         Session::new_in_order(self.core.clone(), outbound)
     }
 

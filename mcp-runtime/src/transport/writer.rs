@@ -17,7 +17,8 @@
 //! ([`ServerBuilder::max_output_backlog`](crate::ServerBuilder::max_output_backlog)) the
 //! serving loop waits for [`room`](SharedWriter::room) before it reads stdin again, so a client
 //! that stops reading the server's output is not read either. Past the limit, the backlog grows
-//! only by what the requests already in flight send.
+//! only by what the requests already in flight send, and past twice the limit notifications
+//! (progress, logs, list changes) are dropped ([`send_droppable`](SharedWriter::send_droppable)).
 
 use std::io::{self, Write};
 use std::mem;
@@ -26,6 +27,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 #[cfg(unix)]
 use super::nonblocking::NonBlocking;
 use crate::handler::BoxFuture;
+
+/// How many times the backlog limit what waits may reach before a message that may be dropped
+/// (a notification) is: past the limit the loop stops reading, but handlers and the server's
+/// own changes go on sending to a client that has stopped reading.
+const DROP_AT_LIMITS: usize = 2;
 
 /// Above this many pending bytes a sender writes at once instead of waiting for the flush.
 const WRITE_NOW: usize = 256 * 1024;
@@ -132,6 +138,22 @@ impl SharedWriter {
     /// Queues one message (a newline is added) to be written soon.
     pub(crate) fn send(self: &Arc<Self>, message: &[u8]) {
         self.send_written(&mut |pending| pending.extend_from_slice(message));
+    }
+
+    /// [`send`](Self::send) of a message that may be dropped (a notification): dropped, and
+    /// `false` returned, when what waits to be written is past twice the backlog limit, so
+    /// that a client that stops reading makes the server hold no more than that (replies and
+    /// requests, which may not be dropped, still join it).
+    pub(crate) fn send_droppable(self: &Arc<Self>, message: &[u8]) -> bool {
+        {
+            let queue = self.lock_queue();
+            let waiting = queue.pending.len() + queue.in_flight;
+            if waiting > self.max_backlog.saturating_mul(DROP_AT_LIMITS) {
+                return false;
+            }
+        }
+        self.send(message);
+        true
     }
 
     /// [`send`](Self::send) of the message `write` appends to the buffer (under its lock, so
@@ -398,6 +420,61 @@ impl Drop for Hold {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An output whose first write waits until the test opens it.
+    struct Gated {
+        entered: std::sync::mpsc::Sender<()>,
+        open: Arc<std::sync::Barrier>,
+        sink: Sink,
+        first: bool,
+    }
+
+    impl Write for Gated {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if std::mem::take(&mut self.first) {
+                self.entered.send(()).unwrap();
+                self.open.wait();
+            }
+            self.sink.write(buf)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// RELIABILITY.md, "stdio": with the output stuck, notifications are queued until twice
+    /// the backlog limit waits, then dropped; replies are queued whatever waits.
+    #[test]
+    fn past_twice_the_backlog_notifications_are_dropped_and_replies_kept() {
+        let (entered, has_entered) = std::sync::mpsc::channel();
+        let open = Arc::new(std::sync::Barrier::new(2));
+        let sink = Sink::default();
+        let output = Gated {
+            entered,
+            open: Arc::clone(&open),
+            sink: sink.clone(),
+            first: true,
+        };
+        let writer = SharedWriter::new(output, 100);
+        let first = {
+            let writer = Arc::clone(&writer);
+            std::thread::spawn(move || writer.send(b"first"))
+        };
+        has_entered.recv().unwrap();
+        writer.send(&[b'x'; 150]);
+        assert!(writer.send_droppable(b"kept"), "151 bytes wait, within 200");
+        writer.send(&[b'y'; 100]);
+        assert!(!writer.send_droppable(b"dropped"), "256 bytes wait");
+        open.wait();
+        first.join().unwrap();
+        let written = String::from_utf8(sink.bytes.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = written
+            .lines()
+            .map(|line| &line[..line.len().min(5)])
+            .collect();
+        assert_eq!(lines, ["first", "xxxxx", "kept", "yyyyy"]);
+    }
 
     #[derive(Clone, Default)]
     struct Sink {
