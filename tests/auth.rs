@@ -332,6 +332,13 @@ async fn a_token_from_the_authorization_server_names_the_caller_and_its_scopes_d
     let read = json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "notes://7"}});
     let get =
         json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {"name": "draft"}});
+    // Completion runs the prompt's or the template's own code (its completer): the same scopes.
+    let complete = |reference: Value| {
+        json!({"jsonrpc": "2.0", "id": 4, "method": "completion/complete", "params": {
+            "ref": reference, "argument": {"name": "number", "value": "1"}}})
+    };
+    let complete_prompt = complete(json!({"type": "ref/prompt", "name": "draft"}));
+    let complete_template = complete(json!({"type": "ref/resource", "uri": "notes://{number}"}));
     let reply = post(port, &writer, None, &read).await.json().await;
     assert_eq!(
         reply["result"]["contents"][0]["text"], "note 7, read by writer",
@@ -366,6 +373,8 @@ async fn a_token_from_the_authorization_server_names_the_caller_and_its_scopes_d
         for (request, handler) in [
             (&read, "resource `notes://{number}`"),
             (&get, "prompt `draft`"),
+            (&complete_template, "resource `notes://{number}`"),
+            (&complete_prompt, "prompt `draft`"),
         ] {
             let response = post(port, &token, None, request).await;
             assert_eq!(response.status, 403, "{handler}");
@@ -980,6 +989,11 @@ async fn each_handler_checks_its_scopes_itself_whatever_the_transport_decided() 
 
     let client = TestClient::as_caller(&server, ana);
     client.initialize().await.unwrap();
+    let ana_client = TestClient::as_caller(
+        &server,
+        Caller::new("ana", ["notes:write"], serde_json::Map::new()),
+    );
+    ana_client.initialize().await.unwrap();
     let result = client
         .call_tool("write_note", json!({"text": "hi"}))
         .await
@@ -1021,6 +1035,34 @@ async fn each_handler_checks_its_scopes_itself_whatever_the_transport_decided() 
         error.message.contains("prompt `draft` needs the scope"),
         "{error:?}"
     );
+    // Completion runs the handler's completer: refused alike, before anything is looked up.
+    for (reference, handler) in [
+        (
+            json!({"type": "ref/prompt", "name": "draft"}),
+            "prompt `draft`",
+        ),
+        (
+            json!({"type": "ref/resource", "uri": "notes://{number}"}),
+            "resource `notes://{number}`",
+        ),
+    ] {
+        let params = json!({"ref": reference, "argument": {"name": "number", "value": "1"}});
+        let error = client
+            .request("completion/complete", params.clone())
+            .await
+            .unwrap_err();
+        assert!(
+            error
+                .message
+                .contains(&format!("{handler} needs the scope")),
+            "{error:?}"
+        );
+        // The caller with the scope gets past it, to what the completion itself says (no
+        // values for the template's variable; no argument `number` for the prompt).
+        if let Err(error) = ana_client.request("completion/complete", params).await {
+            assert!(!error.message.contains("needs the scope"), "{error:?}");
+        }
+    }
 
     // A tool built at run time declares its scopes too.
     let erase = mcp_runtime::DynamicTool::new("erase_notes", "Erases every note.")

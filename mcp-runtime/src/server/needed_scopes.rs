@@ -1,5 +1,7 @@
 //! The scopes a message needs before it is run: for each `tools/call`, `prompts/get` and
-//! `resources/read` it carries (a batch's included), the scopes of the handler it would run.
+//! `resources/read` it carries (a batch's included), the scopes of the handler it would run;
+//! for a `completion/complete`, those of the prompt or resource template whose completer it
+//! would run.
 //!
 //! A transport checks them against the caller first, so that HTTP can refuse with `403` and a
 //! challenge naming the scopes, as the specification asks; each handler entry checks them
@@ -63,12 +65,57 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
             let uri = entry.definition.uri.to_string();
             ("resource", uri, entry.scopes.clone())
         }
+        "completion/complete" => {
+            let (prompts, resources) = (server.prompts.load(), server.resources.load());
+            if !prompts.any_scoped() && !resources.templates.any_scoped() {
+                return None;
+            }
+            match reference(request.params.as_ref().map(ParamsText::get))? {
+                Reference::Prompt(name) => {
+                    let scopes = prompts.get(&name)?.scopes.clone();
+                    ("prompt", name, scopes)
+                }
+                Reference::Template(uri) => {
+                    let scopes = resources.templates.get(&uri)?.scopes.clone();
+                    ("resource", uri, scopes)
+                }
+            }
+        }
         _ => return None,
     };
     (!scopes.is_empty()).then(|| Needed {
         handler: format!("{kind} `{name}`"),
         scopes,
     })
+}
+
+/// What a `completion/complete`'s `ref` names.
+enum Reference {
+    Prompt(String),
+    Template(String),
+}
+
+/// The `ref` of a `completion/complete`'s `params`, if it reads as one (the method explains
+/// what does not, and checks the scopes again itself).
+fn reference(params: Option<&str>) -> Option<Reference> {
+    #[derive(serde::Deserialize)]
+    struct Completing {
+        #[serde(rename = "ref")]
+        reference: Ref,
+    }
+    #[derive(serde::Deserialize)]
+    struct Ref {
+        #[serde(rename = "type")]
+        kind: String,
+        name: Option<String>,
+        uri: Option<String>,
+    }
+    let Completing { reference } = serde_json::from_str(params?).ok()?;
+    match reference.kind.as_str() {
+        "ref/prompt" => Some(Reference::Prompt(reference.name?)),
+        "ref/resource" => Some(Reference::Template(reference.uri?)),
+        _ => None,
+    }
 }
 
 /// The string field `key` (`name` or `uri`) of `params`, read as the methods read it: a

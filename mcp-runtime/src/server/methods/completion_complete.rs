@@ -5,6 +5,7 @@ use serde_json::json;
 use super::Request;
 use super::params_object::ParamsObject;
 use crate::args::ArgumentSpec;
+use crate::auth::{Scopes, refused};
 use crate::completion::{Completion, CompletionContext};
 use crate::jsonrpc::RpcError;
 
@@ -47,25 +48,27 @@ pub(super) fn complete(request: &Request<'_>, params: Option<&str>) -> Result<Ve
         None => Default::default(),
     };
     let (prompts, resources) = (server.prompts.load(), server.resources.load());
+    // A completer is the handler's code: it runs only for a caller the handler would run for.
+    let caller = request.state.sink.authentication();
+    let allowed =
+        |kind: &str, name: &str, scopes: &Scopes| match refused(caller, kind, name, scopes) {
+            Some(why) => Err(RpcError::invalid_request(why)),
+            None => Ok(()),
+        };
     let specs: &[ArgumentSpec] = match &reference {
         Reference::Prompt { name } => {
-            &prompts
+            let prompt = prompts
                 .get(name)
-                .ok_or_else(|| RpcError::invalid_params(format!("Unknown prompt: `{name}`")))?
-                .details
-                .specs
-                .specs
+                .ok_or_else(|| RpcError::invalid_params(format!("Unknown prompt: `{name}`")))?;
+            allowed("prompt", name, &prompt.scopes)?;
+            &prompt.details.specs.specs
         }
         Reference::Resource { uri } => {
-            &resources
-                .templates
-                .get(uri)
-                .ok_or_else(|| {
-                    RpcError::invalid_params(format!("Unknown resource template: `{uri}`"))
-                })?
-                .details
-                .specs
-                .specs
+            let template = resources.templates.get(uri).ok_or_else(|| {
+                RpcError::invalid_params(format!("Unknown resource template: `{uri}`"))
+            })?;
+            allowed("resource", uri, &template.scopes)?;
+            &template.details.specs.specs
         }
     };
     let spec = specs
