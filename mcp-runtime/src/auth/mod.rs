@@ -119,8 +119,15 @@ impl Authentication {
     pub(crate) fn owner(&self) -> Option<String> {
         match self {
             Authentication::Caller(caller) => {
-                let issuer = caller.claims().get("iss").and_then(|iss| iss.as_str());
-                Some(format!("{} {}", issuer.unwrap_or(""), caller.subject()))
+                let claims = caller.claims();
+                let issuer = claims.get("iss").and_then(|iss| iss.as_str()).unwrap_or("");
+                // A token without `sub` names its client instead (introspection's
+                // `client_id`): a client and a user of the same name are not one owner. (The
+                // issuer is a URL or empty, so no user's owner begins with `client `.)
+                Some(match claims.get("sub") {
+                    Some(_) => format!("{issuer} {}", caller.subject()),
+                    None => format!("client {issuer} {}", caller.subject()),
+                })
             }
             Authentication::Local | Authentication::Anonymous => None,
         }
@@ -177,5 +184,32 @@ fn quoted(scopes: &[&str]) -> String {
     match quoted.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => quoted.join(""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn caller(claims: Value) -> Authentication {
+        let Value::Object(claims) = claims else {
+            unreachable!("claims are an object")
+        };
+        Authentication::Caller(Caller::new("alice", ["s"], claims))
+    }
+
+    /// A user and a client of the same name, from the same issuer, own different sessions,
+    /// tasks and sealed states (SECURITY.md, "Authorization").
+    #[test]
+    fn a_user_and_a_client_of_the_same_name_are_different_owners() {
+        let user = caller(json!({"iss": "https://as", "sub": "alice"})).owner();
+        let client = caller(json!({"iss": "https://as", "client_id": "alice"})).owner();
+        assert_eq!(user.as_deref(), Some("https://as alice"));
+        assert_ne!(user, client);
+        let other_issuer = caller(json!({"iss": "https://other", "sub": "alice"})).owner();
+        assert_ne!(user, other_issuer);
+        assert_eq!(Authentication::Anonymous.owner(), None);
     }
 }
