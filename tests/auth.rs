@@ -267,6 +267,18 @@ async fn the_metadata_is_served_and_a_request_without_a_token_is_challenged() {
     );
     let response = call(port, Some("not-a-jwt"), "whoami").await;
     assert_invalid_token(&response, port, "not a JWT");
+    // GET and DELETE need a token as POST does.
+    for method in ["GET", "DELETE"] {
+        let headers = [("accept", "text/event-stream"), ("mcp-session-id", "0123")];
+        let response = request_at(port, method, "/mcp", &headers, "").await;
+        assert_eq!(response.status, 401, "{method}");
+        assert!(
+            response
+                .header("www-authenticate")
+                .is_some_and(|challenge| challenge.starts_with("Bearer resource_metadata=")),
+            "{method}"
+        );
+    }
 
     // A valid token in the query string is refused, with or without a header beside it.
     let token = auth.token("writer", &resource, Some("notes:write")).await;

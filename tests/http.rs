@@ -239,6 +239,8 @@ async fn foreign_hosts_and_origins_are_forbidden() {
         vec![ACCEPT, ("host", "evil.example")],
         vec![ACCEPT, ("origin", "http://evil.example")],
         vec![ACCEPT, ("host", "localhost:1")],
+        // What a sandboxed page or a file sends: refused unless any host is allowed.
+        vec![ACCEPT, ("origin", "null")],
     ] {
         let response = request(port, "POST", &headers, &body).await;
         assert_eq!(response.status, 403, "{headers:?}");
@@ -246,6 +248,42 @@ async fn foreign_hosts_and_origins_are_forbidden() {
     let local_origin = format!("http://localhost:{port}");
     let response = request(port, "POST", &[ACCEPT, ("origin", &local_origin)], &body).await;
     assert_eq!(response.status, 200);
+}
+
+/// A body that does not declare its length (chunked) is held to the limit too, counted while
+/// it is read (SECURITY.md, "Sizes"): 413, never read to its end.
+#[tokio::test]
+async fn a_chunked_body_over_the_limit_gets_413_while_it_is_read() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let port = start(HttpOptions::new().max_body_bytes(1024)).await;
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let chunk = "x".repeat(512);
+    for _ in 0..4 {
+        // The server may answer and close before it has read them all.
+        let _ = stream
+            .write_all(format!("{:x}\r\n{chunk}\r\n", chunk.len()).as_bytes())
+            .await;
+    }
+    let _ = stream.write_all(b"0\r\n\r\n").await;
+    let mut answer = Vec::new();
+    while !answer.windows(2).any(|pair| pair == b"\r\n") {
+        let mut buffer = [0u8; 1024];
+        let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buffer))
+            .await
+            .expect("an answer within 10 s")
+            .unwrap();
+        assert!(read > 0, "closed without an answer");
+        answer.extend_from_slice(&buffer[..read]);
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
 }
 
 #[tokio::test]
