@@ -84,6 +84,20 @@ async fn ask_then_task(ctx: Context) -> Result<String, String> {
     })
 }
 
+/// Asks one more question each time it runs, without end.
+#[mcp_tool(task_support = "optional")]
+async fn ask_forever(ctx: Context) -> Result<String, String> {
+    ctx.continue_as_task().await;
+    let mut n = 0;
+    loop {
+        ctx.question(format!("q{n}"))
+            .elicit::<Name>("Again?")
+            .await
+            .map_err(|e| e.to_string())?;
+        n += 1;
+    }
+}
+
 /// Echoes: no task support.
 #[mcp_tool]
 fn echo(text: String) -> String {
@@ -98,6 +112,7 @@ fn builder() -> mcp_runtime::ServerBuilder {
         .tool::<broken>()
         .tool::<two_names>()
         .tool::<ask_then_task>()
+        .tool::<ask_forever>()
         .tool::<echo>()
 }
 
@@ -327,6 +342,40 @@ async fn questions_wait_for_tasks_update_one_answer_at_a_time() {
     .unwrap();
     let done = until(&client, &task, "completed").await;
     assert_eq!(first_text(&done["result"]), "Ana and Bo");
+}
+
+/// A task takes at most 16 rounds of questions, as a request does (RELIABILITY.md, "Both
+/// transports"): the answers it gathers stay bounded, and a tool that asks without end
+/// fails saying so.
+#[tokio::test]
+async fn a_task_that_asks_without_end_fails_after_16_rounds() {
+    let client = Client::new(&server());
+    let task = task_id(&call(&client, "ask_forever", json!({})).await);
+    for n in 0..16 {
+        let parked = until(&client, &task, "input_required").await;
+        assert_eq!(parked["status"], "input_required", "round {n}: {parked}");
+        let key = format!("q{n}");
+        assert!(parked["inputRequests"].get(&key).is_some(), "{parked}");
+        ask(
+            &client,
+            "tasks/update",
+            json!({"taskId": task, "inputResponses": {key: accept(json!({"name": "again"}))}}),
+        )
+        .await
+        .unwrap();
+        // Wait until the answer is taken and the task runs again.
+        for _ in 0..500 {
+            let now = get(&client, &task).await;
+            if now["inputRequests"].get(format!("q{n}")).is_none() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    let failed = until(&client, &task, "failed").await;
+    assert_eq!(failed["status"], "failed", "{failed}");
+    let message = failed["error"]["message"].as_str().unwrap();
+    assert!(message.contains("at most 16 rounds"), "{message}");
 }
 
 /// A question before `continue_as_task` is an input-required result (no task yet); the retry

@@ -12,6 +12,7 @@ use std::task::Poll;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use super::input_required::MAX_ROUNDS;
 use super::params_object::ParamsObject;
 use super::{Request, tools_call};
 use crate::context::{Context, InputRound, Interruption, RoundAt, UntilInput};
@@ -117,7 +118,8 @@ pub(super) async fn start(
 
 /// Runs the tool until it returns; each time it asks what no answer covers, the task waits
 /// for `tasks/update` to answer every question, then the tool runs again from the start
-/// with every answer so far.
+/// with every answer so far: at most [`MAX_ROUNDS`] times, as a request's rounds, so that the
+/// answers a task gathers stay bounded.
 async fn run(task: Arc<Task>, mut call: Call, mut round: RoundAt, rerun: Rerun) {
     let Rerun {
         tool,
@@ -125,6 +127,7 @@ async fn run(task: Arc<Task>, mut call: Call, mut round: RoundAt, rerun: Rerun) 
         ctx,
     } = rerun;
     let revision = ctx.revision();
+    let mut rounds = 0;
     loop {
         let outcome = match UntilInput::new(Pin::new(&mut call), &round).await {
             Ok(Ok(result)) => {
@@ -137,7 +140,14 @@ async fn run(task: Arc<Task>, mut call: Call, mut round: RoundAt, rerun: Rerun) 
                 tool.name()
             ))),
             Err(Interruption::Failed(error)) => Err(error),
+            Err(Interruption::Asked(_)) if rounds >= MAX_ROUNDS => {
+                Err(RpcError::internal(format!(
+                    "tool `{}` asked for input {MAX_ROUNDS} times; a task may take at most {MAX_ROUNDS} rounds of questions",
+                    tool.name()
+                )))
+            }
             Err(Interruption::Asked(questions)) => {
+                rounds += 1;
                 let mut answers = round.get().answers().clone();
                 answers.extend(task.ask(questions).await);
                 round = RoundAt::Own(Arc::new(InputRound::new(answers)));
