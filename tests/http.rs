@@ -286,6 +286,51 @@ async fn a_chunked_body_over_the_limit_gets_413_while_it_is_read() {
     assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
 }
 
+/// A client that reads nothing of a response has its connection closed once a write has
+/// waited `write_timeout` for it (RELIABILITY.md, "Streamable HTTP"): the server does not
+/// keep the connection, and the 24 MB it still had to send, for as long as the client likes.
+#[tokio::test]
+async fn a_client_that_reads_nothing_is_cut_off_after_the_write_timeout() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let port = start(
+        HttpOptions::new()
+            .stateless(true)
+            .max_body_bytes(64 * 1024 * 1024)
+            .write_timeout(Duration::from_secs(1)),
+    )
+    .await;
+    let text = "x".repeat(24 * 1024 * 1024);
+    let body = call(9, "echo", json!({ "text": text }));
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body.as_bytes()).await.unwrap();
+    // Reads nothing for three times the timeout.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let mut received = 0;
+    let mut buffer = vec![0u8; 1 << 16];
+    // Until the connection ends, or the whole response came (what happened without a limit).
+    while received < text.len() {
+        let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buffer))
+            .await
+            .expect("neither the response nor the connection's end within 10 s");
+        match read {
+            Ok(0) | Err(_) => break,
+            Ok(read) => received += read,
+        }
+    }
+    assert!(
+        received < text.len(),
+        "{received} bytes received: the whole response waited for the client"
+    );
+}
+
 #[tokio::test]
 async fn oversized_bodies_get_413_and_bad_versions_400() {
     let port = start(HttpOptions::new().max_body_bytes(1024)).await;
@@ -1707,6 +1752,7 @@ async fn limits_set_to_their_maximum_mean_none() {
             .max_streams_per_session(usize::MAX)
             .header_read_timeout(Duration::MAX)
             .body_read_timeout(Duration::MAX)
+            .write_timeout(Duration::MAX)
             .stream_idle(Duration::MAX)
             .session_idle(Duration::MAX),
     )

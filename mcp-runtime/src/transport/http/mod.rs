@@ -41,6 +41,7 @@ mod sessions;
 mod shared_events;
 mod stateless;
 mod stream;
+mod write_deadline;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -75,6 +76,7 @@ pub struct HttpOptions {
     pub(crate) max_connections_per_peer: usize,
     pub(crate) header_read_timeout: Duration,
     pub(crate) body_read_timeout: Duration,
+    pub(crate) write_timeout: Duration,
     #[cfg(feature = "auth")]
     pub(crate) resource_server: Option<Arc<crate::auth::ResourceServer>>,
 }
@@ -100,6 +102,7 @@ impl Default for HttpOptions {
             max_connections_per_peer: 256,
             header_read_timeout: Duration::from_secs(30),
             body_read_timeout: Duration::from_secs(60),
+            write_timeout: Duration::from_secs(60),
             #[cfg(feature = "auth")]
             resource_server: None,
         }
@@ -223,6 +226,17 @@ impl HttpOptions {
     #[must_use]
     pub fn body_read_timeout(mut self, timeout: Duration) -> HttpOptions {
         self.body_read_timeout = timeout;
+        self
+    }
+
+    /// How long a write to a client may wait for it to read (60 s by default, nginx's
+    /// `send_timeout`): a client that reads nothing of a response (or a stream's events) for
+    /// that long, while the server has more to send, has its connection closed. A stream with
+    /// nothing to send waits for nothing and is not timed. Served by `serve_http`; with
+    /// `http_router`, the app's server writes.
+    #[must_use]
+    pub fn write_timeout(mut self, timeout: Duration) -> HttpOptions {
+        self.write_timeout = timeout;
         self
     }
 

@@ -3,7 +3,8 @@
 //! whenever it waits for a request, so a kept-alive connection idle between requests is closed
 //! by it as well), a cap on open connections ([`HttpOptions::max_connections`]) and one per
 //! peer address ([`HttpOptions::max_connections_per_peer`]), so one client cannot take them
-//! all. A connection over the cap is answered `503 Service Unavailable` (over the peer's cap,
+//! all; a write that waits [`HttpOptions::write_timeout`] for a client to read closes its
+//! connection (`write_deadline.rs`). A connection over the cap is answered `503 Service Unavailable` (over the peer's cap,
 //! `429 Too Many Requests`) with `Retry-After` and closed, so the client learns why at once
 //! instead of waiting in the listen backlog. Answering takes a
 //! moment of its own, so at most [`REFUSING`] connections are being answered at once; past
@@ -28,6 +29,7 @@ use tokio::sync::Semaphore;
 
 use super::HttpOptions;
 use super::handlers::{HttpState, endpoint};
+use super::write_deadline::WriteDeadline;
 use crate::limit_log::LimitLog;
 
 /// Serves `state`'s endpoint on `listener` until `shutdown` completes, then drains: accepts
@@ -54,6 +56,7 @@ pub(super) async fn serve(
     // A timeout too long to add to the clock is no timeout (hyper would overflow).
     let header_read_timeout = Some(options.header_read_timeout)
         .filter(|timeout| std::time::Instant::now().checked_add(*timeout).is_some());
+    let write_timeout = options.write_timeout;
     tokio::pin!(shutdown);
     loop {
         let accepted = tokio::select! {
@@ -117,6 +120,7 @@ pub(super) async fn serve(
             builder
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_read_timeout);
+            let stream = WriteDeadline::new(stream, write_timeout);
             let connection = builder.serve_connection(TokioIo::new(stream), service);
             tokio::pin!(connection);
             // A connection that fails (a timeout, a reset) concerns that client alone.
