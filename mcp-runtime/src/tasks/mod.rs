@@ -19,9 +19,10 @@
 //!
 //! The server holds every task in memory, within [`TaskLimits`]: at most `max_live` tasks at
 //! once (a call beyond it is refused with -32603, saying so), each kept for `ttl` from its
-//! creation (its `ttlMs`), after which it is forgotten and, if still running, stopped. A task
-//! belongs to the caller that created it (the issuer and subject of its access token over
-//! HTTP with a resource server); another caller naming its id is told the id is unknown.
+//! creation (its `ttlMs`), after which it is forgotten and, if still running, stopped (by the
+//! sweep that each creation and lookup of a task makes first). A task belongs to the caller
+//! that created it (the issuer and subject of its access token over HTTP with a resource
+//! server); another caller naming its id is told the id is unknown.
 //!
 //! Questions a task's tool asks (`ctx.elicit(..)`, ...) park it in `input_required` with the
 //! questions in `inputRequests`; when `tasks/update` has answered all of them the tool runs
