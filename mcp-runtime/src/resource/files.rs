@@ -50,7 +50,9 @@ pub fn safe_join(root: &Path, requested: &str) -> Result<PathBuf, HandlerError> 
 ///
 /// The file is opened without blocking and checked through the open handle, so a FIFO swapped
 /// in after the check cannot stall the read either, and no more than `max_bytes` are read from
-/// a file that grows meanwhile.
+/// a file that grows meanwhile. Nor can a link swapped in after the check lead outside `root`:
+/// the open follows no link at the end of the path, and (on Linux) the file opened is checked
+/// to lie inside `root`, whatever a folder on the way became meanwhile.
 ///
 /// ```
 /// # let root = std::env::temp_dir();
@@ -62,10 +64,19 @@ pub fn read_file(root: &Path, requested: &str, max_bytes: u64) -> Result<Vec<u8>
     let path = safe_join(root, requested)?;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
-    // Opening a FIFO for reading waits for a writer unless non-blocking.
+    // Opening a FIFO for reading waits for a writer unless non-blocking; the path has no link
+    // left in it, so a link at its end now was put there since it was checked.
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NONBLOCK | libc::O_NOFOLLOW,
+    );
     let file = options.open(&path)?;
+    if !opened_inside(&file, root) {
+        return Err(HandlerError::invalid_params(format!(
+            "`{requested}` leads outside the served folder"
+        )));
+    }
     let metadata = file.metadata()?;
     if !metadata.is_file() {
         return Err(HandlerError::invalid_params(format!(
@@ -87,6 +98,22 @@ pub fn read_file(root: &Path, requested: &str, max_bytes: u64) -> Result<Vec<u8>
         return Err(too_big());
     }
     Ok(bytes)
+}
+
+/// Whether `file` lies inside `root`, by what the system says the open descriptor is (on
+/// Linux, `/proc/self/fd`): a folder of the checked path may have been swapped for a link
+/// before the open. Where the system cannot say, the check made before the open stands.
+fn opened_inside(file: &std::fs::File, root: &Path) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let opened = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()));
+        if let (Ok(opened), Ok(root)) = (opened, root.canonicalize()) {
+            return opened.starts_with(root);
+        }
+    }
+    let _ = (file, root);
+    true
 }
 
 /// The regular files under `root`, as `/`-separated paths relative to it, sorted: for completing
@@ -149,6 +176,39 @@ pub fn list_files(root: &Path, max_entries: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// SECURITY.md, "The `files` example": the file a descriptor is open on is checked
+    /// against the root, so a folder swapped for a link between the check and the open is
+    /// caught (the swap itself is a race; what it leads to is a file opened outside).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_opened_outside_the_root_is_told_apart() {
+        let base = std::env::temp_dir().join(format!("mcp-opened-inside-{}", std::process::id()));
+        let (root, outside) = (base.join("root"), base.join("outside"));
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(root.join("in.txt"), "in").unwrap();
+        std::fs::write(outside.join("secret.txt"), "secret").unwrap();
+        let inside = std::fs::File::open(root.join("in.txt")).unwrap();
+        assert!(opened_inside(&inside, &root));
+        let elsewhere = std::fs::File::open(outside.join("secret.txt")).unwrap();
+        assert!(!opened_inside(&elsewhere, &root));
+        // A sibling whose name begins with the root's is outside too.
+        let sibling = base.join("root-2");
+        std::fs::create_dir_all(&sibling).unwrap();
+        std::fs::write(sibling.join("x"), "x").unwrap();
+        assert!(!opened_inside(
+            &std::fs::File::open(sibling.join("x")).unwrap(),
+            &root
+        ));
+        // A link at the end of the path is not followed.
+        std::os::unix::fs::symlink(outside.join("secret.txt"), root.join("link.txt")).unwrap();
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+        assert!(options.open(root.join("link.txt")).is_err());
+        std::fs::remove_dir_all(&base).ok();
+    }
 
     #[test]
     fn paths_inside_the_root_are_allowed_and_escapes_are_not() {
