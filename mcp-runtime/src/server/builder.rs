@@ -414,11 +414,11 @@ impl ServerBuilder {
 
     /// Sets how many requests one session may have in flight at once (200 by default, as many
     /// as hyper lets one HTTP/2 connection carry): a stdio connection, a legacy HTTP session
-    /// (whose requests go on for `HttpOptions::resume_grace` after
-    /// their stream is lost), a stateless HTTP request. A request past the limit is answered
-    /// at once with -32603 naming it, and does not run; `subscriptions/listen` streams count
-    /// too. A batch (revision 2025-03-26) of more messages than this is refused whole with
-    /// -32600. It must be at least 1.
+    /// (whose requests go on for `HttpOptions::resume_grace` after their stream is lost), a
+    /// stateless HTTP request. A request past the limit is answered at once with -32603
+    /// naming it, and does not run; `subscriptions/listen` streams count too. A batch
+    /// (revision 2025-03-26) of more messages than this is refused whole with -32600. It must
+    /// be at least 1.
     pub fn max_requests_in_flight(mut self, requests: usize) -> ServerBuilder {
         self.max_requests_in_flight = requests;
         self

@@ -23,6 +23,8 @@ pub(crate) use handle::Sessions;
 #[cfg(feature = "http")]
 pub(crate) use methods::stateless_method;
 #[cfg(feature = "http")]
+use methods::{Reference, completing};
+#[cfg(feature = "http")]
 pub(crate) use needed_scopes::needed_by;
 pub(crate) use session::Session;
 #[cfg(feature = "http")]

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::ServerCore;
+use super::{Reference, ServerCore, completing};
 use crate::auth::Needed;
 use crate::jsonrpc::{Incoming, IncomingRequest, ParamsText};
 
@@ -70,12 +70,12 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
             if !prompts.any_scoped() && !resources.templates.any_scoped() {
                 return None;
             }
-            match reference(request.params.as_ref().map(ParamsText::get))? {
-                Reference::Prompt(name) => {
+            match completing(request.params.as_ref().map(ParamsText::get))? {
+                Reference::Prompt { name } => {
                     let scopes = prompts.get(&name)?.scopes.clone();
                     ("prompt", name, scopes)
                 }
-                Reference::Template(uri) => {
+                Reference::Resource { uri } => {
                     let scopes = resources.templates.get(&uri)?.scopes.clone();
                     ("resource", uri, scopes)
                 }
@@ -87,35 +87,6 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
         handler: format!("{kind} `{name}`"),
         scopes,
     })
-}
-
-/// What a `completion/complete`'s `ref` names.
-enum Reference {
-    Prompt(String),
-    Template(String),
-}
-
-/// The `ref` of a `completion/complete`'s `params`, if it reads as one (the method explains
-/// what does not, and checks the scopes again itself).
-fn reference(params: Option<&str>) -> Option<Reference> {
-    #[derive(serde::Deserialize)]
-    struct Completing {
-        #[serde(rename = "ref")]
-        reference: Ref,
-    }
-    #[derive(serde::Deserialize)]
-    struct Ref {
-        #[serde(rename = "type")]
-        kind: String,
-        name: Option<String>,
-        uri: Option<String>,
-    }
-    let Completing { reference } = serde_json::from_str(params?).ok()?;
-    match reference.kind.as_str() {
-        "ref/prompt" => Some(Reference::Prompt(reference.name?)),
-        "ref/resource" => Some(Reference::Template(reference.uri?)),
-        _ => None,
-    }
 }
 
 /// The string field `key` (`name` or `uri`) of `params`, read as the methods read it: a

@@ -10,9 +10,17 @@ use crate::completion::{Completion, CompletionContext};
 use crate::jsonrpc::RpcError;
 
 /// What `ref` names: a prompt, or a resource template.
-enum Reference {
+pub(crate) enum Reference {
     Prompt { name: String },
     Resource { uri: String },
+}
+
+/// What a `completion/complete`'s `params` name, read as the method reads them; `None` for
+/// what it refuses (for a transport that checks scopes first: `server/needed_scopes.rs`).
+#[cfg(feature = "http")]
+pub(crate) fn completing(params: Option<&str>) -> Option<Reference> {
+    let params = ParamsObject::of("completion/complete", params).ok()?;
+    Reference::read(&params).ok()
 }
 
 impl Reference {

@@ -29,6 +29,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
+#[cfg(feature = "http")]
+pub(crate) use completion_complete::{Reference, completing};
 pub(crate) use reply::Reply;
 
 use super::params::ParamsLayout;
