@@ -308,12 +308,7 @@ async fn a_handler_awaiting_cancellation_runs_its_cancel_branch_and_sends_nothin
 
 #[tokio::test]
 async fn sampling_goes_to_the_client_and_back() {
-    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
-    client
-        .client
-        .initialize_with("2025-11-25", json!({"sampling": {}}))
-        .await
-        .unwrap();
+    let client = Checked::connect_with(&server(), "2025-11-25", json!({"sampling": {}})).await;
     client.client.answer_requests(|method, params| {
         assert_eq!(method, "sampling/createMessage");
         assert_eq!(params["maxTokens"], 100);
@@ -355,12 +350,8 @@ async fn elicitation_answers_come_back_typed() {
         (json!({"action": "decline"}), "declined"),
         (json!({"action": "cancel"}), "cancelled"),
     ] {
-        let client = Checked::connect_uninitialized(&server(), "2025-11-25");
-        client
-            .client
-            .initialize_with("2025-11-25", json!({"elicitation": {}}))
-            .await
-            .unwrap();
+        let client =
+            Checked::connect_with(&server(), "2025-11-25", json!({"elicitation": {}})).await;
         client.client.answer_requests(move |method, params| {
             assert_eq!(method, "elicitation/create");
             assert_eq!(params["mode"], "form");
@@ -374,12 +365,7 @@ async fn elicitation_answers_come_back_typed() {
 
 #[tokio::test]
 async fn a_client_that_never_answers_does_not_hang_the_tool() {
-    let client = Checked::connect_uninitialized(&server(), "2025-06-18");
-    client
-        .client
-        .initialize_with("2025-06-18", json!({"elicitation": {}}))
-        .await
-        .unwrap();
+    let client = Checked::connect_with(&server(), "2025-06-18", json!({"elicitation": {}})).await;
     // No handler: the request is queued and never answered.
     let result = client.call("confirm", json!({})).await;
     assert_eq!(result["isError"], true);
@@ -397,12 +383,7 @@ async fn a_client_that_never_answers_does_not_hang_the_tool() {
 /// with `notifications/cancelled` (basic/utilities/cancellation), before the request timeout.
 #[tokio::test]
 async fn a_cancelled_handler_withdraws_its_question_to_the_client() {
-    let client = Checked::connect_uninitialized(&server(), "2025-06-18");
-    client
-        .client
-        .initialize_with("2025-06-18", json!({"elicitation": {}}))
-        .await
-        .unwrap();
+    let client = Checked::connect_with(&server(), "2025-06-18", json!({"elicitation": {}})).await;
     client.client.send_raw(
         &json!({"jsonrpc": "2.0", "id": 77, "method": "tools/call",
                 "params": {"name": "confirm", "arguments": {}}})
@@ -438,12 +419,12 @@ async fn a_cancelled_handler_withdraws_its_question_to_the_client() {
 
 #[tokio::test]
 async fn roots_are_listed() {
-    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
-    client
-        .client
-        .initialize_with("2025-11-25", json!({"roots": {"listChanged": true}}))
-        .await
-        .unwrap();
+    let client = Checked::connect_with(
+        &server(),
+        "2025-11-25",
+        json!({"roots": {"listChanged": true}}),
+    )
+    .await;
     client.client.answer_requests(|_, _| {
         Ok(json!({"roots": [{"uri": "file:///a", "name": "A"}, {"uri": "file:///b"}]}))
     });
@@ -455,12 +436,7 @@ async fn roots_are_listed() {
 
 #[tokio::test]
 async fn a_client_error_answer_reaches_the_tool() {
-    let client = Checked::connect_uninitialized(&server(), "2025-11-25");
-    client
-        .client
-        .initialize_with("2025-11-25", json!({"sampling": {}}))
-        .await
-        .unwrap();
+    let client = Checked::connect_with(&server(), "2025-11-25", json!({"sampling": {}})).await;
     client.client.answer_requests(|_, _| {
         Err(RpcError::new(
             mcp_runtime::ErrorCode::Other(-1),
@@ -607,23 +583,15 @@ async fn url_elicitation_needs_the_url_capability() {
         .tool::<sign_in>()
         .build()
         .unwrap();
-    let client = Checked::connect_uninitialized(&server, "2025-11-25");
-    client
-        .client
-        .initialize_with("2025-11-25", json!({"elicitation": {"form": {}}}))
-        .await
-        .unwrap();
+    let client =
+        Checked::connect_with(&server, "2025-11-25", json!({"elicitation": {"form": {}}})).await;
     let refused = client.call("sign_in", json!({})).await;
     assert_eq!(
         first_text(&refused),
         "the client does not support `elicitation.url` (it did not declare the capability in `initialize`)"
     );
-    let client = Checked::connect_uninitialized(&server, "2025-11-25");
-    client
-        .client
-        .initialize_with("2025-11-25", json!({"elicitation": {"url": {}}}))
-        .await
-        .unwrap();
+    let client =
+        Checked::connect_with(&server, "2025-11-25", json!({"elicitation": {"url": {}}})).await;
     client.client.answer_requests(|method, params| {
         assert_eq!(method, "elicitation/create");
         assert_eq!(params["mode"], "url");

@@ -32,12 +32,12 @@ type Asked = Arc<Mutex<Vec<(String, Value)>>>;
 /// Connects as the suite's client does (declaring `sampling` and `elicitation`), answering
 /// every server request with `answer` and recording the requests.
 async fn connect_answering(answer: Value) -> (Checked, Asked) {
-    let client = Checked::connect_uninitialized(&everything::server().unwrap(), REVISION);
-    client
-        .client
-        .initialize_with(REVISION, json!({"sampling": {}, "elicitation": {}}))
-        .await
-        .unwrap();
+    let client = Checked::connect_with(
+        &everything::server().unwrap(),
+        REVISION,
+        json!({"sampling": {}, "elicitation": {}}),
+    )
+    .await;
     let asked = Asked::default();
     let record = Arc::clone(&asked);
     client.client.answer_requests(move |method, params| {

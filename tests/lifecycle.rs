@@ -220,12 +220,7 @@ async fn the_client_is_known_to_handlers_after_initialize() {
         .tool::<client_name>()
         .build()
         .unwrap();
-    let client = Checked::connect_uninitialized(&server, "2025-06-18");
-    client
-        .client
-        .initialize_with("2025-06-18", json!({"sampling": {}}))
-        .await
-        .unwrap();
+    let client = Checked::connect_with(&server, "2025-06-18", json!({"sampling": {}})).await;
     let result = client.call("client_name", json!({})).await;
     assert_eq!(
         common::first_text(&result),

@@ -207,12 +207,17 @@ pub struct Checked {
 }
 
 impl Checked {
-    /// Connects and initializes with `revision`.
+    /// Connects and initializes with `revision`, declaring no capabilities.
     pub async fn connect(server: &Server, revision: &str) -> Checked {
+        Checked::connect_with(server, revision, serde_json::json!({})).await
+    }
+
+    /// Connects and initializes with `revision`, declaring `capabilities`.
+    pub async fn connect_with(server: &Server, revision: &str, capabilities: Value) -> Checked {
         let checked = Checked::connect_uninitialized(server, revision);
         let result = checked
             .client
-            .initialize_with(revision, serde_json::json!({}))
+            .initialize_with(revision, capabilities)
             .await
             .expect("initialize succeeds");
         assert_eq!(result["protocolVersion"], revision);
