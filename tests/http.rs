@@ -1701,6 +1701,48 @@ async fn a_lost_request_stream_not_resumed_within_the_grace_is_cancelled() {
     );
 }
 
+/// Losing a request's stream starts its resume grace; losing it again after a resume restarts
+/// that grace, on the one timer the stream has: a client resuming and dropping a stream in a
+/// loop cannot make the server hold a sleeping task per drop (RELIABILITY.md, "Both
+/// transports").
+#[tokio::test]
+async fn a_stream_lost_again_and_again_holds_one_grace_timer() {
+    let port = start(HttpOptions::new().resume_grace(Duration::from_secs(60))).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let mut response = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", &id)],
+        &call(34, "wait", json!({"tag": "lost-often", "progress": true})),
+    )
+    .await;
+    let (primed, _) = response.next_event().await.unwrap();
+    let primed = primed.unwrap();
+    drop(response);
+    let tasks = || {
+        tokio::runtime::Handle::current()
+            .metrics()
+            .num_alive_tasks()
+    };
+    let settled = async |most: usize| eventually(async || tasks() <= most).await;
+    // The first loss's timer, and the handler, are running now; connections have closed.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let before = tasks();
+    for _ in 0..40 {
+        let mut resumed = get_stream(port, &id, Some(&primed)).await;
+        assert_eq!(resumed.status, 200);
+        let (_, event) = resumed.next_event().await.unwrap();
+        assert!(event.contains("notifications/progress"), "{event}");
+        drop(resumed);
+    }
+    assert!(
+        settled(before).await,
+        "{} tasks alive after 40 resumes and losses of one stream, {before} before",
+        tasks()
+    );
+    assert!(!was_cancelled("lost-often"), "cancelled within the grace");
+}
+
 /// A request whose stream was lost goes on for `resume_grace`, to be resumed, and keeps its
 /// place under `max_requests_in_flight` meanwhile (RELIABILITY.md, "Both transports"): a
 /// client that starts requests and drops their streams cannot make a session hold more.

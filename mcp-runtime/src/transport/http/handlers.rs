@@ -14,6 +14,7 @@ use super::drain::Drain;
 use super::exchange::{Exchange, First};
 use super::guard::{Accepts, Refused, check_content_type};
 use super::resume_elsewhere::{self, Refusal as ElsewhereRefusal};
+use super::resume_grace::GraceTimer;
 use super::sessions::{HttpSession, SessionTable, new_session_id};
 use super::shared_events::{Mirror, SharedEvents};
 use super::stateless::{self, VERSION_HEADER};
@@ -532,7 +533,8 @@ fn unanswered(request: Option<&RequestId>, sse: bool) -> Response {
 }
 
 /// The stream a request is answered on. A session's streams can be resumed: a client that
-/// loses one has `resume_grace` to resume it before the request is cancelled. Without a
+/// loses one has `resume_grace` to resume it before the request is cancelled, counted from
+/// its latest loss, by one timer however often it is lost (`resume_grace.rs`). Without a
 /// session nothing can resume it, and a client that leaves it cancels the request at once.
 fn open_stream(
     state: &HttpState,
@@ -554,14 +556,18 @@ fn open_stream(
     let stream = hub.stream;
     let runtime_session = Arc::clone(session);
     let http_session = Arc::downgrade(http_session);
-    let grace = state.options.resume_grace;
+    let timer = Arc::new(GraceTimer::new(state.options.resume_grace));
     hub.set_on_abandoned(move || {
         // The client lost the stream before the reply: give it time to resume, then cancel.
+        if !timer.lost() {
+            return; // the timer already running waits for this loss too
+        }
+        let timer = Arc::clone(&timer);
         let runtime_session = Arc::clone(&runtime_session);
         let http_session = http_session.clone();
         let requests = requests.clone();
         tokio::spawn(async move {
-            tokio::time::sleep(grace).await;
+            timer.expired().await;
             let Some(http_session) = http_session.upgrade() else {
                 return;
             };

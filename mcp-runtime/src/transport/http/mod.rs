@@ -36,6 +36,7 @@ mod health;
 #[cfg(feature = "redis")]
 mod redis_events;
 mod resume_elsewhere;
+mod resume_grace;
 mod serve;
 mod sessions;
 mod shared_events;
@@ -143,7 +144,8 @@ impl HttpOptions {
     }
 
     /// How long a client that lost a request's stream has to resume it (GET with
-    /// `Last-Event-ID`) before the request is cancelled (30 s by default).
+    /// `Last-Event-ID`) before the request is cancelled (30 s by default), counted from its
+    /// latest loss: a stream resumed and lost again has the whole grace again.
     #[must_use]
     pub fn resume_grace(mut self, grace: Duration) -> HttpOptions {
         self.resume_grace = grace;
