@@ -1,6 +1,9 @@
 //! The issuer's signing keys: found through its metadata (RFC 8414, or OpenID Connect
 //! Discovery), fetched from its `jwks_uri`, cached, and fetched again when a token names a key
-//! the cache does not hold (a key rotation), at a bounded rate.
+//! the cache does not hold (a key rotation), at a bounded rate. After a fetch fails the issuer
+//! is not asked again for a while (1 s, doubling with each failure in a row up to the refetch
+//! interval): meanwhile the keys held serve, and a token needing another is answered at once as
+//! not checkable now.
 //!
 //! Only public signing keys are kept, each with the algorithms its type allows: RSA keys verify
 //! `RS*` and `PS*`, P-256 keys `ES256`, P-384 keys `ES384`, Ed25519 keys `EdDSA`, or only the
@@ -78,6 +81,34 @@ pub(crate) struct KeySet {
 struct FetchState {
     jwks_uri: Option<Uri>,
     last: Option<Instant>,
+    /// After fetches that failed in a row: how many, and when the next may be tried.
+    failing: Option<Failing>,
+}
+
+/// Fetches failing in a row, and the wait before the next: [`FIRST_RETRY`] after the first,
+/// doubling up to the refetch interval.
+struct Failing {
+    failures: u32,
+    retry_at: Instant,
+}
+
+/// The wait after a first failed fetch before the next is tried.
+const FIRST_RETRY: Duration = Duration::from_secs(1);
+
+impl Failing {
+    /// The record after one more failure, at `now`.
+    fn after(previous: Option<&Failing>, now: Instant, most: Duration) -> Failing {
+        let failures = previous
+            .map_or(0, |failing| failing.failures)
+            .saturating_add(1);
+        let wait = FIRST_RETRY
+            .saturating_mul(1 << (failures - 1).min(16))
+            .min(most.max(FIRST_RETRY));
+        Failing {
+            failures,
+            retry_at: now + wait,
+        }
+    }
 }
 
 impl KeySet {
@@ -111,6 +142,13 @@ impl KeySet {
         {
             return Ok(key);
         }
+        if let Some(failing) = &state.failing
+            && Instant::now() < failing.retry_at
+        {
+            // The issuer failed just now: neither this request nor those queued behind it
+            // wait on it (or load it) again before the retry time.
+            return held_or_unavailable(cached.as_deref(), kid);
+        }
         let stale = cached
             .as_ref()
             .is_none_or(|keys| keys.fetched.elapsed() >= self.limits.max_age);
@@ -127,21 +165,28 @@ impl KeySet {
         state.last = Some(Instant::now());
         match self.fetch(&mut state).await {
             Ok(keys) => {
+                state.failing = None;
                 let keys = Arc::new(keys);
                 *self.keys.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(&keys));
                 self.generation.fetch_add(1, Ordering::AcqRel);
                 pick(&keys, kid).ok_or_else(|| unknown_key(kid))
             }
             Err(why) => {
+                let failing = Failing::after(
+                    state.failing.as_ref(),
+                    Instant::now(),
+                    self.limits.refetch_interval,
+                );
                 static LOG: LimitLog = LimitLog::new();
-                LOG.hit(|| format!("fetching the issuer's keys failed: {why}"));
-                // The keys held still serve while the issuer cannot be reached.
-                match cached.as_deref().and_then(|keys| pick(keys, kid)) {
-                    Some(key) => Ok(key),
-                    None => Err(TokenError::unavailable(
-                        "the issuer's signing keys cannot be fetched now",
-                    )),
-                }
+                LOG.hit(|| {
+                    format!(
+                        "fetching the issuer's keys failed ({} in a row; the next attempt in {} s): {why}",
+                        failing.failures,
+                        failing.retry_at.duration_since(Instant::now()).as_secs_f32().ceil()
+                    )
+                });
+                state.failing = Some(failing);
+                held_or_unavailable(cached.as_deref(), kid)
             }
         }
     }
@@ -175,6 +220,13 @@ impl KeySet {
         };
         parse_key_set(&document, self.limits.max_keys)
     }
+}
+
+/// While the issuer cannot be reached: the key held, even past its maximum age, or a token
+/// that cannot be checked now (`503`, not `401`).
+fn held_or_unavailable(held: Option<&Keys>, kid: Option<&str>) -> Result<Arc<Key>, TokenError> {
+    held.and_then(|keys| pick(keys, kid))
+        .ok_or_else(|| TokenError::unavailable("the issuer's signing keys cannot be fetched now"))
 }
 
 fn unknown_key(kid: Option<&str>) -> TokenError {
@@ -284,7 +336,7 @@ fn public_key(jwk: &Jwk, named: Option<&str>) -> Option<Key> {
 mod tests {
     use super::*;
     use serde_json::json;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     const EC_KEY: &str = r#"{"kty": "EC", "crv": "P-256", "kid": "ec",
         "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
@@ -293,9 +345,18 @@ mod tests {
     /// An issuer on a free loopback port publishing one key, counting the fetches of its key
     /// set; its URL and the counter.
     async fn issuer() -> (String, Arc<AtomicUsize>) {
+        let (issuer, fetches, _down) = failing_issuer().await;
+        (issuer, fetches)
+    }
+
+    /// As [`issuer`], and a switch that makes its key set answer `503` while on.
+    async fn failing_issuer() -> (String, Arc<AtomicUsize>, Arc<AtomicBool>) {
+        use axum::http::StatusCode;
         use axum::routing::get;
         let fetches = Arc::new(AtomicUsize::new(0));
         let counted = Arc::clone(&fetches);
+        let down = Arc::new(AtomicBool::new(false));
+        let is_down = Arc::clone(&down);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let issuer = format!("http://{}", listener.local_addr().unwrap());
         let metadata = json!({"issuer": issuer, "jwks_uri": format!("{issuer}/jwks")});
@@ -308,11 +369,72 @@ mod tests {
                 "/jwks",
                 get(move || async move {
                     counted.fetch_add(1, Ordering::SeqCst);
-                    format!(r#"{{"keys": [{EC_KEY}]}}"#)
+                    if is_down.load(Ordering::SeqCst) {
+                        return Err(StatusCode::SERVICE_UNAVAILABLE);
+                    }
+                    Ok(format!(r#"{{"keys": [{EC_KEY}]}}"#))
                 }),
             );
         tokio::spawn(async move { axum::serve(listener, app).await });
-        (issuer, fetches)
+        (issuer, fetches, down)
+    }
+
+    #[tokio::test]
+    async fn an_issuer_that_fails_is_asked_again_only_after_a_growing_wait() {
+        let (issuer, fetches, down) = failing_issuer().await;
+        down.store(true, Ordering::SeqCst);
+        let keys = Arc::new(KeySet::new(issuer, KeySetLimits::default()));
+        // Requests arriving together, and more after them: one fetch between them all.
+        let together: Vec<_> = (0..10)
+            .map(|_| {
+                let keys = Arc::clone(&keys);
+                tokio::spawn(async move { keys.find(Some("ec")).await.err().unwrap() })
+            })
+            .collect();
+        for waiting in together {
+            assert!(waiting.await.unwrap().is_unavailable());
+        }
+        for _ in 0..10 {
+            assert!(keys.find(Some("ec")).await.err().unwrap().is_unavailable());
+        }
+        assert_eq!(fetches.load(Ordering::SeqCst), 1, "one fetch, then a wait");
+        // The issuer is back; the next request after the first wait (1 s) fetches.
+        down.store(false, Ordering::SeqCst);
+        tokio::time::sleep(FIRST_RETRY).await;
+        assert!(keys.find(Some("ec")).await.is_ok());
+        assert_eq!(fetches.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn the_wait_after_failed_fetches_doubles_up_to_the_refetch_interval() {
+        let now = Instant::now();
+        let most = Duration::from_secs(30);
+        let mut failing = None;
+        let mut waits = Vec::new();
+        for _ in 0..8 {
+            let next = Failing::after(failing.as_ref(), now, most);
+            waits.push(next.retry_at.duration_since(now).as_secs());
+            failing = Some(next);
+        }
+        assert_eq!(waits, [1, 2, 4, 8, 16, 30, 30, 30]);
+        let shortest = Failing::after(None, now, Duration::ZERO);
+        assert_eq!(shortest.retry_at.duration_since(now), FIRST_RETRY);
+    }
+
+    #[tokio::test]
+    async fn keys_held_past_their_age_serve_while_the_issuer_fails_without_asking_it_each_time() {
+        let (issuer, fetches, down) = failing_issuer().await;
+        let limits = KeySetLimits {
+            max_age: Duration::ZERO,
+            ..KeySetLimits::default()
+        };
+        let keys = KeySet::new(issuer, limits);
+        assert!(keys.find(Some("ec")).await.is_ok());
+        down.store(true, Ordering::SeqCst);
+        for _ in 0..10 {
+            assert!(keys.find(Some("ec")).await.is_ok(), "the key held serves");
+        }
+        assert_eq!(fetches.load(Ordering::SeqCst), 2, "one failed fetch");
     }
 
     #[tokio::test]

@@ -38,7 +38,8 @@ use super::verifier::{TokenError, TokenVerifier};
 /// ([`max_document_bytes`](Self::max_document_bytes)); at most 64 keys are taken
 /// ([`max_keys`](Self::max_keys)). While the issuer cannot be reached, the keys held go on
 /// serving, and a token whose key is not held gets `503` (it could not be checked) rather than
-/// `401`.
+/// `401`; after a failed fetch the issuer is asked again after 1 s, the wait doubling with each
+/// failure in a row up to the refetch interval, not once per request.
 ///
 /// A token verified once is remembered (at most 4096 of them,
 /// [`max_verified_tokens`](Self::max_verified_tokens)), so a client sending the same token
