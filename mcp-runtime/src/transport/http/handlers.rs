@@ -543,7 +543,7 @@ fn open_stream(
     requests: Vec<RequestId>,
 ) -> Arc<Hub> {
     let Some(http_session) = http_session else {
-        let hub = Hub::for_request(1, state.options.stream_limits(), None);
+        let hub = Hub::unresumable(state.options.stream_limits());
         let session = Arc::downgrade(session);
         hub.set_on_abandoned(move || {
             if let Some(session) = session.upgrade() {

@@ -254,7 +254,8 @@ impl HttpOptions {
 
     /// How many events of each stream are kept for a client that resumes it (the last 1024 by
     /// default), within [`replay_bytes`](Self::replay_bytes). A resume from before the oldest
-    /// event kept is refused with `410 Gone`, saying how many events were missed.
+    /// event kept is refused with `410 Gone`, saying how many events were missed. A stream
+    /// without a session (stateless), which nothing can resume, keeps none.
     #[must_use]
     pub fn replay_events(mut self, events: usize) -> HttpOptions {
         self.replay_events = events;

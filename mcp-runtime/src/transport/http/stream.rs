@@ -64,6 +64,8 @@ pub(super) struct Hub {
     pub(super) stream: u64,
     /// Whether this is a request's stream, which its reply ends (else the standalone one).
     for_request: bool,
+    /// Whether a client can resume it (a session's streams): else nothing is kept for a resume.
+    resumable: bool,
     /// Where what is kept for a resume is copied for the other instances, if anywhere.
     mirror: Option<Mirror>,
     inner: Mutex<HubInner>,
@@ -93,33 +95,41 @@ struct HubInner {
 impl Hub {
     /// The session's standalone stream (GET without `Last-Event-ID`), stream 0.
     pub(super) fn standalone(limits: StreamLimits, mirror: Option<Mirror>) -> Arc<Hub> {
-        Hub::new(0, false, limits, mirror)
+        Hub::new(0, false, true, limits, mirror)
     }
 
-    /// The stream `stream` answering one request.
+    /// The stream `stream` answering one request of a session.
     pub(super) fn for_request(
         stream: u64,
         limits: StreamLimits,
         mirror: Option<Mirror>,
     ) -> Arc<Hub> {
-        Hub::new(stream, true, limits, mirror)
+        Hub::new(stream, true, true, limits, mirror)
+    }
+
+    /// The stream answering a request no session holds (stateless): nothing can resume it, so
+    /// no event is kept for a resume; events go to its reader only.
+    pub(super) fn unresumable(limits: StreamLimits) -> Arc<Hub> {
+        Hub::new(1, true, false, limits, None)
     }
 
     fn new(
         stream: u64,
         for_request: bool,
+        resumable: bool,
         limits: StreamLimits,
         mirror: Option<Mirror>,
     ) -> Arc<Hub> {
         Arc::new(Hub {
             stream,
             for_request,
+            resumable,
             mirror,
             inner: Mutex::new(HubInner {
                 events: VecDeque::new(),
                 kept_bytes: 0,
                 dropped_through: 0,
-                keeping: for_request,
+                keeping: for_request && resumable,
                 next_seq: 1,
                 max_events: limits.replay_events.max(1),
                 max_bytes: limits.replay_bytes,
@@ -234,7 +244,7 @@ impl Hub {
         mut inner: std::sync::MutexGuard<'_, HubInner>,
         after: Option<u64>,
     ) -> Subscription {
-        inner.keeping = true;
+        inner.keeping = self.resumable;
         // Room for the replay and a close, besides the queue.
         let (sender, receiver) = mpsc::channel(inner.queue + inner.events.len() + 1);
         let after = after.or((!self.for_request).then_some(inner.delivered));
@@ -594,6 +604,20 @@ mod tests {
         assert_eq!(events(&mut resumed).0, ["2-11"]);
         let inner = hub.inner.lock().unwrap();
         assert_eq!((inner.events.len(), inner.kept_bytes), (1, 400));
+    }
+
+    #[test]
+    fn a_stream_no_one_can_resume_keeps_nothing_for_a_resume() {
+        let hub = Hub::unresumable(limits(1000, 1 << 20));
+        let mut reader = hub.subscribe();
+        for _ in 0..10 {
+            hub.push(vec![b'x'; 100], false);
+        }
+        assert_eq!(events(&mut reader).0.len(), 10, "the reader has them all");
+        hub.push(b"reply".to_vec(), true);
+        assert_eq!(events(&mut reader).0, ["1-11"], "and the reply");
+        let inner = hub.inner.lock().unwrap();
+        assert_eq!((inner.events.len(), inner.kept_bytes), (0, 0));
     }
 
     #[test]
