@@ -92,7 +92,7 @@ async fn protected_with(
 ) -> (u16, String) {
     let verifier =
         |resource: &str| JwtVerifier::new(issuer, resource).refetch_interval(refetch_interval);
-    protected_by(issuer, verifier, stateless).await
+    protected_by(issuer, verifier, HttpOptions::new().stateless(stateless)).await
 }
 
 /// A protected server trusting `issuer`, whose tokens the verifier `verifier` makes for the
@@ -100,7 +100,7 @@ async fn protected_with(
 async fn protected_by<V: TokenVerifier>(
     issuer: &str,
     verifier: impl FnOnce(&str) -> V,
-    stateless: bool,
+    options: HttpOptions,
 ) -> (u16, String) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -117,9 +117,7 @@ async fn protected_by<V: TokenVerifier>(
         .prompt::<draft>()
         .build()
         .unwrap();
-    let options = HttpOptions::new()
-        .stateless(stateless)
-        .resource_server(protection);
+    let options = options.resource_server(protection);
     tokio::spawn(async move { server.serve_http(listener, options).await });
     (port, resource)
 }
@@ -537,7 +535,8 @@ async fn tokens_not_for_this_server_or_not_signed_by_its_issuer_are_refused() {
     // one, however valid.
     let typed =
         |resource: &str| JwtVerifier::new(&keys.issuer, resource).require_access_token_type(true);
-    let (port, resource) = protected_by(&keys.issuer, typed, true).await;
+    let (port, resource) =
+        protected_by(&keys.issuer, typed, HttpOptions::new().stateless(true)).await;
     let token = auth.token("writer", &resource, None).await;
     assert_eq!(
         answered(call(port, Some(&token), "whoami").await).await,
@@ -562,7 +561,8 @@ async fn a_remembered_token_still_expires() {
     };
     let keys = auth.keys.clone();
     let strict = |resource: &str| JwtVerifier::new(&keys.issuer, resource).leeway(Duration::ZERO);
-    let (port, resource) = protected_by(&keys.issuer, strict, true).await;
+    let (port, resource) =
+        protected_by(&keys.issuer, strict, HttpOptions::new().stateless(true)).await;
     let mut claims = good_claims(&keys.issuer, &resource);
     claims["exp"] = json!(now() + 2);
     let token = forge(&claims, &keys.kid, &keys.private_pem);
@@ -620,7 +620,8 @@ async fn opaque_tokens_are_checked_by_asking_the_issuer() {
     let introspection = |resource: &str| {
         IntrospectionVerifier::new(&issuer, resource, "mcp-server", "mcp-server-secret")
     };
-    let (port, resource) = protected_by(&issuer, introspection, true).await;
+    let (port, resource) =
+        protected_by(&issuer, introspection, HttpOptions::new().stateless(true)).await;
 
     let token = auth.token("opaque", &resource, Some("notes:write")).await;
     assert_eq!(
@@ -670,7 +671,8 @@ async fn opaque_tokens_are_checked_by_asking_the_issuer() {
     // which a new token would not mend (401 would ask for one).
     let wrong_secret =
         |resource: &str| IntrospectionVerifier::new(&issuer, resource, "mcp-server", "wrong");
-    let (port, resource) = protected_by(&issuer, wrong_secret, true).await;
+    let (port, resource) =
+        protected_by(&issuer, wrong_secret, HttpOptions::new().stateless(true)).await;
     let token = auth.token("opaque", &resource, None).await;
     let response = call(port, Some(&token), "whoami").await;
     assert_eq!(response.status, 503);
@@ -782,6 +784,55 @@ async fn a_session_serves_only_the_caller_that_opened_it() {
         answered(post(port, &again, Some(&session), &whoami).await).await,
         "writer"
     );
+}
+
+/// One caller holds at most `max_sessions_per_caller` sessions (RELIABILITY.md, "HTTP"):
+/// past it that caller's `initialize` gets 429 naming the setting, while another caller still
+/// opens sessions, and ending one of its sessions frees its place.
+#[tokio::test(flavor = "multi_thread")]
+async fn one_caller_cannot_take_the_sessions_of_every_other() {
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let verifier = |resource: &str| JwtVerifier::new(&auth.keys.issuer, resource);
+    let options = HttpOptions::new().max_sessions_per_caller(2);
+    let (port, resource) = protected_by(&auth.keys.issuer, verifier, options).await;
+    let greedy = auth.token("writer", &resource, None).await;
+    let other = auth.token("reader", &resource, None).await;
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "test", "version": "0"}},
+    });
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let response = post(port, &greedy, None, &initialize).await;
+        assert_eq!(response.status, 200);
+        held.push(response.header("mcp-session-id").unwrap().to_owned());
+    }
+    let refused = post(port, &greedy, None, &initialize).await;
+    assert_eq!(refused.status, 429);
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    let body = refused.json().await;
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("HttpOptions::max_sessions_per_caller"),
+        "{message}"
+    );
+    // The same subject with a fresh token is the same caller.
+    let again = auth.token("writer", &resource, None).await;
+    assert_eq!(post(port, &again, None, &initialize).await.status, 429);
+
+    assert_eq!(post(port, &other, None, &initialize).await.status, 200);
+
+    let authorization = format!("Bearer {greedy}");
+    let headers = [
+        ("authorization", authorization.as_str()),
+        ("mcp-session-id", held[0].as_str()),
+    ];
+    let deleted = request_at(port, "DELETE", "/mcp", &headers, "").await;
+    assert_eq!(deleted.status, 204);
+    assert_eq!(post(port, &greedy, None, &initialize).await.status, 200);
 }
 
 /// A `requestState` is bound to the caller it was issued to (SECURITY.md, "Sealed

@@ -15,7 +15,7 @@ use super::exchange::{Exchange, First};
 use super::guard::{Accepts, Refused, check_content_type};
 use super::resume_elsewhere::{self, Refusal as ElsewhereRefusal};
 use super::resume_grace::GraceTimer;
-use super::sessions::{HttpSession, SessionTable, new_session_id};
+use super::sessions::{AtCap, HttpSession, SessionTable, new_session_id};
 use super::shared_events::{Mirror, SharedEvents};
 use super::stateless::{self, VERSION_HEADER};
 use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription};
@@ -49,7 +49,10 @@ impl HttpState {
     pub(super) fn new(server: Server, options: HttpOptions) -> HttpState {
         HttpState {
             shared: shared_events(&server, &options),
-            sessions: Arc::new(SessionTable::new(options.max_sessions)),
+            sessions: Arc::new(SessionTable::new(
+                options.max_sessions,
+                options.max_sessions_per_caller,
+            )),
             server,
             options,
             drain: Arc::default(),
@@ -306,9 +309,12 @@ pub(super) async fn post(
                 let mirror =
                     (state.shared.as_ref()).map(|store| Mirror::new(store, &id, owner.clone()));
                 let session = HttpSession::new(&state.server, limits, owner, mirror);
-                if !state.sessions.insert(id.clone(), Arc::clone(&session)) {
+                if let Err(cap) = state.sessions.insert(id.clone(), Arc::clone(&session)) {
                     session.end();
-                    return at_session_cap(state.options.max_sessions);
+                    return match cap {
+                        AtCap::Server => at_session_cap(state.options.max_sessions),
+                        AtCap::Caller => at_caller_cap(state.options.max_sessions_per_caller),
+                    };
                 }
                 session.share();
                 state.sessions.sweep_every(state.options.session_idle);
@@ -374,6 +380,26 @@ fn at_session_cap(max: usize) -> Response {
         crate::ErrorCode::Other(-32000),
         format!(
             "the server has as many sessions as it allows ({max}, HttpOptions::max_sessions): retry later"
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
+}
+
+fn at_caller_cap(max: usize) -> Response {
+    static LOG: LimitLog = LimitLog::new();
+    LOG.hit(|| {
+        format!(
+            "a caller holds {max} sessions (HttpOptions::max_sessions_per_caller): its `initialize` is refused with 429"
+        )
+    });
+    let mut response = refuse(
+        StatusCode::TOO_MANY_REQUESTS,
+        crate::ErrorCode::Other(-32000),
+        format!(
+            "you hold as many sessions as one caller may ({max}, HttpOptions::max_sessions_per_caller): end one (DELETE) or let one expire, then retry"
         ),
     );
     response

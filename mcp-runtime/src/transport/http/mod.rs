@@ -71,6 +71,7 @@ pub struct HttpOptions {
     pub(crate) session_idle: Duration,
     pub(crate) keepalive: Duration,
     pub(crate) max_sessions: usize,
+    pub(crate) max_sessions_per_caller: usize,
     pub(crate) max_streams_per_session: usize,
     pub(crate) stream_idle: Duration,
     pub(crate) max_connections: usize,
@@ -97,6 +98,7 @@ impl Default for HttpOptions {
             session_idle: Duration::from_secs(60 * 60),
             keepalive: Duration::from_secs(15),
             max_sessions: 10_000,
+            max_sessions_per_caller: 1_000,
             max_streams_per_session: 8,
             stream_idle: Duration::from_secs(5 * 60),
             max_connections: 512,
@@ -168,6 +170,19 @@ impl HttpOptions {
     #[must_use]
     pub fn max_sessions(mut self, sessions: usize) -> HttpOptions {
         self.max_sessions = sessions;
+        self
+    }
+
+    /// How many sessions one caller may hold at once on a protected server (1,000 by default,
+    /// a tenth of [`max_sessions`](Self::max_sessions)), the caller being the issuer and
+    /// subject of its access token (see [`resource_server`](Self::resource_server)): so one
+    /// caller cannot take the sessions every other caller needs. Over it, that caller's
+    /// `initialize` is refused with `429 Too Many Requests` and `Retry-After` (a log line on
+    /// stderr) until one of its sessions ends. Sessions without a caller (a server with no
+    /// resource server) count against `max_sessions` only.
+    #[must_use]
+    pub fn max_sessions_per_caller(mut self, sessions: usize) -> HttpOptions {
+        self.max_sessions_per_caller = sessions;
         self
     }
 

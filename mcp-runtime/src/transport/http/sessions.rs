@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::shared_events::Mirror;
@@ -171,32 +171,75 @@ pub(super) struct SessionTable {
     sessions: ShardedMap<String, Arc<HttpSession>>,
     live: AtomicUsize,
     max: usize,
+    /// The live sessions of each caller that has any (protected servers only).
+    by_owner: Mutex<HashMap<String, usize>>,
+    max_per_owner: usize,
     sweeping: OnceLock<()>,
 }
 
+/// Why a session was not registered.
+pub(super) enum AtCap {
+    /// `max_sessions` are live.
+    Server,
+    /// Its caller holds `max_sessions_per_caller`.
+    Caller,
+}
+
 impl SessionTable {
-    pub(super) fn new(max: usize) -> SessionTable {
+    pub(super) fn new(max: usize, max_per_owner: usize) -> SessionTable {
         SessionTable {
             sessions: ShardedMap::default(),
             live: AtomicUsize::new(0),
             max,
+            by_owner: Mutex::default(),
+            max_per_owner,
             sweeping: OnceLock::new(),
         }
     }
 
-    /// Registers a session under `id` (from [`new_session_id`]); `false` when the cap's number
-    /// of sessions is live.
-    pub(super) fn insert(&self, id: String, session: Arc<HttpSession>) -> bool {
+    /// Registers a session under `id` (from [`new_session_id`]), unless the cap's number of
+    /// sessions is live, or its owner's.
+    pub(super) fn insert(&self, id: String, session: Arc<HttpSession>) -> Result<(), AtCap> {
         let reserved = self
             .live
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |live| {
                 (live < self.max).then_some(live + 1)
             });
         if reserved.is_err() {
-            return false;
+            return Err(AtCap::Server);
+        }
+        if let Some(owner) = &session.owner {
+            let mut by_owner = self.by_owner.lock().unwrap_or_else(PoisonError::into_inner);
+            let held = by_owner.entry(owner.clone()).or_insert(0);
+            if *held >= self.max_per_owner {
+                if *held == 0 {
+                    by_owner.remove(owner);
+                }
+                drop(by_owner);
+                self.live.fetch_sub(1, Ordering::AcqRel);
+                return Err(AtCap::Caller);
+            }
+            *held += 1;
         }
         self.sessions.insert(id, session);
-        true
+        Ok(())
+    }
+
+    /// Counts the sessions that ended out of the live ones, and out of their owners'.
+    fn ended<'a>(&self, sessions: impl IntoIterator<Item = &'a HttpSession>) {
+        let mut by_owner = self.by_owner.lock().unwrap_or_else(PoisonError::into_inner);
+        for session in sessions {
+            self.live.fetch_sub(1, Ordering::AcqRel);
+            let Some(owner) = &session.owner else {
+                continue;
+            };
+            if let Some(held) = by_owner.get_mut(owner) {
+                *held -= 1;
+                if *held == 0 {
+                    by_owner.remove(owner);
+                }
+            }
+        }
     }
 
     pub(super) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
@@ -207,8 +250,8 @@ impl SessionTable {
 
     pub(super) fn remove(&self, id: &str) -> Option<Arc<HttpSession>> {
         let removed = self.sessions.remove(id);
-        if removed.is_some() {
-            self.live.fetch_sub(1, Ordering::AcqRel);
+        if let Some(session) = &removed {
+            self.ended([&**session]);
         }
         removed
     }
@@ -250,7 +293,7 @@ impl SessionTable {
         if expired.is_empty() {
             return;
         }
-        self.live.fetch_sub(expired.len(), Ordering::AcqRel);
+        self.ended(expired.iter().map(|session| &**session));
         crate::stderr::line(format_args!(
             "mcp: {} session(s) unused for {} s ended (HttpOptions::session_idle)",
             expired.len(),
