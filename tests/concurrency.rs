@@ -269,18 +269,72 @@ async fn a_request_past_the_limit_in_flight_is_refused_until_one_ends() {
     client.assert_valid();
 }
 
+/// All the sessions of a server hold at most `max_requests_in_flight_total` requests together
+/// (RELIABILITY.md, "Both transports"): with two sessions each under its own limit, one more
+/// request on either is answered at once with -32603 naming the setting, and a request that
+/// ends frees a place for any session.
+#[tokio::test]
+async fn the_sessions_of_a_server_hold_at_most_its_total_in_flight() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<slow>()
+        .max_requests_in_flight(2)
+        .max_requests_in_flight_total(2)
+        .build()
+        .unwrap();
+    let first = Checked::connect(&server, "2025-11-25").await;
+    let second = Checked::connect(&server, "2025-11-25").await;
+    first
+        .client
+        .send_raw(&call_line(1, "slow", json!({"ms": 10_000})));
+    second
+        .client
+        .send_raw(&call_line(1, "slow", json!({"ms": 300})));
+    // Both have started once the first session's ping is refused: requests run in the order
+    // they come, and the first session's call came first.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    for client in [&first, &second] {
+        let refused = client
+            .request("ping", json!({}))
+            .await
+            .expect_err("a third request in flight on the server is refused");
+        assert_eq!(refused.code, -32603, "{refused:?}");
+        assert!(
+            refused
+                .message
+                .contains("limit of 2 requests in flight across all")
+                && refused.message.contains("max_requests_in_flight_total"),
+            "{refused:?}"
+        );
+    }
+    // The second session's call ends, and its place serves the first session.
+    let ended = second.next_message().await.expect("its call is answered");
+    assert_eq!(ended["result"]["content"][0]["text"], "slept 300");
+    let started = std::time::Instant::now();
+    while first.request("ping", json!({})).await.is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the ended request's place was never freed"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    first.assert_valid();
+    second.assert_valid();
+}
+
 /// A limit of zero requests in flight could serve nothing: `build` says so.
 #[test]
 fn a_limit_of_no_requests_in_flight_is_a_build_error() {
     let error = Server::builder(mcp_runtime::server_info!())
         .max_requests_in_flight(0)
+        .max_requests_in_flight_total(0)
         .build()
         .err()
         .expect("zero requests in flight is refused");
-    assert!(
-        error
-            .to_string()
-            .contains("`ServerBuilder::max_requests_in_flight` is 0"),
-        "{error}"
-    );
+    let error = error.to_string();
+    for setting in ["max_requests_in_flight", "max_requests_in_flight_total"] {
+        assert!(
+            error.contains(&format!("`ServerBuilder::{setting}` is 0")),
+            "{error}"
+        );
+    }
 }

@@ -114,6 +114,8 @@ pub enum BuildProblem {
     ZeroPageSize,
     /// `max_requests_in_flight` was set to zero: no request could run.
     NoRequestsInFlight,
+    /// `max_requests_in_flight_total` was set to zero: no request could run.
+    NoRequestsInFlightTotal,
     /// The bus shared with other instances could not start (Redis unreachable).
     ChangeBus {
         /// What went wrong, naming the address.
@@ -162,6 +164,9 @@ impl fmt::Display for BuildProblem {
             }
             BuildProblem::NoRequestsInFlight => f.write_str(
                 "`ServerBuilder::max_requests_in_flight` is 0, so every request would be refused: set it to at least 1",
+            ),
+            BuildProblem::NoRequestsInFlightTotal => f.write_str(
+                "`ServerBuilder::max_requests_in_flight_total` is 0, so every request would be refused: set it to at least 1",
             ),
             BuildProblem::ChangeBus { problem } => f.write_str(problem),
         }

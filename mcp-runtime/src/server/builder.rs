@@ -34,6 +34,10 @@ const DEFAULT_MAX_OUTPUT_BACKLOG: usize = 16 * 1024 * 1024;
 /// The default number of requests one session may have in flight: as many as hyper lets one
 /// HTTP/2 connection carry at once.
 const DEFAULT_MAX_REQUESTS_IN_FLIGHT: usize = 200;
+/// How many requests all the sessions of a server may have in flight together, unless
+/// `ServerBuilder::max_requests_in_flight_total` says otherwise: eight per connection at the
+/// HTTP transport's default `max_connections` (512).
+const DEFAULT_MAX_REQUESTS_IN_FLIGHT_TOTAL: usize = 4096;
 /// The default bounds of one session's resource subscriptions.
 const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = SubscriptionLimits {
     max: 64,
@@ -74,6 +78,7 @@ pub struct ServerBuilder {
     shutdown_grace: Duration,
     max_output_backlog: usize,
     max_requests_in_flight: usize,
+    max_requests_in_flight_total: usize,
     max_log_backlog: usize,
     subscriptions: SubscriptionLimits,
     // Used only to serve tasks (the `tasks` feature).
@@ -123,6 +128,10 @@ pub(crate) struct ServerCore {
     pub(crate) max_output_backlog: usize,
     /// How many requests one session may have in flight ([`ServerBuilder::max_requests_in_flight`]).
     pub(crate) max_requests_in_flight: usize,
+    /// How many all sessions may have in flight together
+    /// ([`ServerBuilder::max_requests_in_flight_total`]), and how many they have.
+    pub(crate) max_requests_in_flight_total: usize,
+    pub(crate) requests_in_flight: std::sync::atomic::AtomicUsize,
     pub(crate) subscriptions: SubscriptionLimits,
     /// The tasks of the tasks extension, held within their limits.
     #[cfg(feature = "tasks")]
@@ -182,6 +191,7 @@ impl Server {
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             max_output_backlog: DEFAULT_MAX_OUTPUT_BACKLOG,
             max_requests_in_flight: DEFAULT_MAX_REQUESTS_IN_FLIGHT,
+            max_requests_in_flight_total: DEFAULT_MAX_REQUESTS_IN_FLIGHT_TOTAL,
             max_log_backlog: crate::stderr::DEFAULT_BACKLOG_BYTES,
             subscriptions: DEFAULT_SUBSCRIPTION_LIMITS,
             task_limits: crate::tasks::TaskLimits::default(),
@@ -424,6 +434,18 @@ impl ServerBuilder {
         self
     }
 
+    /// Sets how many requests all the sessions of the server may have in flight together
+    /// (4,096 by default, eight per connection at the HTTP transport's default
+    /// `max_connections`): what bounds the server's work and memory when many sessions, or
+    /// many stateless HTTP requests, each stay under
+    /// [`max_requests_in_flight`](Self::max_requests_in_flight). A request past it is answered
+    /// at once with -32603 naming it, and does not run; a request that ends or is cancelled
+    /// frees its place. It must be at least 1.
+    pub fn max_requests_in_flight_total(mut self, requests: usize) -> ServerBuilder {
+        self.max_requests_in_flight_total = requests;
+        self
+    }
+
     /// Sets how many bytes of log may wait for stderr (1 MiB by default): trace lines, the
     /// runtime's notices and, over stdio, what is printed to stdout. They are written by a
     /// thread of their own, so a stderr nobody reads never makes the server wait; past this
@@ -477,6 +499,9 @@ impl ServerBuilder {
         }
         if self.max_requests_in_flight == 0 {
             problems.push(BuildProblem::NoRequestsInFlight);
+        }
+        if self.max_requests_in_flight_total == 0 {
+            problems.push(BuildProblem::NoRequestsInFlightTotal);
         }
         for prompt in &self.prompts {
             problems.extend(prompt.details.specs.problems.iter().map(|problem| {
@@ -573,6 +598,8 @@ impl ServerBuilder {
             shutdown_grace: self.shutdown_grace,
             max_output_backlog: self.max_output_backlog,
             max_requests_in_flight: self.max_requests_in_flight,
+            max_requests_in_flight_total: self.max_requests_in_flight_total,
+            requests_in_flight: std::sync::atomic::AtomicUsize::new(0),
             subscriptions: self.subscriptions,
             #[cfg(feature = "tasks")]
             tasks: crate::tasks::store::TaskStore::new(self.task_limits, shared_tasks),

@@ -176,11 +176,23 @@ impl Session {
         }
     }
 
-    /// Why a request is refused when the session has its limit in flight: -32603 naming the
-    /// setting, and a line on stderr.
+    /// Why a request is refused when the session, or the server, has its limit in flight:
+    /// -32603 naming the setting, and a line on stderr.
     #[cold]
     #[inline(never)]
-    fn over_the_limit(&self) -> RpcError {
+    fn over_the_limit(&self, limit: InFlightLimit) -> RpcError {
+        if limit == InFlightLimit::Server {
+            let max = self.server.max_requests_in_flight_total;
+            static LOG: LimitLog = LimitLog::new();
+            LOG.hit(|| {
+                format!(
+                    "the server has {max} requests in flight across its sessions (ServerBuilder::max_requests_in_flight_total): another is refused"
+                )
+            });
+            return RpcError::internal(format!(
+                "the server already has its limit of {max} requests in flight across all its clients (ServerBuilder::max_requests_in_flight_total): retry shortly"
+            ));
+        }
         let max = self.server.max_requests_in_flight;
         static LOG: LimitLog = LimitLog::new();
         LOG.hit(|| {
@@ -436,10 +448,13 @@ impl Session {
         let task_state = self.new_state(request.id.clone(), sink, envelope);
         // Counted before anything else, so that requests arriving together cannot pass the
         // limit between a look at the count and its increment.
-        let Some(guard) = RunningGuard::admit(self) else {
-            let error = self.over_the_limit();
-            let reply = Reply::Encoded(encode_error(Some(&request.id), &error));
-            return self.reply(&reply_to, &task_state, reply);
+        let guard = match RunningGuard::admit(self) {
+            Ok(guard) => guard,
+            Err(limit) => {
+                let error = self.over_the_limit(limit);
+                let reply = Reply::Encoded(encode_error(Some(&request.id), &error));
+                return self.reply(&reply_to, &task_state, reply);
+            }
         };
         // Registered before the task exists, and the lock released before it is spawned: the
         // task never waits on this lock to find its own state. In an in-order session, only if
@@ -841,22 +856,43 @@ struct RunningGuard {
     session: Arc<Session>,
 }
 
+/// Which limit of requests in flight a request met.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum InFlightLimit {
+    /// [`ServerBuilder::max_requests_in_flight`](crate::ServerBuilder::max_requests_in_flight).
+    Session,
+    /// [`ServerBuilder::max_requests_in_flight_total`](crate::ServerBuilder::max_requests_in_flight_total).
+    Server,
+}
+
 impl RunningGuard {
-    /// Counts one more request running on `session`, unless it has its limit in flight
-    /// already ([`ServerBuilder::max_requests_in_flight`](crate::ServerBuilder::max_requests_in_flight)).
-    fn admit(session: &Arc<Session>) -> Option<RunningGuard> {
+    /// Counts one more request running on `session` and on its server, unless either has its
+    /// limit in flight already.
+    fn admit(session: &Arc<Session>) -> Result<RunningGuard, InFlightLimit> {
+        let server = &session.server;
         let running = session.running.fetch_add(1, Ordering::AcqRel);
-        // Dropped at once if refused, which takes the count back.
+        let in_all = server.requests_in_flight.fetch_add(1, Ordering::AcqRel);
+        // Dropped at once if refused, which takes both counts back.
         let guard = RunningGuard {
             session: Arc::clone(session),
         };
-        (running < session.server.max_requests_in_flight).then_some(guard)
+        if running >= server.max_requests_in_flight {
+            return Err(InFlightLimit::Session);
+        }
+        if in_all >= server.max_requests_in_flight_total {
+            return Err(InFlightLimit::Server);
+        }
+        Ok(guard)
     }
 }
 
 impl Drop for RunningGuard {
     fn drop(&mut self) {
         let session = &self.session;
+        session
+            .server
+            .requests_in_flight
+            .fetch_sub(1, Ordering::AcqRel);
         if session.running.fetch_sub(1, Ordering::SeqCst) == 1
             && session.idle_awaited.load(Ordering::SeqCst)
         {
