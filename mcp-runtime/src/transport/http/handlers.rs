@@ -375,19 +375,15 @@ fn at_session_cap(max: usize) -> Response {
             "{max} sessions are live (HttpOptions::max_sessions): `initialize` is refused with 503"
         )
     });
-    let mut response = refuse(
+    refuse_for_now(
         StatusCode::SERVICE_UNAVAILABLE,
-        crate::ErrorCode::Other(-32000),
         format!(
             "the server has as many sessions as it allows ({max}, HttpOptions::max_sessions): retry later"
         ),
-    );
-    response
-        .headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-    response
+    )
 }
 
+/// The answer to `initialize` from a caller that holds `max` sessions: its own doing (429).
 fn at_caller_cap(max: usize) -> Response {
     static LOG: LimitLog = LimitLog::new();
     LOG.hit(|| {
@@ -395,13 +391,17 @@ fn at_caller_cap(max: usize) -> Response {
             "a caller holds {max} sessions (HttpOptions::max_sessions_per_caller): its `initialize` is refused with 429"
         )
     });
-    let mut response = refuse(
+    refuse_for_now(
         StatusCode::TOO_MANY_REQUESTS,
-        crate::ErrorCode::Other(-32000),
         format!(
             "you hold as many sessions as one caller may ({max}, HttpOptions::max_sessions_per_caller): end one (DELETE) or let one expire, then retry"
         ),
-    );
+    )
+}
+
+/// A refusal that may pass: -32000 with `message`, and `Retry-After: 1`.
+fn refuse_for_now(status: StatusCode, message: impl Into<String>) -> Response {
+    let mut response = refuse(status, crate::ErrorCode::Other(-32000), message);
     response
         .headers_mut()
         .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
@@ -878,17 +878,10 @@ async fn resume_elsewhere(
             });
             refuse(StatusCode::GONE, crate::ErrorCode::InvalidRequest, reason)
         }
-        Err(ElsewhereRefusal::Unavailable) => {
-            let mut response = refuse(
-                StatusCode::SERVICE_UNAVAILABLE,
-                crate::ErrorCode::Other(-32000),
-                "the store shared with the other instances (Redis) does not answer: the stream cannot be resumed here now; retry later",
-            );
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            response
-        }
+        Err(ElsewhereRefusal::Unavailable) => refuse_for_now(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the store shared with the other instances (Redis) does not answer: the stream cannot be resumed here now; retry later",
+        ),
     }
 }
 
