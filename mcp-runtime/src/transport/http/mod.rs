@@ -175,7 +175,7 @@ impl HttpOptions {
 
     /// How many sessions one caller may hold at once on a protected server (1,000 by default,
     /// a tenth of [`max_sessions`](Self::max_sessions)), the caller being the issuer and
-    /// subject of its access token (see [`resource_server`](Self::resource_server)): so one
+    /// subject of its access token (see `resource_server`, the `auth` feature): so one
     /// caller cannot take the sessions every other caller needs. Over it, that caller's
     /// `initialize` is refused with `429 Too Many Requests` and `Retry-After` (a log line on
     /// stderr) until one of its sessions ends. Sessions without a caller (a server with no
