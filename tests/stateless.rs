@@ -383,6 +383,32 @@ async fn an_unknown_resource_s_code_follows_the_revision() {
     assert_eq!(error.code, -32002);
 }
 
+/// A prompt whose text is a file that is not there.
+#[mcp_prompt]
+fn missing_notes() -> Result<String, std::io::Error> {
+    std::fs::read_to_string("/nonexistent/notes-for-a-test.md")
+}
+
+/// basic "Error Codes": a 2026-07-28 server must not send -32002, whichever handler reports
+/// "not found": a prompt's is -32602 too, and stays -32002 in a session.
+#[tokio::test]
+async fn a_prompt_s_not_found_follows_the_revision() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .prompt::<missing_notes>()
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    let get = json!({ "name": "missing_notes" });
+    let error = client
+        .request("prompts/get", get.clone())
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602, "{error}");
+    client.client.initialize().await.unwrap();
+    let error = client.client.request("prompts/get", get).await.unwrap_err();
+    assert_eq!(error.code, -32002, "{error}");
+}
+
 /// server/utilities/logging: without `logLevel` in `_meta` a request gets no log messages at
 /// all; with one, those at or above it, before the result.
 #[tokio::test]

@@ -14,14 +14,15 @@ use crate::jsonrpc::{ErrorCode, RpcError};
 ///
 /// Any `Display` error converts into one (so `?` works on `io::Error`, `String`, ...), as an
 /// internal error carrying its message; an `io::Error` of kind `NotFound` becomes "Resource not
-/// found" (-32002). The constructors pick the code explicitly.
+/// found" (-32002, which a request of revision 2026-07-28 gets as -32602: that revision has no
+/// -32002). The constructors pick the code explicitly.
 #[derive(Debug)]
 pub struct HandlerError {
     pub(crate) error: RpcError,
 }
 
 impl HandlerError {
-    /// -32002 "Resource not found", naming the URI.
+    /// -32002 "Resource not found", naming the URI (-32602 for a request of 2026-07-28).
     pub fn not_found(uri: impl Into<String>) -> HandlerError {
         let uri = uri.into();
         HandlerError {

@@ -258,7 +258,17 @@ pub(crate) async fn route(
         "tasks/cancel" if request.envelope().is_some() => tasks::cancel(&request, params).await,
         _ => Err(method_not_found(&method, METHODS)),
     };
-    outcome.unwrap_or_else(|error| encode_error(Some(id), &error))
+    outcome.unwrap_or_else(|error| encode_error(Some(id), &in_era(error, request.revision())))
+}
+
+/// `error` as `revision` words it: from 2026-07-28 on, "resource not found" is -32602, since
+/// a server of that revision must not send -32002 (basic "Error Codes"; server/resources
+/// "Error Handling"), whichever handler reported it (a resource read or a prompt).
+fn in_era(mut error: RpcError, revision: Revision) -> RpcError {
+    if revision.is_stateless() && error.code == ErrorCode::ResourceNotFound.code() {
+        error.code = ErrorCode::InvalidParams.code();
+    }
+    error
 }
 
 /// A method's future polled through a box rather than inlined into [`route`]'s, so `route`'s

@@ -9,19 +9,17 @@ use serde_json::json;
 use super::params_object::ParamsObject;
 use super::{Request, input_required};
 use crate::jsonrpc::{ErrorCode, RequestId, RpcError, encode_result};
-use crate::protocol::{ReadResourceResult, Revision};
+use crate::protocol::ReadResourceResult;
 use crate::server::panic::Caught;
 use crate::server::{ServerCore, Session};
 
-/// The error for a URI the server has no resource for: -32002 in the session-based
-/// revisions, -32602 from 2026-07-28 on (server/resources "Error Handling"), naming the URI.
-fn not_found(uri: &str, revision: Revision) -> RpcError {
-    let code = if revision.is_stateless() {
-        ErrorCode::InvalidParams
-    } else {
-        ErrorCode::ResourceNotFound
-    };
-    RpcError::new(code, "Resource not found").with_data(json!({ "uri": uri }))
+/// The error for a URI the server has no resource for, naming it: -32002, which [`route`]
+/// words as -32602 for a request of 2026-07-28 on.
+///
+/// [`route`]: super::route
+fn not_found(uri: &str) -> RpcError {
+    RpcError::new(ErrorCode::ResourceNotFound, "Resource not found")
+        .with_data(json!({ "uri": uri }))
 }
 
 /// `resources/read`: reads the resource, or the template that matches the URI.
@@ -29,7 +27,6 @@ pub(super) async fn read_resource(
     request: &Request<'_>,
     params: Option<&str>,
 ) -> Result<Vec<u8>, RpcError> {
-    let revision = request.revision();
     let members = ParamsObject::of("resources/read", params)?;
     let uri: String = members.required("uri")?;
     request.server().check_uri(&uri)?;
@@ -39,7 +36,7 @@ pub(super) async fn read_resource(
         .resources
         .load()
         .resolve(&uri)
-        .ok_or_else(|| not_found(&uri, revision))?;
+        .ok_or_else(|| not_found(&uri))?;
     let shared = request.shared_params(has_meta, || params.map(Arc::from));
     let answers = input_required::may_carry_answers(params);
     let input = input_required::begin(request, "resources/read", &uri, shared.as_ref(), answers)?;
@@ -59,7 +56,6 @@ pub(super) async fn read_resource(
         Ok(Err(error)) => {
             let mut error = RpcError::from(error);
             if error.code == ErrorCode::ResourceNotFound.code() {
-                error.code = not_found(&uri, revision).code;
                 error.data = error.data.or_else(|| Some(json!({ "uri": uri })));
             }
             return Err(error);
@@ -91,7 +87,7 @@ pub(super) fn subscribe(
         server.check_uri(&uri)?;
     }
     if on && server.resources.load().resolve(&uri).is_none() {
-        return Err(not_found(&uri, Revision::LATEST_SESSION_BASED));
+        return Err(not_found(&uri));
     }
     session.set_subscription(uri, on)?;
     Ok(encode_result(id, &json!({})))
