@@ -135,8 +135,10 @@ async fn a_stateless_call_is_answered_without_a_session() {
 }
 
 /// streamable-http "Server Validation": each standard header that is missing or disagrees
-/// with the body is 400 with -32020; `Mcp-Name` may be base64-wrapped (decoded strictly);
-/// values are compared exactly, after surrounding whitespace.
+/// with the body is 400 with -32020; `Mcp-Name` may be base64-wrapped (decoded strictly), but
+/// not `MCP-Protocol-Version` nor `Mcp-Method` ("For headers that permit the Base64 sentinel
+/// encoding (`Mcp-Name` and `Mcp-Param-{Name}`)"), which are compared as sent; values are
+/// compared exactly, after surrounding whitespace.
 #[tokio::test]
 async fn headers_that_disagree_with_the_body_are_header_mismatch() {
     let (port, _) = start().await;
@@ -146,7 +148,7 @@ async fn headers_that_disagree_with_the_body_are_header_mismatch() {
         json!({"name": "echo", "arguments": {"text": "x"}}),
     );
     type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, u16, Option<i64>);
-    let cases: [Case<'_>; 8] = [
+    let cases: [Case<'_>; 10] = [
         (
             "all agree",
             vec![
@@ -218,6 +220,26 @@ async fn headers_that_disagree_with_the_body_are_header_mismatch() {
                 ("mcp-protocol-version", REVISION),
                 ("mcp-method", "tools/call"),
                 ("mcp-name", "=?base64?ZWNobw=?="),
+            ],
+            400,
+            Some(-32020),
+        ),
+        (
+            "base64 method",
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "=?base64?dG9vbHMvY2FsbA==?="),
+                ("mcp-name", "echo"),
+            ],
+            400,
+            Some(-32020),
+        ),
+        (
+            "base64 version",
+            vec![
+                ("mcp-protocol-version", "=?base64?MjAyNi0wNy0yOA==?="),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "echo"),
             ],
             400,
             Some(-32020),

@@ -48,11 +48,12 @@ pub(super) fn admit(
         Err(version) => (version, sent_as_is(standard.version, version)),
     };
     if !version_as_is {
-        match header(standard.version, &VERSION_HEADER)? {
+        match plain_header(standard.version, &VERSION_HEADER)? {
             Some(version) if version == claimed => {}
             Some(version) => {
                 return Err(mismatch(format!(
-                    "the MCP-Protocol-Version header says `{version}` but `_meta` says `{claimed}`: send the same revision in both"
+                    "the MCP-Protocol-Version header says `{version}` but `_meta` says `{claimed}`: send the same revision in both{}",
+                    encoded_hint(version)
                 )));
             }
             None => {
@@ -69,12 +70,13 @@ pub(super) fn admit(
         None => sent_as_is(standard.method, &request.method),
     };
     if !method_as_is {
-        match header(standard.method, &METHOD_HEADER)? {
+        match plain_header(standard.method, &METHOD_HEADER)? {
             Some(method) if method == request.method => {}
             Some(method) => {
                 return Err(mismatch(format!(
-                    "the Mcp-Method header says `{method}` but the body's method is `{}`",
-                    request.method
+                    "the Mcp-Method header says `{method}` but the body's method is `{}`{}",
+                    request.method,
+                    encoded_hint(method)
                 )));
             }
             None => {
@@ -255,13 +257,14 @@ fn is_plain(text: &str) -> bool {
     !text.starts_with("=?") && text.bytes().all(|byte| byte.is_ascii_graphic())
 }
 
-/// A header's value (of the header `name`) with surrounding whitespace removed and the
-/// `=?base64?...?=` form decoded; -32020 for a value that is not text or not valid base64.
-/// Borrowed from the request unless it was base64-encoded.
-fn header(
+/// A header's value (of the header `name`) with surrounding whitespace removed, as sent: how
+/// `MCP-Protocol-Version` and `Mcp-Method` are compared with the body, since only `Mcp-Name`
+/// and `Mcp-Param-*` may be base64-encoded (streamable-http "Server Validation"); -32020 for a
+/// value that is not text.
+fn plain_header(
     value: Option<&HeaderValue>,
     name: impl std::fmt::Display,
-) -> Result<Option<Cow<'_, str>>, Refusal> {
+) -> Result<Option<&str>, Refusal> {
     let Some(value) = value else {
         return Ok(None);
     };
@@ -271,7 +274,19 @@ fn header(
         )));
     };
     // Visible ASCII, spaces and tabs only (`to_str`): only spaces and tabs are trimmed.
-    let text = text.trim_ascii();
+    Ok(Some(text.trim_ascii()))
+}
+
+/// [`plain_header`] with the `=?base64?...?=` form decoded, for the headers that may carry it
+/// (`Mcp-Name`, `Mcp-Param-*`); -32020 for a value that is not valid base64 of UTF-8 text.
+/// Borrowed from the request unless it was base64-encoded.
+fn header(
+    value: Option<&HeaderValue>,
+    name: impl std::fmt::Display,
+) -> Result<Option<Cow<'_, str>>, Refusal> {
+    let Some(text) = plain_header(value, &name)? else {
+        return Ok(None);
+    };
     let Some(encoded) = text
         .strip_prefix("=?base64?")
         .and_then(|rest| rest.strip_suffix("?="))
@@ -286,6 +301,16 @@ fn header(
                 "the {name} header's `=?base64?...?=` value is not valid base64 of UTF-8 text"
             ))
         })
+}
+
+/// What a mismatch's message adds when the header was sent base64-encoded where that form is
+/// not taken.
+fn encoded_hint(sent: &str) -> &'static str {
+    if sent.starts_with("=?base64?") {
+        " (this header is compared as sent: only Mcp-Name and Mcp-Param-* may be base64-encoded)"
+    } else {
+        ""
+    }
 }
 
 fn mismatch(message: String) -> Refusal {
