@@ -565,7 +565,7 @@ async fn test_input_required_result_tampered_state(ctx: Context) -> Result<Strin
 #[mcp_tool]
 async fn test_input_required_result_capabilities(ctx: Context) -> Result<String, ClientError> {
     let mut answers = Vec::new();
-    if ctx.client().has_capability("elicitation") {
+    if ctx.client().has_capability("elicitation.form") {
         let name = ctx
             .question("user_name")
             .elicit::<UserName>("What is your name?")

@@ -331,7 +331,7 @@ async fn asking_without_the_capability_is_a_clear_tool_error() {
         "the client does not support `sampling` (it did not declare the capability in `initialize`)"
     );
     let result = client.call("confirm", json!({})).await;
-    assert!(first_text(&result).contains("`elicitation`"));
+    assert!(first_text(&result).contains("`elicitation.form`"));
     let result = client.call("roots", json!({})).await;
     assert!(first_text(&result).contains("`roots`"));
 }
@@ -578,9 +578,10 @@ async fn resources_and_prompts_added_at_run_time_are_announced_and_served() {
 }
 
 #[tokio::test]
-async fn url_elicitation_needs_the_url_capability() {
+async fn each_elicitation_mode_needs_its_own_capability() {
     let server = Server::builder(mcp_runtime::server_info!())
         .tool::<sign_in>()
+        .tool::<confirm>()
         .build()
         .unwrap();
     let client =
@@ -592,6 +593,11 @@ async fn url_elicitation_needs_the_url_capability() {
     );
     let client =
         Checked::connect_with(&server, "2025-11-25", json!({"elicitation": {"url": {}}})).await;
+    // client/elicitation "Capabilities": no form for a client that declares URL mode alone.
+    assert_eq!(
+        first_text(&client.call("confirm", json!({})).await),
+        "the client does not support `elicitation.form` (it did not declare the capability in `initialize`)"
+    );
     client.client.answer_requests(|method, params| {
         assert_eq!(method, "elicitation/create");
         assert_eq!(params["mode"], "url");

@@ -698,19 +698,37 @@ async fn malformed_answers_are_invalid_params() {
 }
 
 /// basic/index "Error Codes": a question for a capability the request does not declare ends
-/// the request with -32021 naming the capability.
+/// the request with -32021 naming the capability; a form is asked only of a client that
+/// declares form mode (client/elicitation "Capabilities": servers must not send a mode the
+/// client does not support; an `elicitation` naming no mode is form mode).
 #[tokio::test]
 async fn a_question_without_the_capability_is_missing_capability() {
     let client = Client::new(&server());
-    let error = client
-        .request("tools/call", json!({"name": "greet", "arguments": {}}))
-        .await
-        .unwrap_err();
-    assert_eq!(error.code, -32021, "{error}");
-    assert_eq!(
-        error.data.unwrap()["requiredCapabilities"],
-        json!({"elicitation": {}})
-    );
+    let call = json!({"name": "greet", "arguments": {}});
+    let form_only = json!({"elicitation": {"form": {}}});
+    for capabilities in [json!({}), json!({"elicitation": {"url": {}}})] {
+        let error = client
+            .request_with("tools/call", call.clone(), capabilities.clone())
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, -32021, "{capabilities}: {error}");
+        assert_eq!(
+            error.data.unwrap()["requiredCapabilities"],
+            form_only,
+            "{capabilities}"
+        );
+    }
+    for capabilities in [json!({"elicitation": {}}), form_only] {
+        let asked = client
+            .request_with("tools/call", call.clone(), capabilities.clone())
+            .await
+            .unwrap();
+        assert_eq!(asked["resultType"], "input_required", "{capabilities}");
+        assert_eq!(
+            asked["inputRequests"]["user_name"]["params"]["mode"],
+            "form"
+        );
+    }
 }
 
 /// Prompts ask in the same way (mrtr: `prompts/get` may return input-required).

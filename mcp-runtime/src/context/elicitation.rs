@@ -117,7 +117,7 @@ impl Context {
             params["mode"] = json!("form");
         }
         let answer: ElicitAnswer = self
-            .ask("elicitation", "elicitation/create", &params)
+            .ask("elicitation.form", "elicitation/create", &params)
             .await?;
         match answer.action {
             Action::Accept => match answer.content.unwrap_or_else(|| json!({})) {
@@ -139,13 +139,7 @@ impl Context {
         url: &str,
         elicitation_id: &str,
     ) -> Result<UrlElicitation, ClientError> {
-        let supports_url = self
-            .client()
-            .capabilities
-            .get("elicitation")
-            .and_then(|e| e.get("url"))
-            .is_some();
-        if !supports_url {
+        if !self.client().has_capability("elicitation.url") {
             return Err(ClientError::NotSupported {
                 capability: "elicitation.url",
             });
@@ -161,7 +155,7 @@ impl Context {
             params.as_object_mut().map(|p| p.remove("elicitationId"));
         }
         let answer: ElicitAnswer = self
-            .ask("elicitation", "elicitation/create", &params)
+            .ask("elicitation.url", "elicitation/create", &params)
             .await?;
         Ok(match answer.action {
             Action::Accept => UrlElicitation::Accept,

@@ -115,14 +115,15 @@ impl InputRound {
         client: &ClientInfo,
     ) -> Result<T, ClientError> {
         if !client.has_capability(capability) {
+            let declared = declaration(capability);
             self.fail(
                 RpcError::new(
                     ErrorCode::MissingRequiredClientCapability,
                     format!(
-                        "the handler asks the client `{method}`, which needs the `{capability}` capability, and this request's `_meta` does not declare it: add `{capability}` to `io.modelcontextprotocol/clientCapabilities`"
+                        "the handler asks the client `{method}`, which needs the `{capability}` capability, and this request's `_meta` does not declare it: declare `{declared}` in `io.modelcontextprotocol/clientCapabilities`"
                     ),
                 )
-                .with_data(json!({ "requiredCapabilities": { capability: {} } })),
+                .with_data(json!({ "requiredCapabilities": declared })),
             );
             return std::future::pending().await;
         }
@@ -205,5 +206,14 @@ impl<F: Future> Future for UntilInput<'_, F> {
             Some(interruption) => Poll::Ready(Err(interruption)),
             None => Poll::Pending,
         }
+    }
+}
+
+/// The capabilities object that declares `capability`, a name or a name and one of its modes
+/// (`elicitation.form` is `{"elicitation": {"form": {}}}`).
+fn declaration(capability: &str) -> Value {
+    match capability.split_once('.') {
+        Some((name, mode)) => json!({ name: { mode: {} } }),
+        None => json!({ capability: {} }),
     }
 }

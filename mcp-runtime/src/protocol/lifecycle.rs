@@ -43,9 +43,19 @@ pub struct ClientInfo {
 }
 
 impl ClientInfo {
-    /// Whether the client declared a capability (`"sampling"`, `"elicitation"`, `"roots"`).
+    /// Whether the client declared a capability (`"sampling"`, `"elicitation"`, `"roots"`), or
+    /// one mode of it (`"elicitation.form"`, `"elicitation.url"`). An `elicitation` object
+    /// that names no mode (the `{}` of 2025-06-18 clients) declares form mode alone
+    /// (client/elicitation "Capabilities": for backwards compatibility).
     pub fn has_capability(&self, name: &str) -> bool {
-        self.capabilities.contains_key(name)
+        let Some((name, mode)) = name.split_once('.') else {
+            return self.capabilities.contains_key(name);
+        };
+        let Some(declared) = self.capabilities.get(name) else {
+            return false;
+        };
+        let names = |mode: &str| declared.get(mode).is_some();
+        names(mode) || (name == "elicitation" && mode == "form" && !names("url"))
     }
 
     /// Whether the client declared the extension `id` (`capabilities.extensions[id]`).
