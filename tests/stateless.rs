@@ -436,6 +436,33 @@ async fn log_messages_follow_the_request_s_own_level() {
     client.assert_valid();
 }
 
+/// Answers at once, and logs a moment later from a task of its own.
+#[mcp_tool]
+fn late_logger(ctx: Context) -> String {
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        ctx.info("a line after the answer");
+    });
+    "answered".to_owned()
+}
+
+/// server/utilities/logging: a stateless request's log messages go on its response stream,
+/// before the response, "MUST NOT deliver it ... on any stream other than the one carrying the
+/// response": one logged after the answer goes nowhere (on stdio it would be a stray line).
+#[tokio::test]
+async fn a_log_message_after_the_answer_is_not_sent() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<late_logger>()
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    let call = json!({"name": "late_logger", "arguments": {},
+                      "_meta": {"io.modelcontextprotocol/logLevel": "debug"}});
+    client.request("tools/call", call).await.unwrap();
+    let late = client.client.next_message(Duration::from_millis(300)).await;
+    assert!(late.is_none(), "sent after the answer: {late:?}");
+}
+
 /// basic/versioning "Backward Compatibility": one connection serves both eras. A session
 /// initialized with 2025-06-18 keeps its revision for its own requests, while a request that
 /// names 2026-07-28 in `_meta` is served statelessly on the same connection.

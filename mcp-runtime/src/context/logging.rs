@@ -17,7 +17,10 @@ struct MessageParams<'a, T: Serialize> {
 }
 
 /// Sends `notifications/message` for the request `state` of `session`, if the client's level
-/// lets it through: on the request's own stream while it runs, on the session's channel after.
+/// lets it through: on the request's own stream while it runs; after it (answered or
+/// cancelled), on the session's channel, or nowhere for a stateless request, whose log
+/// messages belong to its response stream alone (2026-07-28, server/utilities/logging) and
+/// end with it (basic/transports/stdio: nothing more for a cancelled request).
 pub(crate) fn send_log(
     session: &dyn SessionLink,
     state: &RequestState,
@@ -29,6 +32,7 @@ pub(crate) fn send_log(
     // messages at all (2026-07-28, server/utilities/logging); a session has its
     // `logging/setLevel`.
     let threshold = match &state.envelope {
+        Some(_) if state.is_finished() => return,
         Some(envelope) => envelope.log_level,
         None => Some(session.log_level()),
     };
