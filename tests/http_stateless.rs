@@ -3,6 +3,7 @@
 //! Validation" each with its status and code, stateless answers (no session, no event ids),
 //! -32021 as 400, and `subscriptions/listen` as an event stream.
 
+mod common;
 #[path = "common/http.rs"]
 mod http;
 
@@ -588,10 +589,13 @@ async fn mirrored_arguments_must_agree_with_their_headers() {
     }
 }
 
-/// A graceful shutdown (`serve_http_with_shutdown`) ends a listen stream with an SSE `retry`
-/// hint, so that its client reconnects (elsewhere, behind a balancer), and serving returns.
+/// basic/patterns/subscriptions "Graceful Closure": a graceful shutdown
+/// (`serve_http_with_shutdown`) answers a listen request with a complete result tagged with
+/// its `subscriptionId` (the schema's `SubscriptionsListenResult`), then ends the stream with
+/// an SSE `retry` hint, so that its client listens again (elsewhere, behind a balancer), and
+/// serving returns.
 #[tokio::test]
-async fn a_graceful_shutdown_ends_a_listen_stream_with_a_retry_hint() {
+async fn a_graceful_shutdown_closes_a_listen_stream_with_its_result() {
     let server = server();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -617,10 +621,24 @@ async fn a_graceful_shutdown_ends_a_listen_stream_with_a_retry_hint() {
         "{ack}"
     );
     stop.send(()).unwrap();
+    let (id, closing) = tokio::time::timeout(Duration::from_secs(5), response.next_event())
+        .await
+        .expect("the closing result")
+        .expect("an event before the end");
+    assert_eq!(id, None, "a stateless stream's events carry no ids");
+    let closing: Value = serde_json::from_str(&closing).unwrap();
+    assert_eq!(closing["id"], 3, "{closing}");
+    assert_eq!(closing["result"]["resultType"], "complete", "{closing}");
+    assert_eq!(
+        closing["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        3
+    );
+    let answers = Some("subscriptions/listen");
+    common::check_message("2026-07-28", answers, &closing).unwrap();
     let rest = tokio::time::timeout(Duration::from_secs(5), response.text())
         .await
         .expect("the stream ends");
-    assert!(rest.ends_with("retry: 1500\n\n"), "{rest:?}");
+    assert_eq!(rest, "retry: 1500\n\n");
     tokio::time::timeout(Duration::from_secs(5), serving)
         .await
         .expect("serving returns")

@@ -1085,8 +1085,9 @@ fn an_unreachable_redis_stops_an_instance_at_start_up() {
 }
 
 /// SIGTERM: the instance stops accepting, answers the request in flight, ends its listen
-/// stream (with a `retry` hint, so the client reconnects elsewhere) and exits, well within its
-/// shutdown grace. Needs neither Redis nor HAProxy.
+/// stream (with the listen request's closing result, then a `retry` hint, so the client
+/// listens again elsewhere) and exits, well within its shutdown grace. Needs neither Redis nor
+/// HAProxy.
 #[tokio::test]
 async fn sigterm_finishes_the_request_in_flight_and_ends_listen_streams() {
     let scratch = Scratch::new();
@@ -1117,6 +1118,13 @@ async fn sigterm_finishes_the_request_in_flight_and_ends_listen_streams() {
     let reply = reply.expect("the request in flight is answered");
     assert_eq!(reply["id"], 5);
     assert_eq!(reply["result"]["resultType"], "complete", "{reply}");
+    let closing = tokio::time::timeout(Duration::from_secs(5), listening.next_event()).await;
+    let Ok(Some((_, closing))) = closing else {
+        panic!("the listen stream gets its closing result: {closing:?}");
+    };
+    let closing: Value = serde_json::from_str(&closing).unwrap();
+    assert_eq!(closing["id"], 1, "{closing}");
+    assert_eq!(closing["result"]["resultType"], "complete", "{closing}");
     let ended = tokio::time::timeout(Duration::from_secs(5), listening.next_event()).await;
     assert!(
         matches!(ended, Ok(None)),

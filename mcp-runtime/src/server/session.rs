@@ -389,14 +389,17 @@ impl Session {
         }
     }
 
-    /// Whether the request `id` runs until the client ends it (a listen stream).
+    /// For a request `id` that runs until the client ends it (a listen stream), the reply
+    /// that ends it gracefully when the server does (a listen's complete result).
     #[cfg(feature = "http")]
-    pub(crate) fn runs_until_closed(&self, id: &RequestId) -> bool {
-        self.inflight
+    pub(crate) fn closing_reply(&self, id: &RequestId) -> Option<Vec<u8>> {
+        let endless = self
+            .inflight
             .lock()
             .expect("lock poisoned")
             .get(id)
-            .is_some_and(|request| request.is_endless())
+            .is_some_and(|request| request.is_endless());
+        endless.then(|| super::methods::closing_result(&self.server, id))
     }
 
     /// The client is gone: the server's own requests fail instead of waiting forever, and

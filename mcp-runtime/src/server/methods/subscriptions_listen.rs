@@ -6,7 +6,8 @@
 //! with Redis, another: `notifications/tasks` carries each new status of one, once, as
 //! `tasks/get` would show it).
 //! The stream ends when the client cancels the request (stdio) or closes it (HTTP); the
-//! server ends it itself, with a result, only when it stops publishing changes.
+//! server ends it itself with [`closing_result`] ("Graceful Closure") when it stops
+//! publishing changes, and over HTTP when it shuts down (the transport's drain).
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -17,10 +18,11 @@ use super::capabilities::capabilities;
 use super::params_object::ParamsObject;
 #[cfg(feature = "tasks")]
 use super::tasks;
-use crate::jsonrpc::{RpcError, encode_notification, encode_result};
+use crate::jsonrpc::{RequestId, RpcError, encode_notification, encode_result};
 use crate::limit_log::LimitLog;
 use crate::protocol::envelope::{SERVER_INFO, SUBSCRIPTION_ID};
 use crate::protocol::stateless_result::ResultType;
+use crate::server::ServerCore;
 use crate::server::changes::Change;
 #[cfg(feature = "tasks")]
 use crate::tasks::told::Told;
@@ -204,18 +206,25 @@ pub(super) async fn listen(
             Err(RecvError::Closed) => break,
         }
     }
-    let mut meta = tagged(&id);
+    Ok(closing_result(server, &request.id))
+}
+
+/// The reply that ends the listen request `id` gracefully (basic/patterns/subscriptions
+/// "Graceful Closure"): a complete result tagged with its `subscriptionId`, with the
+/// server's `serverInfo` as every stateless result has.
+pub(crate) fn closing_result(server: &ServerCore, id: &RequestId) -> Vec<u8> {
+    let mut meta = tagged(&id.to_value());
     meta.insert(
         SERVER_INFO.to_owned(),
         serde_json::to_value(&server.info).expect("an Implementation serializes"),
     );
-    Ok(encode_result(
-        &request.id,
+    encode_result(
+        id,
         &ListenResult {
             result_type: ResultType::Complete,
             meta,
         },
-    ))
+    )
 }
 
 /// The part of `asked` the server's capabilities cover; with the tasks extension, `told`

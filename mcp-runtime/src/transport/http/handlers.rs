@@ -531,14 +531,15 @@ async fn respond(
             exchange.attach(&hub);
             // A request's own stream ends with its reply: no idle limit, no GET slot; one
             // that runs until the client ends it (a listen stream) ends when the server
-            // drains. The stateless revision has no resumption, so no event ids and no
-            // priming event.
-            let endless = exchange
-                .request()
-                .is_some_and(|id| session.runs_until_closed(id));
+            // drains, with the reply that closes it gracefully. The stateless revision has
+            // no resumption, so no event ids and no priming event.
+            let closing = exchange.request().and_then(|id| session.closing_reply(id));
             let limits = SseLimits {
                 anonymous: stateless_era,
-                drain: endless.then(|| (state.options.retry, Arc::clone(&state.drain))),
+                drain: closing
+                    .is_some()
+                    .then(|| (state.options.retry, Arc::clone(&state.drain))),
+                farewell: closing,
                 ..SseLimits::default()
             };
             let fresh = !stateless_era;
@@ -794,6 +795,7 @@ pub(super) async fn get(
         slot: Some(slot),
         anonymous: false,
         drain: Some((state.options.retry, Arc::clone(&state.drain))),
+        farewell: None,
         retry_at_end: None,
     };
     let resume = last_event_id.and_then(|id| session.parse_event_id(id));

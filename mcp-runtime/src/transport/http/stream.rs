@@ -422,6 +422,8 @@ pub(super) struct SseBody {
     anonymous: bool,
     /// Ends the stream with a `retry` hint when the server drains.
     drain: Option<(Duration, DrainStarted)>,
+    /// What goes before that hint (`SseLimits::farewell`).
+    farewell: Option<Vec<u8>>,
     /// The `retry` hint to end with when the subscription ends before a last event.
     retry_at_end: Option<Duration>,
     ended: bool,
@@ -441,6 +443,9 @@ pub(super) struct SseLimits {
     /// For a stream that waits on the client rather than on a reply (a GET stream, a listen
     /// stream): when the server drains, it ends with this `retry` delay as its last field.
     pub(super) drain: Option<(Duration, Arc<Drain>)>,
+    /// The message a drained stream sends before its `retry` hint: a listen stream's closing
+    /// result (basic/patterns/subscriptions "Graceful Closure").
+    pub(super) farewell: Option<Vec<u8>>,
     /// For a stream that ends before its last event with the client expected to come back
     /// (a replay from the shared store): the `retry` delay it ends with.
     pub(super) retry_at_end: Option<Duration>,
@@ -477,6 +482,7 @@ impl SseBody {
                 let started: DrainStarted = Box::pin(async move { drain.started().await });
                 (retry, started)
             }),
+            farewell: limits.farewell,
             retry_at_end: limits.retry_at_end,
             ended: false,
         }
@@ -529,7 +535,11 @@ impl Stream for SseBody {
         {
             let hint = retry_hint(*retry);
             self.ended = true;
-            return Poll::Ready(Some(Ok(hint)));
+            let last = match self.farewell.take() {
+                Some(message) => [event(None, &message), hint].concat().into(),
+                None => hint,
+            };
+            return Poll::Ready(Some(Ok(last)));
         }
         if self.keepalive.poll_tick(cx).is_ready() {
             return Poll::Ready(Some(Ok(Bytes::from_static(b": keep-alive\n\n"))));
