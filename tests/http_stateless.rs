@@ -49,7 +49,8 @@ fn later() -> &'static str {
     "later"
 }
 
-/// A tool mirroring three arguments into headers (`x-mcp-header`), written by hand.
+/// A tool mirroring four arguments into headers (`x-mcp-header`), one of them a property of
+/// an object argument, written by hand.
 fn mirrored() -> mcp_runtime::DynamicTool {
     let schema = json!({
         "type": "object",
@@ -57,6 +58,9 @@ fn mirrored() -> mcp_runtime::DynamicTool {
             "region": {"type": "string", "x-mcp-header": "Region"},
             "count": {"type": "integer", "x-mcp-header": "Count"},
             "dry": {"type": "boolean", "x-mcp-header": "Dry-Run"},
+            "target": {"type": "object", "properties": {
+                "zone": {"type": "string", "x-mcp-header": "Zone"},
+            }},
         },
     });
     let Value::Object(schema) = schema else {
@@ -506,13 +510,33 @@ async fn listen_without_event_streams_is_not_acceptable() {
 
 /// streamable-http "Custom Headers from Tool Parameters": each argument a tool mirrors
 /// (`x-mcp-header`) must come in its `Mcp-Param-*` header exactly when it is in the body, and
-/// equal it (strings as written or base64-wrapped, numbers by value, booleans as words); any
+/// equal it (strings as written or base64-wrapped, numbers by value, booleans as words), a
+/// nested one read at its path of properties ("Nested object properties are permitted"); any
 /// other case is 400 with -32020 and the tool does not run.
 #[tokio::test]
 async fn mirrored_arguments_must_agree_with_their_headers() {
     let (port, _) = start().await;
     type Case<'a> = (&'a str, Value, Vec<(&'a str, &'a str)>, u16);
-    let cases: [Case<'_>; 9] = [
+    let cases: [Case<'_>; 13] = [
+        (
+            "nested agrees",
+            json!({"target": {"zone": "eu-west1"}}),
+            vec![("mcp-param-zone", "eu-west1")],
+            200,
+        ),
+        ("nested absent", json!({"target": {}}), vec![], 200),
+        (
+            "nested missing header",
+            json!({"target": {"zone": "eu-west1"}}),
+            vec![],
+            400,
+        ),
+        (
+            "nested other value",
+            json!({"target": {"zone": "eu-west1"}}),
+            vec![("mcp-param-zone", "us-east1")],
+            400,
+        ),
         (
             "all agree",
             json!({"region": "eu", "count": 3, "dry": true}),
@@ -586,6 +610,42 @@ async fn mirrored_arguments_must_agree_with_their_headers() {
         } else {
             assert_eq!(reply["error"]["code"], -32020, "{label}: {reply}");
         }
+    }
+}
+
+/// server/tools "x-mcp-header": a client on Streamable HTTP drops a tool whose annotations
+/// break the rules, so such a tool is a build error naming the rule, not a tool that
+/// vanishes from the client's list.
+#[test]
+fn a_tool_with_a_misplaced_or_malformed_header_annotation_is_refused() {
+    let refused = [
+        (
+            json!({"items": {"type": "string", "x-mcp-header": "Item"}, "type": "array"}),
+            "not on a property reached from the root",
+        ),
+        (
+            json!({"type": "number", "x-mcp-header": "Ratio"}),
+            "not of type integer, string or boolean",
+        ),
+        (
+            json!({"type": "string", "x-mcp-header": "Two Words"}),
+            "cannot be in an HTTP header name",
+        ),
+    ];
+    for (property, expected) in refused {
+        let Value::Object(schema) = json!({"type": "object", "properties": {"p": property}}) else {
+            unreachable!()
+        };
+        let tool =
+            mcp_runtime::DynamicTool::new("bad", "Breaks a header rule.").input_schema(schema);
+        let error = Server::builder(mcp_runtime::server_info!())
+            .dynamic_tool(tool)
+            .build()
+            .err()
+            .expect("refused");
+        let message = error.to_string();
+        assert!(message.contains("invalid tool `bad`"), "{message}");
+        assert!(message.contains(expected), "{message}");
     }
 }
 

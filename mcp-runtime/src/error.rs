@@ -93,7 +93,8 @@ pub enum BuildProblem {
         /// What is wrong.
         problem: String,
     },
-    /// A tool, resource or prompt built at run time is malformed.
+    /// A tool, resource or prompt built at run time is malformed, or a tool's schema mirrors
+    /// an argument into a header (`x-mcp-header`) against the rules.
     InvalidDefinition {
         /// "tool", "prompt" or "resource".
         kind: &'static str,

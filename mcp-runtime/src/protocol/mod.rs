@@ -6,6 +6,7 @@ mod content;
 pub(crate) mod envelope;
 mod lifecycle;
 mod logging;
+mod mirrored;
 mod prompt;
 mod resource;
 mod revision;
@@ -29,7 +30,8 @@ pub(crate) use lifecycle::{
     InitializeResult, ListCapability, ResourcesCapability, ServerCapabilities, WireClientInfo,
 };
 pub use logging::LoggingLevel;
+pub(crate) use mirrored::{MirroredArgument, mirrored_arguments};
 pub use revision::Revision;
 pub use stateless_result::{CacheHints, CacheScope};
+pub(crate) use tool::WireTool;
 pub use tool::{CallToolResult, OutputSchema, ToolAnnotations, ToolDefinition};
-pub(crate) use tool::{MirroredArgument, WireTool, mirrored_arguments};

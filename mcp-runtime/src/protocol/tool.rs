@@ -151,34 +151,6 @@ fn is_object_schema(schema: &Map<String, Value>) -> bool {
     }
 }
 
-/// The arguments a tool's input schema mirrors into HTTP headers (revision 2026-07-28,
-/// server/tools "x-mcp-header"): each top-level property with an `x-mcp-header` name, as
-/// (argument, header name, JSON type). The client sends `Mcp-Param-<name>` with the value.
-pub(crate) fn mirrored_arguments(input_schema: &Map<String, Value>) -> Vec<MirroredArgument> {
-    let Some(Value::Object(properties)) = input_schema.get("properties") else {
-        return Vec::new();
-    };
-    properties
-        .iter()
-        .filter_map(|(argument, schema)| {
-            let header = schema.get("x-mcp-header")?.as_str()?;
-            Some(MirroredArgument {
-                argument: argument.clone(),
-                header: format!("mcp-param-{}", header.to_ascii_lowercase()),
-            })
-        })
-        .collect()
-}
-
-/// One argument mirrored into a header.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct MirroredArgument {
-    /// The argument's name.
-    pub(crate) argument: String,
-    /// The header that carries it, lowercase: `mcp-param-<x-mcp-header>`.
-    pub(crate) header: String,
-}
-
 /// A tool as written on the wire for one revision.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -54,6 +54,13 @@ impl DynamicTool {
 
     /// Sets the `inputSchema`, served exactly as given (any JSON Schema dialect the client
     /// understands); its root must be an object schema.
+    ///
+    /// A property with `"x-mcp-header": "Name"` is mirrored into the `Mcp-Param-Name` HTTP
+    /// header of revision 2026-07-28, and checked against it on every call, also when it is a
+    /// property of an object argument. The rules of server/tools "x-mcp-header" are checked
+    /// when the tool is added, since a client drops a tool that breaks them: the name an
+    /// HTTP token, unique within the tool ignoring case; the property an integer, string or
+    /// boolean (or one of them or null), reached from the root through `properties` alone.
     #[must_use]
     pub fn input_schema(mut self, schema: Map<String, Value>) -> DynamicTool {
         self.definition.input_schema = schema;

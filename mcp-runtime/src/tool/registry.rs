@@ -41,6 +41,8 @@ pub struct ToolDetails {
     /// The arguments its schema mirrors into HTTP headers (`x-mcp-header`).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) mirrored: Vec<MirroredArgument>,
+    /// Why its schema's `x-mcp-header` annotations cannot be served, if they cannot.
+    header_problem: Option<String>,
     /// Whether its calls may run as tasks.
     pub(crate) task_support: TaskSupport,
     /// Its `inputSchema`, made when first listed (the entry's `definition.input_schema` is
@@ -79,6 +81,16 @@ struct Described {
     scopes: &'static [&'static str],
 }
 
+/// The mirrored arguments, or none and why.
+fn split(
+    mirrored: Result<Vec<MirroredArgument>, String>,
+) -> (Vec<MirroredArgument>, Option<String>) {
+    match mirrored {
+        Ok(mirrored) => (mirrored, None),
+        Err(problem) => (Vec::new(), Some(problem)),
+    }
+}
+
 /// Never called: the schema of a tool that has it from the start.
 fn described_already() -> Map<String, Value> {
     Map::new()
@@ -104,6 +116,13 @@ impl Kind for ToolKind {
     }
 
     fn problem(entry: &ToolEntry) -> Option<BuildProblem> {
+        if let Some(problem) = &entry.details.header_problem {
+            return Some(BuildProblem::InvalidDefinition {
+                kind: "tool",
+                name: entry.name().to_owned(),
+                problem: problem.clone(),
+            });
+        }
         let refused =
             !cfg!(feature = "tasks") && entry.details.task_support != TaskSupport::Forbidden;
         refused.then(|| BuildProblem::TasksNotEnabled {
@@ -141,15 +160,17 @@ impl ToolEntry {
         call: Calls<ToolKind>,
     ) -> ToolEntry {
         let input_schema = OnceLock::new();
-        let mut mirrored = Vec::new();
+        let mut mirrored = Ok(Vec::new());
         if schema.mirrors {
             // The mirrored arguments are read from the schema, and checked on every call.
             let described = (described.describe)();
             mirrored = mirrored_arguments(&described);
             let _ = input_schema.set(schema_text(&described));
         }
+        let (mirrored, header_problem) = split(mirrored);
         let details = ToolDetails {
             mirrored,
+            header_problem,
             task_support: described.task_support,
             input_schema,
             describe: described.describe,
@@ -174,8 +195,10 @@ impl ToolEntry {
         task_support: TaskSupport,
         call: impl Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync + 'static,
     ) -> ToolEntry {
+        let (mirrored, header_problem) = split(mirrored_arguments(&definition.input_schema));
         let details = ToolDetails {
-            mirrored: mirrored_arguments(&definition.input_schema),
+            mirrored,
+            header_problem,
             task_support,
             input_schema: OnceLock::from(schema_text(&std::mem::take(
                 &mut definition.input_schema,

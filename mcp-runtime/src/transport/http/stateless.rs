@@ -135,22 +135,27 @@ pub(super) fn admit(
 /// "x-mcp-header"; streamable-http "Custom Headers from Tool Parameters"): each must be sent
 /// exactly when the argument is in the body (and not `null`), and equal it, strings as
 /// written (after base64 decoding), numbers by value, booleans as `true` or `false`. -32020
-/// otherwise.
+/// otherwise. A nested argument (`target.region`) is read at its path of properties.
 fn check_mirrored(
     headers: &HeaderMap,
     mirrored: &[MirroredArgument],
     params: &Params<'_>,
 ) -> Result<(), Refusal> {
-    for MirroredArgument {
-        argument,
-        header: name,
-    } in mirrored
-    {
+    for mirror in mirrored {
+        let name = &mirror.header;
+        let (top, nested) = mirror.path.split_first().expect("a property's path");
         let body = params
-            .argument(argument)
+            .argument(top)
             .and_then(|text| serde_json::from_str::<Value>(text).ok())
+            .and_then(|value| {
+                nested.iter().try_fold(value, |value, key| match value {
+                    Value::Object(mut object) => object.remove(key),
+                    _ => None,
+                })
+            })
             .filter(|value| !value.is_null());
         let sent = header(headers.get(name), name)?;
+        let argument = mirror.dotted();
         let agrees = match (body.as_ref(), sent.as_deref()) {
             (None, None) => true,
             (Some(Value::String(body)), Some(sent)) => body == sent,
@@ -178,10 +183,10 @@ fn check_mirrored(
 /// revision: `initialize` with -32020 (the header contradicts the handshake), any other
 /// request with -32602 (its `_meta` lacks what the revision requires). Both 400.
 pub(super) fn refuse_unclaimed(headers: &HeaderMap, method: &str) -> Result<(), Refusal> {
-    let Ok(Some(version)) = header(headers.get(&VERSION_HEADER), &VERSION_HEADER) else {
+    let Ok(Some(version)) = plain_header(headers.get(&VERSION_HEADER), &VERSION_HEADER) else {
         return Ok(());
     };
-    if !crate::Revision::parse(&version).is_some_and(crate::Revision::is_stateless) {
+    if !crate::Revision::parse(version).is_some_and(crate::Revision::is_stateless) {
         return Ok(());
     }
     if method == "initialize" {
