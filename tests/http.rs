@@ -231,6 +231,38 @@ async fn initialize_issues_a_random_visible_session_id_required_afterwards() {
     assert_eq!(after.status, 404);
 }
 
+/// A message that is not valid gets its own error without a session, as over stdio, not
+/// "send `initialize` first": that would hide what is wrong, and send a 2026-07-28 client
+/// (whose revision has no `initialize`) the wrong way.
+#[tokio::test]
+async fn an_invalid_message_without_a_session_is_told_what_is_wrong() {
+    let port = start(HttpOptions::new()).await;
+    let cases = [
+        (
+            r#"{"jsonrpc":"1.0","id":1,"method":"initialize","params":{}}"#,
+            Some(1),
+            "`jsonrpc` must be exactly \"2.0\"",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":5,"method":5}"#,
+            Some(5),
+            "expected a string",
+        ),
+        (
+            r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]"#,
+            None,
+            "JSON-RPC batches (arrays of messages) are not supported here",
+        ),
+    ];
+    for (body, id, words) in cases {
+        let response = request(port, "POST", &[ACCEPT], body).await;
+        let reply = response.json().await;
+        assert_eq!(reply["error"]["code"], -32600, "{body}: {reply}");
+        assert_eq!(reply["id"].as_i64(), id, "{body}: {reply}");
+        assert!(error_says(&reply, words), "{body}: {reply}");
+    }
+}
+
 #[tokio::test]
 async fn foreign_hosts_and_origins_are_forbidden() {
     let port = start(HttpOptions::new()).await;

@@ -330,6 +330,18 @@ pub(super) async fn post(
         },
         _ => match find_session(&state, headers, &received.authentication) {
             Ok(session) => (session, None),
+            // A message that is not valid (a batch included, which a session must allow) is
+            // answered with what is wrong with it, session or not: "send `initialize` first"
+            // would hide that, and tell a 2026-07-28 client to do what its revision removed.
+            Err(_)
+                if matches!(
+                    received.message,
+                    Incoming::Invalid { .. } | Incoming::Batch(_)
+                ) =>
+            {
+                let session = state.unlisted_session();
+                return respond(&state, &session, None, received).await;
+            }
             Err(refusal) => return *refusal,
         },
     };
