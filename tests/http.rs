@@ -693,7 +693,10 @@ async fn asking_the_client_fails_at_once_in_stateless_mode() {
     let reply = reply.json().await;
     assert_eq!(reply["result"]["isError"], true, "{reply}");
     let text = reply["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains("does not support `elicitation.form`"), "{text}");
+    assert!(
+        text.contains("does not support `elicitation.form`"),
+        "{text}"
+    );
 }
 
 /// The events of an SSE response up to the end of the stream: the priming event's id, then

@@ -140,7 +140,7 @@ async fn a_stateless_call_is_answered_without_a_session() {
 }
 
 /// streamable-http "Server Validation": each standard header that is missing or disagrees
-/// with the body is 400 with -32020; `Mcp-Name` may be base64-wrapped (decoded strictly), but
+/// with the body, or is sent twice, is 400 with -32020; `Mcp-Name` may be base64-wrapped (decoded strictly), but
 /// not `MCP-Protocol-Version` nor `Mcp-Method` ("For headers that permit the Base64 sentinel
 /// encoding (`Mcp-Name` and `Mcp-Param-{Name}`)"), which are compared as sent; values are
 /// compared exactly, after surrounding whitespace.
@@ -153,7 +153,7 @@ async fn headers_that_disagree_with_the_body_are_header_mismatch() {
         json!({"name": "echo", "arguments": {"text": "x"}}),
     );
     type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, u16, Option<i64>);
-    let cases: [Case<'_>; 10] = [
+    let cases: [Case<'_>; 13] = [
         (
             "all agree",
             vec![
@@ -243,6 +243,39 @@ async fn headers_that_disagree_with_the_body_are_header_mismatch() {
             "base64 version",
             vec![
                 ("mcp-protocol-version", "=?base64?MjAyNi0wNy0yOA==?="),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "echo"),
+            ],
+            400,
+            Some(-32020),
+        ),
+        (
+            "name twice",
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "echo"),
+                ("mcp-name", "steps"),
+            ],
+            400,
+            Some(-32020),
+        ),
+        (
+            "method twice",
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "tools/call"),
+                ("mcp-method", "prompts/get"),
+                ("mcp-name", "echo"),
+            ],
+            400,
+            Some(-32020),
+        ),
+        (
+            "version twice",
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-protocol-version", "2025-11-25"),
                 ("mcp-method", "tools/call"),
                 ("mcp-name", "echo"),
             ],
@@ -517,7 +550,13 @@ async fn listen_without_event_streams_is_not_acceptable() {
 async fn mirrored_arguments_must_agree_with_their_headers() {
     let (port, _) = start().await;
     type Case<'a> = (&'a str, Value, Vec<(&'a str, &'a str)>, u16);
-    let cases: [Case<'_>; 13] = [
+    let cases: [Case<'_>; 14] = [
+        (
+            "a mirrored header twice",
+            json!({"region": "eu"}),
+            vec![("mcp-param-region", "eu"), ("mcp-param-region", "us")],
+            400,
+        ),
         (
             "nested agrees",
             json!({"target": {"zone": "eu-west1"}}),

@@ -39,6 +39,9 @@ pub(super) fn admit(
         .check_shape(&server.last_client)
         .map_err(bad_request)?;
     let standard = StandardHeaders::of(headers);
+    if let Some(name) = standard.repeated {
+        return Err(repeated(name));
+    }
     // A served revision's name is plain: equal bytes are enough.
     let (claimed, version_as_is) = match checked.claimed() {
         Ok(revision) => (
@@ -154,7 +157,11 @@ fn check_mirrored(
                 })
             })
             .filter(|value| !value.is_null());
-        let sent = header(headers.get(name), name)?;
+        let mut values = headers.get_all(name).iter();
+        let sent = header(values.next(), name)?;
+        if values.next().is_some() {
+            return Err(repeated(name));
+        }
         let argument = mirror.dotted();
         let agrees = match (body.as_ref(), sent.as_deref()) {
             (None, None) => true,
@@ -219,6 +226,8 @@ struct StandardHeaders<'h> {
     version: Option<&'h HeaderValue>,
     method: Option<&'h HeaderValue>,
     name: Option<&'h HeaderValue>,
+    /// One of them sent more than once, if any was.
+    repeated: Option<&'h HeaderName>,
 }
 
 impl<'h> StandardHeaders<'h> {
@@ -227,6 +236,7 @@ impl<'h> StandardHeaders<'h> {
             version: None,
             method: None,
             name: None,
+            repeated: None,
         };
         for (name, value) in headers {
             let slot = if *name == VERSION_HEADER {
@@ -238,10 +248,20 @@ impl<'h> StandardHeaders<'h> {
             } else {
                 continue;
             };
-            slot.get_or_insert(value);
+            if slot.replace(value).is_some() {
+                standard.repeated = Some(name);
+            }
         }
         standard
     }
+}
+
+/// -32020 for a header sent more than once: the server checks one value against the body,
+/// and an intermediary that routes on another would act on what nobody checked.
+fn repeated(name: impl std::fmt::Display) -> Refusal {
+    mismatch(format!(
+        "the {name} header is sent more than once: send it once, equal to the body"
+    ))
 }
 
 /// Whether a header's value is `expected` as sent: plain text (visible ASCII, no spaces, not
