@@ -140,10 +140,10 @@ async fn a_stateless_call_is_answered_without_a_session() {
 }
 
 /// streamable-http "Server Validation": each standard header that is missing or disagrees
-/// with the body, or is sent twice, is 400 with -32020; `Mcp-Name` may be base64-wrapped (decoded strictly), but
-/// not `MCP-Protocol-Version` nor `Mcp-Method` ("For headers that permit the Base64 sentinel
-/// encoding (`Mcp-Name` and `Mcp-Param-{Name}`)"), which are compared as sent; values are
-/// compared exactly, after surrounding whitespace.
+/// with the body, or is sent twice, is 400 with -32020; `Mcp-Name` may be base64-wrapped
+/// (decoded strictly), but not `MCP-Protocol-Version` nor `Mcp-Method` ("For headers that
+/// permit the Base64 sentinel encoding (`Mcp-Name` and `Mcp-Param-{Name}`)"), which are
+/// compared as sent; values are compared exactly, after surrounding whitespace.
 #[tokio::test]
 async fn headers_that_disagree_with_the_body_are_header_mismatch() {
     let (port, _) = start().await;
