@@ -336,6 +336,46 @@ async fn asking_without_the_capability_is_a_clear_tool_error() {
     assert!(first_text(&result).contains("`roots`"));
 }
 
+/// A malformed answer to the server's question fails the question at once, saying so, rather
+/// than when the request timeout ends (60 s) as if the client had never answered; the
+/// malformed message itself still gets its -32600.
+#[tokio::test]
+async fn a_malformed_answer_fails_the_question_at_once() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<confirm>()
+        .build()
+        .unwrap();
+    let client = std::sync::Arc::new(mcp_runtime::testing::TestClient::new(&server));
+    client
+        .initialize_with("2025-11-25", json!({"elicitation": {}}))
+        .await
+        .unwrap();
+    let calling = tokio::spawn({
+        let client = std::sync::Arc::clone(&client);
+        async move { client.call_tool("confirm", json!({})).await }
+    });
+    let asked = client.next_message(Duration::from_secs(5)).await.unwrap();
+    assert_eq!(asked["method"], "elicitation/create");
+    let id = asked["id"].to_string();
+    client.send_raw(&format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":1}}}}"#
+    ));
+    let result = tokio::time::timeout(Duration::from_secs(5), calling)
+        .await
+        .expect("the tool ends at once")
+        .unwrap()
+        .unwrap();
+    assert!(result.is_error);
+    let text = result.content[0].as_text().unwrap();
+    assert!(
+        text.starts_with("the client's answer was malformed: "),
+        "{text}"
+    );
+    assert!(text.contains("`error` must be an object"), "{text}");
+    let refused = client.next_message(Duration::from_secs(5)).await.unwrap();
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+}
+
 #[tokio::test]
 async fn elicitation_answers_come_back_typed() {
     for (answer, expected) in [

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::Context;
+use super::client_requests::MALFORMED;
 use crate::jsonrpc::{ErrorCode, RpcError};
 use crate::protocol::{Content, Role};
 
@@ -84,6 +85,10 @@ impl Context {
                 && error.code == ErrorCode::InternalError.code()
             {
                 ClientError::Closed
+            } else if let Some(why) = error.message.strip_prefix(MALFORMED)
+                && error.code == ErrorCode::InternalError.code()
+            {
+                ClientError::InvalidResponse(why.to_owned())
             } else {
                 ClientError::Rejected(error)
             }

@@ -15,6 +15,9 @@ use crate::jsonrpc::{
 };
 use crate::outbound::{Outbound, Outgoing};
 
+/// How the error a malformed answer fails its request with begins; what follows says why.
+pub(crate) const MALFORMED: &str = "the client's answer was malformed: ";
+
 /// One session's requests to its client that await an answer.
 pub(crate) struct ClientRequests {
     pending: Mutex<IdMap<oneshot::Sender<Result<Value, RpcError>>>>,
@@ -82,6 +85,15 @@ impl ClientRequests {
             .remove(&response.id);
         if let Some(waiter) = waiter {
             let _ = waiter.send(response.outcome);
+        }
+    }
+
+    /// Fails the request `id` awaits with the client's malformed answer to it (`why`), if one
+    /// does: at once, rather than when its wait times out as if the client had said nothing.
+    pub(crate) fn answer_malformed(&self, id: &RequestId, why: &str) {
+        let waiter = self.pending.lock().expect("lock poisoned").remove(id);
+        if let Some(waiter) = waiter {
+            let _ = waiter.send(Err(RpcError::internal(format!("{MALFORMED}{why}"))));
         }
     }
 

@@ -69,6 +69,10 @@ pub(crate) enum Incoming {
     Invalid {
         id: Option<RequestId>,
         error: RpcError,
+        /// Whether it has an `id` and no `method`: a malformed response, which is also the
+        /// answer to the server's request of that id, if one waits (it fails at once rather
+        /// than when its wait times out).
+        as_response: bool,
     },
 }
 
@@ -261,6 +265,7 @@ fn not_utf8(error: &std::str::Utf8Error) -> Incoming {
             ErrorCode::ParseError,
             format!("invalid JSON: not UTF-8 (the byte at offset {at})"),
         ),
+        as_response: false,
     }
 }
 
@@ -291,6 +296,7 @@ fn parse_error(error: &serde_json::Error) -> Incoming {
     Incoming::Invalid {
         id: None,
         error: RpcError::new(ErrorCode::ParseError, format!("invalid JSON: {error}")),
+        as_response: false,
     }
 }
 
@@ -298,6 +304,16 @@ fn invalid(id: Option<RequestId>, message: impl Into<String>) -> Incoming {
     Incoming::Invalid {
         id,
         error: RpcError::invalid_request(message),
+        as_response: false,
+    }
+}
+
+/// [`invalid`] for a message with an `id` and no `method`: a malformed response.
+fn malformed_response(id: RequestId, message: &str) -> Incoming {
+    Incoming::Invalid {
+        id: Some(id),
+        error: RpcError::invalid_request(message),
+        as_response: true,
     }
 }
 
@@ -337,6 +353,7 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
                 error: RpcError::invalid_params(
                     "`params` must be an object: MCP passes parameters by name, never by position (a JSON array)",
                 ),
+                as_response: false,
             };
         }
         Some(_) => return invalid(id, "`params` must be an object"),
@@ -362,13 +379,13 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
                     id,
                     outcome: Err(error),
                 }),
-                None => invalid(
-                    Some(id),
+                None => malformed_response(
+                    id,
                     "not a valid JSON-RPC message: `error` must be an object with an integer `code` and a string `message`",
                 ),
             },
-            _ => invalid(
-                Some(id),
+            _ => malformed_response(
+                id,
                 "a message with an `id` needs a `method` (a request) or exactly one of `result` and `error` (a response)",
             ),
         },
@@ -510,6 +527,7 @@ mod tests {
                 Incoming::Invalid {
                     id: Some(id),
                     error,
+                    ..
                 } => {
                     assert_eq!(id.as_json(), "4");
                     assert_eq!(error.code, -32600, "{broken}");
@@ -530,7 +548,9 @@ mod tests {
             b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":\"\xfe\"}}]",
         ] {
             match parse_message(bytes) {
-                Incoming::Invalid { id: None, error } => {
+                Incoming::Invalid {
+                    id: None, error, ..
+                } => {
                     assert_eq!(error.code, -32700);
                     assert!(error.message.contains("not UTF-8"), "{}", error.message);
                 }
@@ -546,7 +566,9 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1e3,"method":"ping"}"#,
         ] {
             match classify_text(text) {
-                Incoming::Invalid { id: None, error } => {
+                Incoming::Invalid {
+                    id: None, error, ..
+                } => {
                     assert_eq!(error.code, -32600);
                     assert!(error.message.contains("string or an integer"), "{error}");
                 }
@@ -563,6 +585,7 @@ mod tests {
             Incoming::Invalid {
                 id: Some(id),
                 error,
+                ..
             } => {
                 assert_eq!(id.as_json(), "4");
                 assert_eq!(error.code, -32602);
@@ -571,7 +594,7 @@ mod tests {
         }
         assert!(matches!(
             classify_text(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":[4]}"#),
-            Incoming::Invalid { id: None, error } if error.code == -32602
+            Incoming::Invalid { id: None, error, .. } if error.code == -32602
         ));
     }
 
@@ -582,7 +605,7 @@ mod tests {
                 assert_eq!(items.len(), 2);
                 for item in items {
                     assert!(
-                        matches!(&item, Incoming::Invalid { id: None, error } if error.code == -32600 && error.message.contains("nested")),
+                        matches!(&item, Incoming::Invalid { id: None, error, .. } if error.code == -32600 && error.message.contains("nested")),
                         "{item:?}"
                     );
                 }
@@ -617,7 +640,7 @@ mod tests {
             Incoming::Notification { method, params } => {
                 format!("notification {method} {:?}", text(params))
             }
-            Incoming::Invalid { id, error } => {
+            Incoming::Invalid { id, error, .. } => {
                 format!(
                     "invalid {:?} {error:?}",
                     id.as_ref().map(RequestId::as_json)

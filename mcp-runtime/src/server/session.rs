@@ -340,7 +340,14 @@ impl Session {
             Incoming::Notification { method, params } => self.on_notification(&method, params),
             Incoming::Response(response) => self.client_requests.answer(response),
             Incoming::Batch(items) => self.on_batch(items, sink),
-            Incoming::Invalid { id, error } => {
+            Incoming::Invalid {
+                id,
+                error,
+                as_response,
+            } => {
+                if as_response && let Some(id) = &id {
+                    self.client_requests.answer_malformed(id, &error.message);
+                }
                 sink.send(
                     Outgoing::Reply(id.clone()),
                     self.error_message(id.as_ref(), &error),
@@ -730,7 +737,14 @@ impl Session {
                     None,
                     &RpcError::invalid_request("batches cannot be nested"),
                 )),
-                Incoming::Invalid { id, error } => {
+                Incoming::Invalid {
+                    id,
+                    error,
+                    as_response,
+                } => {
+                    if as_response && let Some(id) = &id {
+                        self.client_requests.answer_malformed(id, &error.message);
+                    }
                     batch.push(encode_error(id.as_ref(), &error));
                 }
             }
