@@ -24,6 +24,21 @@ pub(crate) fn describe_error<T: JsonSchema>(value: &Value, error: &serde_json::E
     describe_with(SchemaGenerator::subschema_for::<T>, value, error)
 }
 
+/// Why an argument's text holds no value at all (a number beyond a double's range, a string
+/// with a lone surrogate escape), in serde_json's words without its position.
+pub(crate) fn describe_unreadable(error: &serde_json::Error) -> String {
+    let message = message_without_position(error);
+    if message.contains("number out of range") {
+        format!("{message}: it is beyond what a 64-bit float holds")
+    } else if message.contains("escape") {
+        format!(
+            "{message}: a `\\u` escape in the string is not a whole character (a lone surrogate)"
+        )
+    } else {
+        message
+    }
+}
+
 /// [`describe_error`] with `T`'s schema function: the same code for every type.
 fn describe_with(
     schema_of: fn(&mut SchemaGenerator) -> Schema,

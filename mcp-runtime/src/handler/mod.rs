@@ -15,7 +15,7 @@ mod supply;
 use std::future::Future;
 use std::pin::Pin;
 
-pub(crate) use decode::{Missing, describe_error, is_optional};
+pub(crate) use decode::{Missing, describe_error, describe_unreadable, is_optional};
 pub(crate) use entry::{Called, Calls, Entry, Kind};
 pub use param::{ArgumentSource, Param};
 pub use registration::Registration;

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use super::InputSchema;
 use crate::completion::Completer;
-use crate::handler::{ArgumentSource, Missing, Requirements, describe_error};
+use crate::handler::{ArgumentSource, Missing, Requirements, describe_error, describe_unreadable};
 use crate::jsonrpc::scan::{Members, only_space};
 use crate::protocol::CallToolResult;
 
@@ -139,7 +139,7 @@ impl Arguments {
                     // fails from text ("duplicate field") where a decoded object keeps its
                     // last value. A text that holds no value (a number out of range) fails.
                     let Ok(value) = serde_json::from_str::<Value>(json) else {
-                        return Err(describe_error::<T>(&Value::Null, &text_error));
+                        return Err(describe_unreadable(&text_error));
                     };
                     T::deserialize(&value).map_err(|error| describe_error::<T>(&value, &error))
                 })
@@ -427,6 +427,21 @@ mod tests {
         }
         assert!(outcomes[0].is_err(), "{outcomes:?}");
         assert_eq!(outcomes[0], outcomes[1], "one message from either path");
+    }
+
+    /// A text that holds no value at all (a number beyond a double's range, a string with a
+    /// lone surrogate escape) is refused in serde_json's words, not as "got null": what was
+    /// sent is no null, and a string may well have been expected.
+    #[test]
+    fn an_argument_whose_text_holds_no_value_says_why() {
+        let mut a = raw_args(r#"{"arguments":{"n":1e999999,"s":"a\ud800b"}}"#);
+        assert_eq!(
+            a.decode::<u64>("n"),
+            Err("number out of range: it is beyond what a 64-bit float holds".to_owned())
+        );
+        let s = a.decode::<String>("s").unwrap_err();
+        assert!(s.contains("escape") && s.contains("lone surrogate"), "{s}");
+        assert!(!s.contains("null"), "{s}");
     }
 
     #[test]
