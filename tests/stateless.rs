@@ -383,6 +383,38 @@ async fn an_unknown_resource_s_code_follows_the_revision() {
     assert_eq!(error.code, -32002);
 }
 
+/// basic/index: a `_meta` that names one of its fields twice, or params that give `_meta`
+/// twice, are refused with -32602 naming it, whichever copy claims the revision: which of two
+/// values counts is not for the server to guess (it served such a request as a session-based
+/// one before, or kept the first of two `_meta`s where it kept the last of two names).
+#[tokio::test]
+async fn a_meta_given_twice_or_naming_a_field_twice_is_invalid_params() {
+    let client = Client::new(&server());
+    let meta = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let twice = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let cases = [
+        (
+            format!(r#"{{"_meta":{twice}}}"#),
+            "_meta.io.modelcontextprotocol/protocolVersion",
+        ),
+        (format!(r#"{{"_meta":{{}},"_meta":{meta}}}"#), "_meta"),
+        (format!(r#"{{"_meta":{meta},"_meta":{{}}}}"#), "_meta"),
+    ];
+    for (id, (params, field)) in cases.into_iter().enumerate() {
+        client.client.send_raw(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{params}}}"#
+        ));
+        let reply = client
+            .client
+            .next_message(Duration::from_secs(5))
+            .await
+            .unwrap();
+        assert_eq!(reply["id"], id, "{reply}");
+        assert_eq!(reply["error"]["code"], -32602, "{params}: {reply}");
+        assert_eq!(reply["error"]["data"]["field"], field, "{params}: {reply}");
+    }
+}
+
 /// A prompt whose text is a file that is not there.
 #[mcp_prompt]
 fn missing_notes() -> Result<String, std::io::Error> {

@@ -57,31 +57,43 @@ pub(crate) struct Claim<'a> {
     client_info: Option<&'a str>,
     log_level: Option<&'a str>,
     progress_token: Option<&'a str>,
+    /// A field named twice (the first value is kept), or `_meta` itself given twice in the
+    /// params: refused by [`check_shape`](Self::check_shape), since which of two values
+    /// counts is not for the server to guess.
+    repeated: Option<&'static str>,
 }
 
 impl<'a> Claim<'a> {
-    /// The fields of `_meta`, whose members are `meta`, read to its end; `None` if it names
-    /// one of the fields twice (or with escapes that do not decode). A field whose value is
-    /// `null` is present: a `null` revision still claims the era.
+    /// The fields of `_meta`, whose members are `meta`, read to its end; `None` if a name's
+    /// escapes do not decode. A field named twice is kept the first time and noted. A field
+    /// whose value is `null` is present: a `null` revision still claims the era.
     pub(crate) fn scan(meta: &mut Members<'a>) -> Option<Claim<'a>> {
         let mut claim = Claim::default();
         while let Some(name) = meta.next_name().ok()? {
-            let slot = match &*name.decoded()? {
-                PROTOCOL_VERSION => &mut claim.protocol_version,
-                CLIENT_CAPABILITIES => &mut claim.client_capabilities,
-                CLIENT_INFO => &mut claim.client_info,
-                LOG_LEVEL => &mut claim.log_level,
-                "progressToken" => &mut claim.progress_token,
+            let (slot, key) = match &*name.decoded()? {
+                PROTOCOL_VERSION => (&mut claim.protocol_version, PROTOCOL_VERSION),
+                CLIENT_CAPABILITIES => (&mut claim.client_capabilities, CLIENT_CAPABILITIES),
+                CLIENT_INFO => (&mut claim.client_info, CLIENT_INFO),
+                LOG_LEVEL => (&mut claim.log_level, LOG_LEVEL),
+                "progressToken" => (&mut claim.progress_token, "progressToken"),
                 _ => {
                     meta.value().ok()?;
                     continue;
                 }
             };
-            if slot.replace(meta.value().ok()?).is_some() {
-                return None;
+            let value = meta.value().ok()?;
+            if slot.is_some() {
+                claim.repeated.get_or_insert(key);
+            } else {
+                *slot = Some(value);
             }
         }
         Some(claim)
+    }
+
+    /// Notes that the params give `_meta` twice.
+    pub(crate) fn given_twice(&mut self) {
+        self.repeated = Some("_meta");
     }
 
     /// [`Claim::scan`] of `_meta`'s JSON text; `None` also if it is not an object.
@@ -120,6 +132,21 @@ impl Claim<'_> {
     /// revision, capabilities, client info, log level, progress token) and decoded, with the
     /// revision's name.
     fn read(&self, last: &LastClient) -> Result<(Cow<'_, str>, Read), RpcError> {
+        match self.repeated {
+            Some("_meta") => {
+                return Err(RpcError::invalid_params(
+                    "invalid params: `_meta` is given twice: give it once",
+                )
+                .with_data(json!({ "field": "_meta" })));
+            }
+            Some(field) => {
+                return Err(malformed(
+                    field,
+                    "is named twice: name it once (which of two values counts is not for the server to guess)",
+                ));
+            }
+            None => {}
+        }
         let version = match self.version() {
             Some(version) if version.len() <= MAX_VERSION_LEN => version,
             Some(_) => {

@@ -87,12 +87,23 @@ impl<'a> Params<'a> {
         let base = members.start();
         while let Some(name) = members.next_name().ok()? {
             match &*name.bytes()? {
-                // The first `_meta` is the one that claims.
-                b"_meta" if !params.has_meta => {
+                // The first `_meta` is the one that claims; a claim is refused when another
+                // `_meta` follows or precedes it.
+                b"_meta" => {
                     let mut meta = members.nested()?;
-                    params.claim = Some(Claim::scan(&mut meta)?);
+                    let claim = Claim::scan(&mut meta)?;
                     members.resume(&meta);
-                    params.has_meta = true;
+                    if params.has_meta {
+                        // Either one claiming the era makes the request one to refuse.
+                        let kept = match params.claim.take() {
+                            Some(first) if first.claims_era() || !claim.claims_era() => first,
+                            _ => claim,
+                        };
+                        params.claim.insert(kept).given_twice();
+                    } else {
+                        params.claim = Some(claim);
+                        params.has_meta = true;
+                    }
                 }
                 b"name" => params.name = string(members.value().ok()?)?,
                 b"uri" => params.uri = string(members.value().ok()?)?,
