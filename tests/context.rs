@@ -374,6 +374,15 @@ async fn a_malformed_answer_fails_the_question_at_once() {
     assert!(text.contains("`error` must be an object"), "{text}");
     let refused = client.next_message(Duration::from_secs(5)).await.unwrap();
     assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    // A well-formed response whose result has another shape says what was expected, in the
+    // protocol's words rather than a Rust type's name.
+    client.answer_requests(|_, _| Ok(json!("yes")));
+    let result = client.call_tool("confirm", json!({})).await.unwrap();
+    let text = result.content[0].as_text().unwrap();
+    assert!(
+        text.contains("expected an elicitation result: an object with `action`"),
+        "{text}"
+    );
 }
 
 #[tokio::test]

@@ -218,6 +218,15 @@ async fn initialize_issues_a_random_visible_session_id_required_afterwards() {
     )
     .await;
     assert_eq!(unknown.status, 404);
+    // An id that is not visible ASCII is sent, so not "missing": no session has it.
+    let unreadable = request(
+        port,
+        "POST",
+        &[ACCEPT, ("mcp-session-id", "d\u{e9}ad")],
+        &call(3, "echo", json!({"text": "x"})),
+    )
+    .await;
+    assert_eq!(unreadable.status, 404);
 
     let deleted = request(port, "DELETE", &[("mcp-session-id", &id)], "").await;
     assert_eq!(deleted.status, 204);

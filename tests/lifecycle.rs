@@ -201,6 +201,16 @@ async fn unknown_methods_are_method_not_found_at_any_time() {
         "Method not found: `tools/lst`; did you mean `tools/list`?"
     );
     assert_eq!(error.data, Some(json!({"method": "tools/lst"})));
+    // A notification sent with an id reads as a request: the error says what to do instead.
+    let error = client
+        .request("notifications/initialized", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32601);
+    assert_eq!(
+        error.message,
+        "Method not found: `notifications/initialized` is a notification, not a request: send it without an `id`"
+    );
 }
 
 #[tokio::test]

@@ -156,6 +156,19 @@ async fn argument_mistakes_are_invalid_params_naming_the_argument() {
         "{}",
         error.message
     );
+    // server/prompts: every argument travels as a string; one that is not is named.
+    let error = client
+        .request(
+            "prompts/get",
+            json!({"name": "greeting", "arguments": {"name": "Ana", "sentences": 2}}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602);
+    assert_eq!(
+        error.message,
+        "invalid params for `prompts/get`: `arguments.sentences` must be a string (a prompt's arguments are all strings), not 2"
+    );
 }
 
 #[tokio::test]

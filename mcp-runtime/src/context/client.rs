@@ -162,6 +162,7 @@ impl Context {
     /// ```
     pub async fn list_roots(&self) -> Result<Vec<Root>, ClientError> {
         #[derive(Deserialize)]
+        #[serde(expecting = "a roots/list result: an object with a `roots` array")]
         struct Roots {
             roots: Vec<Root>,
         }

@@ -48,6 +48,7 @@ enum Action {
 }
 
 #[derive(Deserialize)]
+#[serde(expecting = "an elicitation result: an object with `action` and, on accept, `content`")]
 struct ElicitAnswer {
     action: Action,
     #[serde(default)]

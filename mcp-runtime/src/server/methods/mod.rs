@@ -349,12 +349,15 @@ fn set_level(session: &Session, id: &RequestId, params: Option<&str>) -> Result<
 }
 
 fn method_not_found(method: &str, methods: &[&str]) -> RpcError {
+    let hint = if method.starts_with("notifications/") {
+        // A notification sent with an `id` reads as a request, which nothing answers.
+        " is a notification, not a request: send it without an `id`".to_owned()
+    } else {
+        did_you_mean(method, methods.iter().copied())
+    };
     RpcError::new(
         ErrorCode::MethodNotFound,
-        format!(
-            "Method not found: `{method}`{}",
-            did_you_mean(method, methods.iter().copied())
-        ),
+        format!("Method not found: `{method}`{hint}"),
     )
     .with_data(json!({ "method": method }))
 }

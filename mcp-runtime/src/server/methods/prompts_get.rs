@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::json;
+use serde_json::{Map, Value, json};
 
-use super::params_object::ParamsObject;
+use super::params_object::{ParamsObject, invalid};
 use super::{Request, input_required};
 use crate::args::StringArgs;
-use crate::jsonrpc::RpcError;
+use crate::jsonrpc::{RpcError, compact_text};
 use crate::server::panic::Caught;
 use crate::suggest::did_you_mean;
 
@@ -20,7 +20,7 @@ pub(super) async fn get_prompt(
 ) -> Result<Vec<u8>, RpcError> {
     let members = ParamsObject::of("prompts/get", params)?;
     let name: String = members.required("name")?;
-    let arguments: Option<HashMap<String, String>> = members.optional("arguments")?;
+    let arguments = string_arguments(members.optional("arguments")?)?;
     let has_meta = members.present("_meta")?.is_some();
     let shared = request.shared_params(has_meta, || params.map(Arc::from));
     let answers = input_required::may_carry_answers(params);
@@ -37,7 +37,7 @@ pub(super) async fn get_prompt(
     let ctx = request
         .context(shared)
         .with_input(input.as_ref().map(input_required::Input::round));
-    let rendering = Caught::call(&prompt, ctx, StringArgs::new(arguments.unwrap_or_default()));
+    let rendering = Caught::call(&prompt, ctx, StringArgs::new(arguments));
     let outcome = match &input {
         None => rendering.await,
         Some(input) => match input.run(rendering).await {
@@ -52,4 +52,30 @@ pub(super) async fn get_prompt(
             "prompt `{name}` failed unexpectedly: {panic}"
         ))),
     }
+}
+
+/// A prompt's arguments, each a string (server/prompts: "arguments": `{ [key: string]: string
+/// }`); -32602 naming the first that is not.
+fn string_arguments(
+    arguments: Option<Map<String, Value>>,
+) -> Result<HashMap<String, String>, RpcError> {
+    let mut strings = HashMap::new();
+    for (name, value) in arguments.unwrap_or_default() {
+        match value {
+            Value::String(text) => {
+                strings.insert(name, text);
+            }
+            other => {
+                return Err(invalid(
+                    "prompts/get",
+                    &format!(
+                        "`arguments.{name}` must be a string (a prompt's arguments are all strings), not {}",
+                        compact_text(&other)
+                    ),
+                )
+                .with_data(json!({ "argument": name })));
+            }
+        }
+    }
+    Ok(strings)
 }

@@ -143,13 +143,15 @@ fn find_session(
     headers: &HeaderMap,
     authentication: &Authentication,
 ) -> Result<Arc<HttpSession>, Refusal> {
-    let Some(id) = session_id(headers) else {
+    let Some(id) = headers.get(&SESSION_HEADER) else {
         return Err(Box::new(refuse(
             StatusCode::BAD_REQUEST,
             crate::ErrorCode::InvalidRequest,
             "missing Mcp-Session-Id header: send `initialize` first and repeat the id it returned",
         )));
     };
+    // An id that is not visible ASCII is no session's (the server issues hex): not found.
+    let id = id.to_str().unwrap_or_default();
     let session = state
         .sessions
         .get(id)
