@@ -345,9 +345,7 @@ impl Session {
                 error,
                 as_response,
             } => {
-                if as_response && let Some(id) = &id {
-                    self.client_requests.answer_malformed(id, &error.message);
-                }
+                self.on_invalid(id.as_ref(), &error, as_response);
                 sink.send(
                     Outgoing::Reply(id.clone()),
                     self.error_message(id.as_ref(), &error),
@@ -660,6 +658,14 @@ impl Session {
         }
     }
 
+    /// A message that is not valid, besides its error reply: a malformed response fails the
+    /// server's request it answers now, rather than when that request's wait times out.
+    fn on_invalid(&self, id: Option<&RequestId>, error: &RpcError, as_response: bool) {
+        if as_response && let Some(id) = id {
+            self.client_requests.answer_malformed(id, &error.message);
+        }
+    }
+
     fn on_notification(self: &Arc<Self>, method: &str, params: Option<ParamsText>) {
         if method == "notifications/cancelled" {
             self.on_cancelled(params.as_ref().map(ParamsText::get));
@@ -742,9 +748,7 @@ impl Session {
                     error,
                     as_response,
                 } => {
-                    if as_response && let Some(id) = &id {
-                        self.client_requests.answer_malformed(id, &error.message);
-                    }
+                    self.on_invalid(id.as_ref(), &error, as_response);
                     batch.push(encode_error(id.as_ref(), &error));
                 }
             }
