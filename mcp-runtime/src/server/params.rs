@@ -72,8 +72,9 @@ impl<'a> Params<'a> {
     /// Reads `params`, a JSON object (the JSON-RPC layer admits no other params). Never fails:
     /// a member of the wrong type is left for its method to explain.
     pub(crate) fn read(params: &'a str) -> Params<'a> {
-        // A `_meta` that is not an object or names a field twice, a name whose escapes do not
-        // decode: no claim, and `tools/call` explains what it can through a decoded object.
+        // A `_meta` that is not an object, a name whose escapes do not decode: no claim, and
+        // `tools/call` explains what it can through a decoded object. (A `_meta` given twice,
+        // or naming a field twice, is a claim the era's check refuses.)
         Members::of(params)
             .and_then(|mut members| Params::scan(&mut members))
             .unwrap_or(Params::nothing(params, ArgumentsAt::NotAnObject))
