@@ -853,6 +853,31 @@ fn extra() -> &'static str {
     "extra"
 }
 
+/// basic/patterns/subscriptions: `subscriptionId` "matches the JSON-RPC `id` of the
+/// originating `subscriptions/listen` request", so it is echoed as written, as replies echo
+/// ids: an integer beyond 64 bits, or `-0`, does not come back as a float.
+#[tokio::test]
+async fn a_subscription_id_is_the_listen_request_s_id_as_written() {
+    let server = server();
+    let client = Client::new(&server);
+    for id in ["18446744073709551616", "-0"] {
+        let listen = listen_message(1, json!({"toolsListChanged": true})).replacen(
+            r#""id":1"#,
+            &format!(r#""id":{id}"#),
+            1,
+        );
+        client.client.send_raw(&listen);
+        let (ack, text) = client
+            .client
+            .next_message_with_text(Duration::from_secs(5))
+            .await
+            .expect("an acknowledgement");
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+        let tag = format!(r#""io.modelcontextprotocol/subscriptionId":{id}}}"#);
+        assert!(text.contains(&tag), "{id}: {text}");
+    }
+}
+
 /// basic/patterns/subscriptions: the acknowledgement comes first and names what the server
 /// honours; each change asked for follows, tagged with the listen request's id; changes not
 /// asked for never come; a cancel ends the stream.

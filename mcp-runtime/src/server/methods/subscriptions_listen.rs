@@ -10,7 +10,7 @@
 //! publishing changes, and over HTTP when it shuts down (the transport's drain).
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::value::RawValue;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::Request;
@@ -20,6 +20,7 @@ use super::params_object::ParamsObject;
 use super::tasks;
 use crate::jsonrpc::{RequestId, RpcError, encode_notification, encode_result};
 use crate::limit_log::LimitLog;
+use crate::protocol::Implementation;
 use crate::protocol::envelope::{SERVER_INFO, SUBSCRIPTION_ID};
 use crate::protocol::stateless_result::ResultType;
 use crate::server::ServerCore;
@@ -141,11 +142,11 @@ pub(super) async fn listen(
     request.state.mark_endless();
     #[cfg(feature = "tasks")]
     let owner = request.state.sink.authentication().owner();
-    let id = request.id.to_value();
+    let id = raw_id(&request.id);
     request.state.notify(encode_notification(
         "notifications/subscriptions/acknowledged",
         &Acknowledged {
-            meta: tagged(&id),
+            meta: Tagged::by(&id),
             notifications: &honored,
         },
     ));
@@ -165,7 +166,7 @@ pub(super) async fn listen(
                         {
                             let status = TaskStatus {
                                 task: TaskFields::of(&record, &server.tasks.limits, true),
-                                meta: tagged(&id),
+                                meta: Tagged::by(&id),
                             };
                             request
                                 .state
@@ -185,15 +186,13 @@ pub(super) async fn listen(
         };
         match change {
             Ok(change) if honored.matches(&change) => {
-                let mut params = tagged(&id);
-                if let Change::ResourceUpdated(uri) = &change {
-                    params = Map::from_iter([
-                        ("uri".to_owned(), Value::String(uri.clone())),
-                        ("_meta".to_owned(), Value::Object(params)),
-                    ]);
-                } else {
-                    params = Map::from_iter([("_meta".to_owned(), Value::Object(params))]);
-                }
+                let params = ChangeParams {
+                    uri: match &change {
+                        Change::ResourceUpdated(uri) => Some(uri),
+                        _ => None,
+                    },
+                    meta: Tagged::by(&id),
+                };
                 request
                     .state
                     .notify(encode_notification(change.method(), &params));
@@ -213,16 +212,15 @@ pub(super) async fn listen(
 /// "Graceful Closure"): a complete result tagged with its `subscriptionId`, with the
 /// server's `serverInfo` as every stateless result has.
 pub(crate) fn closing_result(server: &ServerCore, id: &RequestId) -> Vec<u8> {
-    let mut meta = tagged(&id.to_value());
-    meta.insert(
-        SERVER_INFO.to_owned(),
-        serde_json::to_value(&server.info).expect("an Implementation serializes"),
-    );
+    let raw = raw_id(id);
     encode_result(
         id,
         &ListenResult {
             result_type: ResultType::Complete,
-            meta,
+            meta: Tagged {
+                subscription: &raw,
+                server: Some(&server.info),
+            },
         },
     )
 }
@@ -271,34 +269,73 @@ async fn honored(
     }
 }
 
-fn tagged(id: &Value) -> Map<String, Value> {
-    Map::from_iter([(SUBSCRIPTION_ID.to_owned(), id.clone())])
+/// The listen request's id as JSON text, as the client wrote it: a JSON value would turn an
+/// integer beyond 64 bits, or `-0`, into a float, which a client matching the text misses.
+fn raw_id(id: &RequestId) -> Box<RawValue> {
+    RawValue::from_string(id.as_json().to_owned()).expect("a request id is JSON")
+}
+
+/// The `_meta` of whatever a listen stream carries: the subscription's id (`subscriptionId`,
+/// the listen request's), and on its closing result the server's `serverInfo`.
+struct Tagged<'a> {
+    subscription: &'a RawValue,
+    server: Option<&'a Implementation>,
+}
+
+impl<'a> Tagged<'a> {
+    fn by(subscription: &'a RawValue) -> Tagged<'a> {
+        Tagged {
+            subscription,
+            server: None,
+        }
+    }
+}
+
+impl Serialize for Tagged<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry(SUBSCRIPTION_ID, self.subscription)?;
+        if let Some(server) = self.server {
+            map.serialize_entry(SERVER_INFO, server)?;
+        }
+        map.end()
+    }
+}
+
+/// A list change's or resource update's params: the updated resource's `uri`, and the tag.
+#[derive(Serialize)]
+struct ChangeParams<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri: Option<&'a String>,
+    #[serde(rename = "_meta")]
+    meta: Tagged<'a>,
 }
 
 /// `notifications/tasks`: the task as `tasks/get` shows it, tagged with the subscription.
 #[cfg(feature = "tasks")]
 #[derive(Serialize)]
-struct TaskStatus {
+struct TaskStatus<'a> {
     #[serde(flatten)]
     task: TaskFields,
     #[serde(rename = "_meta")]
-    meta: Map<String, Value>,
+    meta: Tagged<'a>,
 }
 
 #[derive(Serialize)]
 struct Acknowledged<'a> {
     #[serde(rename = "_meta")]
-    meta: Map<String, Value>,
+    meta: Tagged<'a>,
     notifications: &'a Filter,
 }
 
 /// The result that ends a listen stream: its `_meta` names the subscription and the server.
 #[derive(Serialize)]
-struct ListenResult {
+struct ListenResult<'a> {
     #[serde(rename = "resultType")]
     result_type: ResultType,
     #[serde(rename = "_meta")]
-    meta: Map<String, Value>,
+    meta: Tagged<'a>,
 }
 
 #[cfg(all(test, feature = "tasks"))]
