@@ -173,6 +173,8 @@ pub(crate) const RETURN_KINDS: &[&str] = &[
     "ViaSerialized",
     "ViaDirectResultOfAnyError",
     "ViaSerializedResultOfAnyError",
+    "ViaSerializedInPartResult",
+    "ViaSerializedInPart",
     "ViaUnsupported",
 ];
 

@@ -720,7 +720,7 @@ pub mod __private {
     pub use crate::context::Context;
     pub use crate::handler::{
         ArgumentSource, Convert, Direct, Failure, FromArguments, FromRequestContext, Param, Probe,
-        Registration, Returns, Serialized, kinds,
+        Registration, Returns, Serialized, SerializedInPart, kinds,
     };
     pub use crate::handler_error::HandlerError;
     pub use crate::prompt::{IntoPromptResult, Prompt};

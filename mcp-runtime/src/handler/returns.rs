@@ -10,13 +10,17 @@
 //!    [`Failure<K>`] (implemented for every error that is `Display`).
 //!
 //! Rust has no specialization, so generated code picks the rule with autoref-based dispatch:
-//! `(&&&&&&Probe::<K, R>::new()).__mcp_return_kind()` resolves to the most specific level
+//! `(&&&&&&&&Probe::<K, R>::new()).__mcp_return_kind()` resolves to the most specific level
 //! whose bounds hold, and the kind found converts the value through [`Convert<K, R>`]. The
 //! lower levels exist for the diagnostics: a `Result` whose `Ok` fits but whose error does not
 //! selects the rule-3 kind anyway, whose impl then asks for `E: Failure<K>` (the message says
-//! the error is not `Display`); a type that fits no rule selects
-//! [`Unsupported`](kinds::Unsupported), which each kind implements asking for its own
-//! conversion trait, reported with the kind's "cannot be returned" message.
+//! the error is not `Display`); a type that has part of what rule 2 needs
+//! ([`SerializedInPart`]: for a tool, `Serialize` without `JsonSchema`), alone or as a
+//! `Result`'s `Ok`, selects rule 2 anyway, whose impl then asks for the rest, so that the
+//! compiler names the type and the trait missing (`Gift: JsonSchema`, where `Gift` may sit
+//! inside a `Vec`); a type that fits no rule selects [`Unsupported`](kinds::Unsupported),
+//! which each kind implements asking for its own conversion trait, reported with the kind's
+//! "cannot be returned" message.
 
 use std::marker::PhantomData;
 
@@ -47,6 +51,12 @@ pub trait Serialized<K: Returns>: Sized {
         None
     }
 }
+
+/// Part of what rule 2 needs (a tool's structured output: `Serialize` without `JsonSchema`):
+/// such a type is given rule 2 all the same, so that the compiler reports the part missing
+/// instead of "cannot be returned". Implemented by the kinds whose rule 2 asks for more than one
+/// trait.
+pub trait SerializedInPart<K: Returns> {}
 
 /// Rule 3: an error an `Err` of which becomes the kind's failure.
 #[diagnostic::on_unimplemented(
@@ -86,7 +96,7 @@ impl<K, R> Default for Probe<K, R> {
 
 /// The kinds, one per rule, and the levels of the probe that select them.
 pub mod kinds {
-    use super::{Convert, Direct, Failure, Probe, Returns, Serialized};
+    use super::{Convert, Direct, Failure, Probe, Returns, Serialized, SerializedInPart};
 
     /// Rule 1.
     pub struct DirectKind;
@@ -117,33 +127,43 @@ pub mod kinds {
     }
 
     level!(
-        /// Level 6 (most specific): `Result<T: Direct, E: Failure>`.
+        /// Level 8 (most specific): `Result<T: Direct, E: Failure>`.
         ViaDirectResult, DirectOrError,
-        [K: Returns, T: Direct<K>, E: Failure<K>], &&&&&&Probe<K, Result<T, E>>
+        [K: Returns, T: Direct<K>, E: Failure<K>], &&&&&&&&Probe<K, Result<T, E>>
     );
     level!(
-        /// Level 5: `Result<T: Serialized, E: Failure>`.
+        /// Level 7: `Result<T: Serialized, E: Failure>`.
         ViaSerializedResult, SerializedOrError,
-        [K: Returns, T: Serialized<K>, E: Failure<K>], &&&&&Probe<K, Result<T, E>>
+        [K: Returns, T: Serialized<K>, E: Failure<K>], &&&&&&&Probe<K, Result<T, E>>
     );
     level!(
-        /// Level 4: `T: Direct`.
-        ViaDirect, DirectKind, [K: Returns, T: Direct<K>], &&&&Probe<K, T>
+        /// Level 6: `T: Direct`.
+        ViaDirect, DirectKind, [K: Returns, T: Direct<K>], &&&&&&Probe<K, T>
     );
     level!(
-        /// Level 3: `T: Serialized`.
-        ViaSerialized, SerializedKind, [K: Returns, T: Serialized<K>], &&&Probe<K, T>
+        /// Level 5: `T: Serialized`.
+        ViaSerialized, SerializedKind, [K: Returns, T: Serialized<K>], &&&&&Probe<K, T>
     );
     level!(
-        /// Level 2: `Result<T: Direct, E>` whose `E` is no `Failure`: selects rule 3, whose
+        /// Level 4: `Result<T: Direct, E>` whose `E` is no `Failure`: selects rule 3, whose
         /// bound on `E` then explains what is wrong.
         ViaDirectResultOfAnyError, DirectOrError,
-        [K: Returns, T: Direct<K>, E], &&Probe<K, Result<T, E>>
+        [K: Returns, T: Direct<K>, E], &&&&Probe<K, Result<T, E>>
     );
     level!(
-        /// Level 1: `Result<T: Serialized, E>`, as level 2.
+        /// Level 3: `Result<T: Serialized, E>`, as level 4.
         ViaSerializedResultOfAnyError, SerializedOrError,
-        [K: Returns, T: Serialized<K>, E], &Probe<K, Result<T, E>>
+        [K: Returns, T: Serialized<K>, E], &&&Probe<K, Result<T, E>>
+    );
+    level!(
+        /// Level 2: `Result<T: SerializedInPart, E>`: selects rule 3 with rule 2, whose bound
+        /// on `T` then names what `T` lacks.
+        ViaSerializedInPartResult, SerializedOrError,
+        [K: Returns, T: SerializedInPart<K>, E], &&Probe<K, Result<T, E>>
+    );
+    level!(
+        /// Level 1: `T: SerializedInPart`, as level 2.
+        ViaSerializedInPart, SerializedKind, [K: Returns, T: SerializedInPart<K>], &Probe<K, T>
     );
     level!(
         /// Level 0: anything else.

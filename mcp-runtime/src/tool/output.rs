@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::handler::{Convert, Direct, Failure, Returns, Serialized, kinds};
+use crate::handler::{Convert, Direct, Failure, Returns, Serialized, SerializedInPart, kinds};
 use crate::handler_error::HandlerError;
 use crate::protocol::{CallToolResult, Content, OutputSchema};
 use crate::schema::output_schema_for;
@@ -108,6 +108,11 @@ impl<T: Serialize + JsonSchema> Serialized<ToolReturns> for T {
         Some(cache.schema::<T>().clone())
     }
 }
+
+/// `Serialize` without `JsonSchema` (a type deriving only `Serialize`, or holding one that
+/// does): given structured output all the same, whose bound then names the type without a
+/// schema.
+impl<T: Serialize> SerializedInPart<ToolReturns> for T {}
 
 #[diagnostic::do_not_recommend]
 impl<E: Display> Failure<ToolReturns> for E {
