@@ -54,7 +54,7 @@ impl Common {
                 string_value(meta, "description = \"...\"")
             })?,
             "scopes" => set_once(&mut self.scopes, meta, key, || scopes_value(meta))?,
-            "crate" => set_once(&mut self.krate, meta, key, || meta.value()?.parse())?,
+            "crate" => set_once(&mut self.krate, meta, key, || crate_value(meta))?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -96,10 +96,74 @@ pub(crate) fn set_once<T>(
     Ok(())
 }
 
+/// What follows `key =`; a key without `=` (`title`, `title("...")`) is an error on the key
+/// showing `example`, the key written with a value (with the value given in parentheses, if
+/// any).
+pub(crate) fn value_after<'a>(
+    meta: &'a ParseNestedMeta<'_>,
+    example: &str,
+) -> syn::Result<syn::parse::ParseStream<'a>> {
+    if meta.input.peek(syn::Token![=]) {
+        return meta.value();
+    }
+    let key = key_of(meta);
+    let message = match meta.input.fork().parse::<proc_macro2::Group>() {
+        Ok(group) if group.delimiter() == proc_macro2::Delimiter::Parenthesis => format!(
+            "`{key}` takes a value after `=`, not in parentheses: `{key} = {}`",
+            group.stream()
+        ),
+        _ => format!("`{key}` takes a value after `=`: `{example}`"),
+    };
+    Err(syn::Error::new_spanned(&meta.path, message))
+}
+
+/// Parses the attribute's arguments with `parser` (one call per `key` or `key = value`); an
+/// argument that is a bare literal (`#[mcp_tool("greet")]`) is an error on it saying which
+/// key it is probably meant for (`usual`: `name`).
+pub(crate) fn parse_keys(
+    tokens: TokenStream,
+    macro_name: &str,
+    usual: &str,
+    parser: impl FnMut(ParseNestedMeta<'_>) -> syn::Result<()>,
+) -> syn::Result<()> {
+    let mut at_key = true;
+    for token in tokens.clone() {
+        match token {
+            proc_macro2::TokenTree::Literal(literal) if at_key => {
+                return Err(syn::Error::new(
+                    literal.span(),
+                    format!(
+                        "`#[{macro_name}]` takes `key = value` pairs, not a bare value: `#[{macro_name}({usual} = {literal})]`"
+                    ),
+                ));
+            }
+            proc_macro2::TokenTree::Punct(punct) if punct.as_char() == ',' => at_key = true,
+            _ => at_key = false,
+        }
+    }
+    syn::meta::parser(parser).parse2(tokens)
+}
+
+/// The path after `crate =`, written as a path (`crate = my_reexport::mcp_runtime`) or, as
+/// serde's attribute takes it, in a string literal.
+fn crate_value(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::Path> {
+    let value = value_after(meta, "crate = path::to::mcp_runtime")?;
+    if value.peek(LitStr) {
+        let text: LitStr = value.parse()?;
+        return text.parse().map_err(|_| {
+            syn::Error::new_spanned(
+                &text,
+                "`crate` takes a path to the runtime crate: `crate = path::to::mcp_runtime`",
+            )
+        });
+    }
+    value.parse()
+}
+
 /// The string literal after `key =`; anything else is an error showing `example`.
 pub(crate) fn string_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<LitStr> {
     let key = key_of(meta);
-    let value: syn::Expr = meta.value()?.parse()?;
+    let value: syn::Expr = value_after(meta, example)?.parse()?;
     match value {
         syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(text),
@@ -115,7 +179,7 @@ pub(crate) fn string_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Re
 /// The list after `scopes =`: string literals in brackets.
 fn scopes_value(meta: &ParseNestedMeta<'_>) -> syn::Result<Scopes> {
     const EXAMPLE: &str = "scopes = [\"notes:write\"]";
-    let value: syn::Expr = meta.value()?.parse()?;
+    let value: syn::Expr = value_after(meta, EXAMPLE)?.parse()?;
     let syn::Expr::Array(list) = value else {
         return Err(syn::Error::new_spanned(
             value,
@@ -159,6 +223,12 @@ pub(crate) fn unknown_key(
     let hint = closest_key(&shown, keys)
         .map(|key| format!(" (did you mean `{key}`?)"))
         .or_else(|| {
+            (shown == "annotations" && keys == TOOL_KEYS).then(|| {
+                " (each hint is a key of its own: `read_only`, `destructive`, `idempotent`, `open_world`)"
+                    .to_owned()
+            })
+        })
+        .or_else(|| {
             KEYS_OF
                 .iter()
                 .find(|(other, other_keys)| {
@@ -174,7 +244,8 @@ pub(crate) fn unknown_key(
 }
 
 /// The key (or other word of the comma-separated `keys`) `unknown` was probably meant to be:
-/// same letters but for case and separators, or one or two edits away.
+/// same letters but for case, separators and a `Hint` suffix (the protocol's `readOnlyHint`
+/// is `read_only`), or one or two edits away.
 pub(crate) fn closest_key(unknown: &str, keys: &'static str) -> Option<&'static str> {
     let squash = |key: &str| {
         key.chars()
@@ -184,8 +255,14 @@ pub(crate) fn closest_key(unknown: &str, keys: &'static str) -> Option<&'static 
     };
     let keys = keys.split(", ");
     let unknown_squashed = squash(unknown);
+    let without_hint = unknown_squashed
+        .strip_suffix("hint")
+        .unwrap_or(&unknown_squashed);
     keys.clone()
-        .find(|key| squash(key) == unknown_squashed)
+        .find(|key| {
+            let key = squash(key);
+            key == unknown_squashed || key == without_hint
+        })
         .or_else(|| {
             keys.map(|key| (edit_distance(key, unknown), key))
                 .filter(|(d, _)| *d <= 2)
@@ -213,7 +290,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// Parses the attribute's tokens; the first mistake is an error on its tokens.
 pub(crate) fn parse_tool_attr(tokens: TokenStream) -> syn::Result<ToolAttr> {
     let mut attr = ToolAttr::default();
-    let parser = syn::meta::parser(|meta| {
+    parse_keys(tokens, "mcp_tool", "name", |meta| {
         let key = key_of(&meta);
         if attr.common.parse_key(&meta, &key)? {
             return Ok(());
@@ -229,8 +306,7 @@ pub(crate) fn parse_tool_attr(tokens: TokenStream) -> syn::Result<ToolAttr> {
             _ => return Err(unknown_key(&meta, "mcp_tool", TOOL_KEYS)),
         }
         Ok(())
-    });
-    parser.parse2(tokens)?;
+    })?;
     Ok(attr)
 }
 
@@ -264,6 +340,13 @@ mod tests {
         assert_eq!(closest_key("descripton", TOOL_KEYS), Some("description"));
         assert_eq!(closest_key("openworld", TOOL_KEYS), Some("open_world"));
         assert_eq!(closest_key("timeout", TOOL_KEYS), None);
+        // The protocol's names of the hints.
+        assert_eq!(closest_key("readOnlyHint", TOOL_KEYS), Some("read_only"));
+        assert_eq!(closest_key("openWorldHint", TOOL_KEYS), Some("open_world"));
+        assert_eq!(
+            closest_key("destructive_hint", TOOL_KEYS),
+            Some("destructive")
+        );
     }
 
     #[test]
@@ -309,5 +392,33 @@ mod tests {
         );
         let error = parse_tool_attr(quote::quote!(readonly)).err().unwrap();
         assert!(error.to_string().contains("did you mean `read_only`?"));
+        let error = parse_tool_attr(quote::quote!(annotations(read_only_hint = true)))
+            .err()
+            .unwrap();
+        assert!(
+            error.to_string().contains("each hint is a key of its own"),
+            "{error}"
+        );
+        let error = parse_tool_attr(quote::quote!(title)).err().unwrap();
+        assert_eq!(
+            error.to_string(),
+            "`title` takes a value after `=`: `title = \"...\"`"
+        );
+        let error = parse_tool_attr(quote::quote!("greet")).err().unwrap();
+        assert!(
+            error
+                .to_string()
+                .contains("`#[mcp_tool(name = \"greet\")]`"),
+            "{error}"
+        );
+        let error = parse_tool_attr(quote::quote!(read_only, "greet"))
+            .err()
+            .unwrap();
+        assert!(error.to_string().contains("not a bare value"), "{error}");
+        let parsed = parse_tool_attr(quote::quote!(crate = "crate::runtime")).unwrap();
+        assert_eq!(
+            quote::ToTokens::to_token_stream(&parsed.common.krate.unwrap()).to_string(),
+            "crate :: runtime"
+        );
     }
 }

@@ -1,7 +1,6 @@
 //! `#[mcp_prompt(name = "...", title = "...")]`.
 
 use proc_macro2::TokenStream;
-use syn::parse::Parser;
 
 use super::Common;
 
@@ -16,13 +15,12 @@ pub(crate) struct PromptAttr {
 /// Parses the attribute's tokens; the first mistake is an error on its tokens.
 pub(crate) fn parse_prompt_attr(tokens: TokenStream) -> syn::Result<PromptAttr> {
     let mut attr = PromptAttr::default();
-    let parser = syn::meta::parser(|meta| {
+    super::parse_keys(tokens, "mcp_prompt", "name", |meta| {
         let key = super::key_of(&meta);
         if !attr.common.parse_key(&meta, &key)? {
             return Err(super::unknown_key(&meta, "mcp_prompt", PROMPT_KEYS));
         }
         Ok(())
-    });
-    parser.parse2(tokens)?;
+    })?;
     Ok(attr)
 }

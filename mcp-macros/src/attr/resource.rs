@@ -1,7 +1,6 @@
 //! `#[mcp_resource(uri = "...", mime_type = "...", ...)]`.
 
 use proc_macro2::TokenStream;
-use syn::parse::Parser;
 use syn::{LitInt, LitStr};
 
 use super::{Common, set_once, string_value};
@@ -46,7 +45,7 @@ pub(crate) struct Priority {
 /// Parses the attribute's tokens; the first mistake is an error on its tokens.
 pub(crate) fn parse_resource_attr(tokens: TokenStream) -> syn::Result<ResourceAttr> {
     let mut attr = ResourceAttr::default();
-    let parser = syn::meta::parser(|meta| {
+    super::parse_keys(tokens, "mcp_resource", "uri", |meta| {
         let key = super::key_of(&meta);
         if attr.common.parse_key(&meta, &key)? {
             return Ok(());
@@ -75,13 +74,12 @@ pub(crate) fn parse_resource_attr(tokens: TokenStream) -> syn::Result<ResourceAt
             _ => return Err(super::unknown_key(&meta, "mcp_resource", RESOURCE_KEYS)),
         }
         Ok(())
-    });
-    parser.parse2(tokens)?;
+    })?;
     Ok(attr)
 }
 
 fn size_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<LitInt> {
-    let value: syn::Expr = meta.value()?.parse()?;
+    let value: syn::Expr = super::value_after(meta, "size = 1024")?.parse()?;
     if let syn::Expr::Lit(syn::ExprLit {
         lit: syn::Lit::Int(size),
         ..
@@ -97,7 +95,7 @@ fn size_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<LitInt> {
 }
 
 fn cache_ttl_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<CacheTtl> {
-    let value: syn::Expr = meta.value()?.parse()?;
+    let value: syn::Expr = super::value_after(meta, "cache_ttl_ms = 60_000")?.parse()?;
     if let syn::Expr::Lit(syn::ExprLit {
         lit: syn::Lit::Int(literal),
         ..
@@ -116,7 +114,7 @@ fn cache_ttl_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<CacheTt
 }
 
 fn priority_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Priority> {
-    let value: syn::Expr = meta.value()?.parse()?;
+    let value: syn::Expr = super::value_after(meta, "priority = 0.5")?.parse()?;
     let number = match &value {
         syn::Expr::Lit(syn::ExprLit { lit, .. }) => match lit {
             syn::Lit::Float(float) => float.base10_parse::<f64>().ok(),

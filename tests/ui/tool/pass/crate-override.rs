@@ -1,5 +1,6 @@
 //! Generated code reaches the runtime through the path given with `crate = ...`, for crates
-//! that use `mcp_runtime` through a re-export.
+//! that use `mcp_runtime` through a re-export; the path may also be written in a string, as
+//! serde's `crate = "..."` is.
 
 mod framework {
     pub use mcp_runtime as runtime;
@@ -23,10 +24,17 @@ mod nested {
     }
 }
 
+/// Waves.
+#[mcp_tool(crate = "crate::framework::runtime")]
+fn wave() -> String {
+    "o/".to_owned()
+}
+
 fn main() {
     framework::runtime::Server::builder(framework::runtime::server_info!())
         .tool::<hello>()
         .tool::<nested::goodbye>()
+        .tool::<wave>()
         .build()
         .unwrap();
 }
