@@ -56,8 +56,8 @@ pub fn mcp_resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::resource(attr.into(), item.into()).into()
 }
 
-/// The keys of `#[mcp_prompt(...)]`, all optional: `name`, `title`, `description`, and
-/// `crate = path::to::mcp_runtime`. `#[complete(function)]` on a parameter suggests values
+/// The keys of `#[mcp_prompt(...)]`, all optional: `name`, `title`, `description`,
+/// `scopes = ["..."]` (the OAuth scopes a caller needs), and `crate = path::to::mcp_runtime`. `#[complete(function)]` on a parameter suggests values
 /// for that argument.
 ///
 /// Use it as `mcp_runtime::mcp_prompt` (or through `mcp_runtime::prelude`).

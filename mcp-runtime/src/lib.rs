@@ -43,7 +43,7 @@
 //!
 //! ```toml
 //! [dependencies]
-//! mcp-runtime = "0.1"                                 # features: "http", "auth", "tracing"
+//! mcp-runtime = "0.1"                                 # features: see "Features" below
 //! serde = { version = "1", features = ["derive"] }    # #[derive(Deserialize, Serialize)]
 //! schemars = "1"                                      # #[derive(JsonSchema)]: 1.x, not 0.8
 //! ```
@@ -337,8 +337,8 @@
 struct ReadmeDoctests;
 
 // Every public item has one path: the crate root (plus the `prelude` glob, `testing`,
-// `log_bridge` and `auth`, the resource server's pieces; its `Caller` is at the root); the
-// other modules below are private.
+// `log_bridge`, `tasks` and `auth`, the resource server's pieces; its `Caller` is at the root);
+// the other modules below are private.
 mod args;
 pub mod auth;
 #[doc(hidden)]

@@ -44,7 +44,7 @@ pub(crate) struct RequestState {
     registered: AtomicBool,
     /// The last progress value sent, to keep progress strictly increasing.
     pub(crate) last_progress: Mutex<Option<f64>>,
-    /// A stateless request's first run's questions and answers used ([`RoundAt::FirstCall`]),
+    /// A stateless request's first run's questions and answers used ([`RoundAt::FirstCall`](super::input::RoundAt::FirstCall)),
     /// made only when its handler asks something (boxed: every request's state is moved into
     /// its `Arc`, and most never ask).
     pub(crate) first_round: OnceLock<Box<InputRound>>,

@@ -105,7 +105,7 @@ impl Arguments {
         }
     }
 
-    /// The arguments object whose members [`RawFields::find`] located in `text`.
+    /// The arguments object whose members [`RawFields::scan`] located in `text`.
     pub(crate) fn from_raw(text: Arc<str>, fields: RawFields) -> Arguments {
         Arguments {
             source: Source::Raw {

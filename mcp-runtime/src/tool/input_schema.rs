@@ -1,5 +1,6 @@
 //! The `inputSchema` of a tool: one property per argument parameter, each cleaned at every
-//! depth by [`clean_input`](super::normalize::clean_input) (no `$ref`, no `null` alternative).
+//! depth by [`clean_input`] (no `$ref`, no
+//! `null` alternative).
 //!
 //! Describing a tool also says what its parameters need (the state it reads), which the build
 //! checks at once; the schemas themselves are only needed when a client lists the tools, so a

@@ -338,7 +338,9 @@ impl CallParams {
     }
 }
 
-/// [`call_params`] through a decoded object, for the messages that say what is wrong.
+/// The name and arguments of a `tools/call` through a decoded object, when
+/// [`CallParams::read`]'s pass found them not as expected: for the messages that say what is
+/// wrong.
 fn call_params_explained(params: Option<&str>) -> Result<(String, Map<String, Value>), RpcError> {
     let mut params: Map<String, Value> = parse_params_text("tools/call", params)?;
     let name = match params.remove("name") {

@@ -134,11 +134,14 @@ impl HttpOptions {
 
     /// Serves without sessions: no `Mcp-Session-Id`, no GET stream, each POST on its own.
     ///
-    /// Handlers cannot ask the client anything (sampling, elicitation, roots): its answer would
-    /// come back on another POST, which nothing ties to the waiting handler, and no client
-    /// capabilities are known without `initialize`, so such calls fail at once with a
-    /// [`ClientError`](crate::ClientError). Progress and log messages still reach the client, on
-    /// the request's own stream.
+    /// This is about requests of the 2025 revisions, which would otherwise start a session
+    /// with `initialize`: served without one, their handlers cannot ask the client anything
+    /// (sampling, elicitation, roots), since its answer would come back on another POST, which
+    /// nothing ties to the waiting handler, and no client capabilities are known without
+    /// `initialize`, so such calls fail at once with a [`ClientError`](crate::ClientError).
+    /// Progress and log messages still reach the client, on the request's own stream. Requests
+    /// of revision 2026-07-28 are served the same way with or without this setting: they never
+    /// have a session, and their handlers ask through input-required results.
     #[must_use]
     pub fn stateless(mut self, stateless: bool) -> HttpOptions {
         self.stateless = stateless;
