@@ -22,7 +22,8 @@ use proc_macro::TokenStream;
 /// `read_only`, `destructive`, `idempotent`, `open_world` (each optionally `= true/false`),
 /// `task_support = "optional"` or `"required"` (its calls may run as tasks of the tasks
 /// extension of revision 2026-07-28; see `mcp_runtime::tasks`), `scopes = [...]`, and
-/// `crate = path::to::mcp_runtime` (for a renamed dependency).
+/// `crate = path::to::mcp_runtime` (for a renamed dependency; also taken in quotes, as serde's
+/// `crate = "..."` is).
 ///
 /// The function is a free function (not in an `impl` block: a client calls it with no
 /// `self`). Its parameters' `///` comments describe the arguments; `#[complete(...)]` is not
@@ -57,8 +58,8 @@ pub fn mcp_resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// The keys of `#[mcp_prompt(...)]`, all optional: `name`, `title`, `description`,
-/// `scopes = ["..."]` (the OAuth scopes a caller needs), and `crate = path::to::mcp_runtime`. `#[complete(function)]` on a parameter suggests values
-/// for that argument.
+/// `scopes = ["..."]` (the OAuth scopes a caller needs), and `crate = path::to::mcp_runtime`.
+/// `#[complete(function)]` on a parameter suggests values for that argument.
 ///
 /// Use it as `mcp_runtime::mcp_prompt` (or through `mcp_runtime::prelude`).
 #[proc_macro_attribute]
