@@ -43,8 +43,8 @@ pub trait ArgumentSource {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a parameter of an MCP handler",
     label = "neither an argument type nor a value the runtime supplies",
-    note = "an argument's type implements `serde::Deserialize` and `schemars::JsonSchema` of schemars 1.x: add `#[derive(Deserialize, JsonSchema)]` to your type (both names are in `mcp_runtime::prelude`; the derives need `serde` with feature `derive` and `schemars = \"1\"` in Cargo.toml); a prompt argument or a URI template variable arrives as a string, so its type is `String`, a number, `bool`, or an enum of unit variants",
-    note = "the values the runtime supplies implement `mcp_runtime::FromContext`: `Context`, and `State<T>` for a `T` that is `Send + Sync + 'static`",
+    note = "an argument's type implements `serde::Deserialize` and `schemars::JsonSchema` of schemars 1.x: add `#[derive(Deserialize, JsonSchema)]` to your type (both names are in `mcp_runtime::prelude`; the derives need `serde` with feature `derive` and `schemars = \"1\"` in Cargo.toml); a type of another crate gets its `JsonSchema` from a feature of schemars (`uuid1` for `uuid::Uuid`, `chrono04` for `chrono` types, `url2` for `url::Url`, ...) or from a newtype of your own that derives it; a prompt argument or a URI template variable arrives as a string, so its type is `String`, a number, `bool`, or an enum of unit variants",
+    note = "the values the runtime supplies implement `mcp_runtime::FromContext`: `mcp_runtime::Context` (not `std::task::Context`), and `mcp_runtime::State<T>` for a `T` that is `Send + Sync + 'static`",
     note = "a type deriving `JsonSchema` of schemars 0.8 does not count: the runtime uses schemars 1.x, whose trait is a different one (upgrade the dependency to `schemars = \"1\"`)"
 )]
 pub trait Param<S: ArgumentSource, M>: Sized {
