@@ -78,6 +78,30 @@ fn header(attrs: Vec<syn::Attribute>, errors: &mut Errors) -> Option<Header> {
     found
 }
 
+/// Whether `attr` is one of serde's or schemars' field attributes, which mean nothing on a
+/// parameter (nothing derives there): reported, with what to write instead.
+fn derive_attribute(attr: &syn::Attribute, errors: &mut Errors) -> bool {
+    let instead = if attr.path().is_ident("serde") {
+        "an argument is decoded by its type alone: for one the client may leave out, take an `Option<T>` (and `.unwrap_or(...)` it in the body)"
+    } else if attr.path().is_ident("schemars") {
+        "an argument's schema comes from its type alone: say its bounds in its `///` comment, or take a type of your own whose field carries the attribute"
+    } else {
+        return false;
+    };
+    let name = attr
+        .path()
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    errors.at(
+        attr,
+        format!(
+            "`#[{name}(...)]` does nothing on a handler parameter: {instead}; a parameter takes `///` comments, `#[complete(...)]` and `#[header(...)]`"
+        ),
+    );
+    true
+}
+
 impl HandlerFn {
     /// Reads the function, taking the `///` comments off its parameters (Rust rejects them
     /// there once the macro has run). Receivers and pattern parameters are reported.
@@ -100,6 +124,7 @@ impl HandlerFn {
                             || a.path().is_ident("header")
                     });
                     typed.attrs = other;
+                    typed.attrs.retain(|attr| !derive_attribute(attr, errors));
                     let (complete_attrs, rest): (Vec<_>, Vec<_>) = ours
                         .into_iter()
                         .partition(|a| a.path().is_ident("complete"));
