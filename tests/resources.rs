@@ -195,6 +195,59 @@ async fn reads_return_text_json_and_blobs() {
     );
 }
 
+/// Bytes as `include_bytes!` gives them.
+#[mcp_resource(uri = "shop://info/icon.png", mime_type = "image/png")]
+fn icon() -> &'static [u8; 4] {
+    &[0x89, b'P', b'N', b'G']
+}
+
+static MOTTO: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| "Gifts, fast.".to_owned());
+
+/// Text held in a static.
+#[mcp_resource(uri = "shop://info/motto")]
+fn motto() -> &'static String {
+    &MOTTO
+}
+
+/// A note, if there is one by that number.
+#[mcp_resource(uri = "shop://notes/{id}")]
+fn note(id: u32) -> Option<std::borrow::Cow<'static, str>> {
+    (id == 1).then_some(std::borrow::Cow::Borrowed("the first note"))
+}
+
+/// Bytes of other types (`include_bytes!`'s array) go out as a blob, text of other types as
+/// text (not as a JSON string), and an `Option`'s `None` is "resource not found" (-32002 in
+/// a session, -32602 in 2026-07-28, basic "Error Codes"): each would otherwise have been
+/// serialized as JSON.
+#[tokio::test]
+async fn bytes_text_and_options_of_other_types_are_read_as_such() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .resource::<icon>()
+        .resource::<motto>()
+        .resource::<note>()
+        .build()
+        .unwrap();
+    let client = Checked::connect(&server, "2025-11-25").await;
+    assert_eq!(
+        read(&client, "shop://info/icon.png").await["contents"][0],
+        json!({"uri": "shop://info/icon.png", "mimeType": "image/png", "blob": "iVBORw=="})
+    );
+    assert_eq!(
+        read(&client, "shop://info/motto").await["contents"][0],
+        json!({"uri": "shop://info/motto", "mimeType": "text/plain", "text": "Gifts, fast."})
+    );
+    assert_eq!(
+        read(&client, "shop://notes/1").await["contents"][0],
+        json!({"uri": "shop://notes/1", "mimeType": "text/plain", "text": "the first note"})
+    );
+    let error = client
+        .request("resources/read", json!({"uri": "shop://notes/2"}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32002);
+    assert_eq!(error.data.as_ref().unwrap()["uri"], "shop://notes/2");
+}
+
 #[tokio::test]
 async fn template_variables_are_parsed_into_their_types() {
     let client = Checked::connect(&server(), "2025-11-25").await;

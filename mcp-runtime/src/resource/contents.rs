@@ -3,13 +3,17 @@
 //!
 //! From most to least specific:
 //!
-//! 1. [`IntoResourceContents`] types: `String`/`&str` (text, `text/plain` unless the resource
-//!    names a MIME type), `Vec<u8>` (bytes, sent base64 as `blob`), [`ResourceContents`] and
-//!    `Vec<ResourceContents>` (several contents);
+//! 1. [`IntoResourceContents`] types: `String`, `&str`, `&String`, `Cow<str>`, `Box<str>`,
+//!    `Arc<str>` (text, `text/plain` unless the resource names a MIME type), `Vec<u8>`,
+//!    `&[u8]`, `&[u8; N]` (what `include_bytes!` gives), `Box<[u8]>`, `Cow<[u8]>` (bytes, sent
+//!    base64 as `blob`), [`ResourceContents`] and `Vec<ResourceContents>` (several contents);
+//!    and `Option` of any of those, `None` being "resource not found";
 //! 2. any other `Serialize` type: JSON text, `application/json`;
 //! 3. `Result<T, E>` of those, where `E` converts into a [`HandlerError`].
 
+use std::borrow::Cow;
 use std::fmt::Display;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -21,7 +25,7 @@ use crate::protocol::{ResourceContents, base64_encode};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from an MCP resource",
     label = "cannot become resource contents",
-    note = "a resource returns text (`String`, `&str`), bytes (`Vec<u8>`, sent as a base64 `blob`), contents (`ResourceContents`, `Vec<ResourceContents>`, any `IntoResourceContents`), or a type implementing `Serialize`, sent as JSON (`#[derive(Serialize)]`)",
+    note = "a resource returns text (`String`, `&str`), bytes (`Vec<u8>`, `&[u8]`, sent as a base64 `blob`), contents (`ResourceContents`, `Vec<ResourceContents>`, any `IntoResourceContents`), or a type implementing `Serialize`, sent as JSON (`#[derive(Serialize)]`)",
     note = "or a `Result<T, E>` with one of those as `T` and an error `E` that implements `Display` or is a `HandlerError` (an `Err` becomes an error response)"
 )]
 pub trait IntoResourceContents {
@@ -43,20 +47,53 @@ impl IntoResourceContents for String {
     }
 }
 
-impl IntoResourceContents for &str {
-    fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents> {
-        vec![text(uri, mime_type, "text/plain", self.to_owned())]
-    }
+/// Text held otherwise than in a `String`, as a `String` sends it.
+macro_rules! text_contents {
+    ($([$($generics:tt)*] $ty:ty;)*) => {$(
+        impl<$($generics)*> IntoResourceContents for $ty {
+            fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents> {
+                let text: &str = self.as_ref();
+                text.to_owned().into_contents(uri, mime_type)
+            }
+        }
+    )*};
 }
 
-impl IntoResourceContents for Vec<u8> {
-    fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents> {
-        vec![ResourceContents::Blob {
-            uri: uri.to_owned(),
-            mime_type: Some(mime_type.unwrap_or("application/octet-stream").to_owned()),
-            blob: base64_encode(&self),
-        }]
-    }
+text_contents! {
+    ['a] &'a str;
+    ['a] &'a String;
+    ['a] Cow<'a, str>;
+    [] Box<str>;
+    [] Arc<str>;
+}
+
+/// Bytes, sent base64 as a `blob`, `application/octet-stream` unless the resource names a
+/// MIME type.
+fn blob(uri: &str, mime_type: Option<&str>, bytes: &[u8]) -> Vec<ResourceContents> {
+    vec![ResourceContents::Blob {
+        uri: uri.to_owned(),
+        mime_type: Some(mime_type.unwrap_or("application/octet-stream").to_owned()),
+        blob: base64_encode(bytes),
+    }]
+}
+
+/// Bytes, as [`blob`] sends them.
+macro_rules! blob_contents {
+    ($([$($generics:tt)*] $ty:ty;)*) => {$(
+        impl<$($generics)*> IntoResourceContents for $ty {
+            fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents> {
+                blob(uri, mime_type, self.as_ref())
+            }
+        }
+    )*};
+}
+
+blob_contents! {
+    [] Vec<u8>;
+    ['a] &'a [u8];
+    ['a, const N: usize] &'a [u8; N];
+    [] Box<[u8]>;
+    ['a] Cow<'a, [u8]>;
 }
 
 impl IntoResourceContents for ResourceContents {
@@ -88,6 +125,19 @@ impl<T: IntoResourceContents> Direct<ResourceReturns> for T {
         (uri, mime_type): (&str, Option<&str>),
     ) -> <ResourceReturns as Returns>::Output {
         Ok(self.into_contents(uri, mime_type))
+    }
+}
+
+/// `None` is "resource not found", as [`HandlerError::not_found`] words it.
+impl<T: IntoResourceContents> Direct<ResourceReturns> for Option<T> {
+    fn convert(
+        self,
+        (uri, mime_type): (&str, Option<&str>),
+    ) -> <ResourceReturns as Returns>::Output {
+        match self {
+            Some(value) => Ok(value.into_contents(uri, mime_type)),
+            None => Err(HandlerError::not_found(uri)),
+        }
     }
 }
 
