@@ -239,6 +239,40 @@ async fn structured_results_match_their_output_schema() {
     assert_eq!(mirror["outputSchema"]["type"], "object");
 }
 
+/// Says hello, in text held otherwise than in a `String`.
+#[mcp_tool]
+fn hello_cow(name: String) -> std::borrow::Cow<'static, str> {
+    if name.is_empty() {
+        std::borrow::Cow::Borrowed("hello")
+    } else {
+        std::borrow::Cow::Owned(format!("hello, {name}"))
+    }
+}
+
+/// A `Cow<str>` (like `&String`, `Box<str>`, `Arc<str>`) is text as a `String` is: no
+/// `structuredContent`, no `outputSchema`.
+#[tokio::test]
+async fn text_of_other_string_types_is_text() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<hello_cow>()
+        .build()
+        .unwrap();
+    let client = Checked::connect(&server, "2025-11-25").await;
+    let list = client.request("tools/list", json!({})).await.unwrap();
+    assert!(list["tools"][0].get("outputSchema").is_none(), "{list}");
+    let result = client
+        .request(
+            "tools/call",
+            json!({"name": "hello_cow", "arguments": {"name": "Ana"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        result,
+        json!({"content": [{"type": "text", "text": "hello, Ana"}]})
+    );
+}
+
 #[tokio::test]
 async fn results_that_are_not_objects_are_wrapped() {
     let client = Checked::connect(&server(), "2025-11-25").await;

@@ -8,7 +8,9 @@
 //! 3. `Result<T, E>` with `E: Display` (or a [`HandlerError`]) applies 1 or 2 to `Ok`, and
 //!    turns `Err` into a result with `isError: true` and the error's message.
 
+use std::borrow::Cow;
 use std::fmt::Display;
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 use schemars::JsonSchema;
@@ -23,7 +25,7 @@ use crate::schema::output_schema_for;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from an MCP tool",
     label = "not a tool result",
-    note = "a tool returns text (`String`, `&str`), content (`Content`, `Vec<Content>`, `CallToolResult`, `()`, any `IntoToolResult`), or structured output: a type implementing `Serialize` and `JsonSchema` (`#[derive(Serialize, JsonSchema)]`)",
+    note = "a tool returns text (`String`, `&str`, `Cow<str>`, ...), content (`Content`, `Vec<Content>`, `CallToolResult`, `()`, any `IntoToolResult`), or structured output: a type implementing `Serialize` and `JsonSchema` (`#[derive(Serialize, JsonSchema)]`)",
     note = "or a `Result<T, E>` with one of those as `T` and an error `E` that implements `Display` (an `Err` becomes a result with `isError: true` and the error's message)",
     note = "a type deriving `JsonSchema` of schemars 0.8 does not count: the runtime uses schemars 1.x, whose trait is a different one (upgrade the dependency to `schemars = \"1\"`)"
 )]
@@ -48,6 +50,25 @@ impl IntoToolResult for &str {
     fn into_tool_result(self) -> CallToolResult {
         CallToolResult::text(self)
     }
+}
+
+/// Text held otherwise than in a `String`, as a `String` gives it (not structured output).
+macro_rules! text_result {
+    ($([$($generics:tt)*] $ty:ty;)*) => {$(
+        impl<$($generics)*> IntoToolResult for $ty {
+            fn into_tool_result(self) -> CallToolResult {
+                let text: &str = self.as_ref();
+                CallToolResult::text(text)
+            }
+        }
+    )*};
+}
+
+text_result! {
+    ['a] &'a String;
+    ['a] Cow<'a, str>;
+    [] Box<str>;
+    [] Arc<str>;
 }
 
 impl IntoToolResult for Content {
