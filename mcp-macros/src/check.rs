@@ -20,7 +20,24 @@ use crate::errors::Errors;
 /// What a handler function's signature may not have, whatever the macro.
 pub(crate) fn signature(func: &HandlerFn, errors: &mut Errors) {
     let sig = &func.sig;
-    if !sig.generics.params.is_empty() {
+    let only_lifetimes = sig
+        .generics
+        .params
+        .iter()
+        .all(|param| matches!(param, syn::GenericParam::Lifetime(_)));
+    let borrows = func
+        .params
+        .iter()
+        .any(|param| find_reference(&param.ty).is_some());
+    if !sig.generics.params.is_empty() && only_lifetimes {
+        // A borrowing parameter is reported below, which says what to take instead.
+        if !borrows {
+            errors.at(
+                &sig.generics,
+                "an MCP handler cannot have lifetime parameters: its arguments are decoded into owned values for each call, and what it returns outlives the call; remove them and use owned types (`String`, not `&'a str`)",
+            );
+        }
+    } else if !sig.generics.params.is_empty() {
         errors.at(
             &sig.generics,
             "an MCP handler cannot be generic: its schema is generated from concrete parameter types; use concrete types (a type alias is fine)",
