@@ -17,6 +17,33 @@ use crate::ast::HandlerFn;
 use crate::attr::Scopes;
 use crate::errors::Errors;
 
+/// A second handler attribute on the function (`#[mcp_tool] #[mcp_prompt] fn f`): both would
+/// define the handle `f`. Reported on the second, which is taken off the function so that it
+/// does not expand too.
+pub(crate) fn one_handler_attribute(
+    macro_name: &str,
+    function: &mut syn::ItemFn,
+    errors: &mut Errors,
+) {
+    const HANDLERS: [&str; 3] = ["mcp_tool", "mcp_resource", "mcp_prompt"];
+    function.attrs.retain(|attr| {
+        let Some(other) = attr.path().segments.last().map(|s| s.ident.to_string()) else {
+            return true;
+        };
+        if !HANDLERS.contains(&other.as_str()) {
+            return true;
+        }
+        errors.at(
+            attr,
+            format!(
+                "a function is one handler: it already is `#[{macro_name}]`, so it cannot be `#[{other}]` too; write a second function for the {}, which may call this one",
+                other.trim_start_matches("mcp_")
+            ),
+        );
+        false
+    });
+}
+
 /// What a handler function's signature may not have, whatever the macro.
 pub(crate) fn signature(func: &HandlerFn, errors: &mut Errors) {
     let sig = &func.sig;

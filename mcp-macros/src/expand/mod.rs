@@ -106,6 +106,7 @@ pub(crate) fn read_handler<A>(
             None
         }
     };
+    check::one_handler_attribute(macro_name, &mut function, &mut errors);
     let handler = HandlerFn::take(&mut function, &mut errors);
     if function.sig.receiver().is_some() {
         let errors = errors.into_compile_errors();
