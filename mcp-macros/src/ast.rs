@@ -143,6 +143,13 @@ impl HandlerFn {
                                 header,
                             });
                         }
+                        syn::Pat::Wild(wild) => {
+                            all_named = false;
+                            errors.at(
+                                wild,
+                                "an MCP handler parameter needs a name: an argument's name is its name in the schema, and a value the runtime supplies (`Context`, `State<T>`) may have any, such as `_ctx` when the function does not use it",
+                            );
+                        }
                         other => {
                             all_named = false;
                             errors.at(

@@ -272,7 +272,7 @@ pub(crate) fn closest_key(unknown: &str, keys: &'static str) -> Option<&'static 
 }
 
 /// Levenshtein distance.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

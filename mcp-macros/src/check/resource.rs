@@ -96,12 +96,23 @@ fn uri_against_function(
                 .iter()
                 .any(|p| super::default_name(&p.ident) == *variable)
             {
-                errors.at(
-                    literal,
-                    format!(
+                let near = func
+                    .params
+                    .iter()
+                    .map(|p| super::default_name(&p.ident))
+                    .filter(|name| !variables.contains(name))
+                    .map(|name| (crate::attr::edit_distance(&name, variable), name))
+                    .filter(|(distance, _)| *distance <= 2)
+                    .min();
+                let message = match near {
+                    Some((_, name)) => format!(
+                        "the URI template's variable `{variable}` has no parameter: did you mean `{{{name}}}`, for the parameter `{name}`?"
+                    ),
+                    None => format!(
                         "the URI template's variable `{variable}` has no parameter: add a parameter `{variable}: String` (or another type decoded from text) to the function, or remove the variable from the template"
                     ),
-                );
+                };
+                errors.at(literal, message);
             }
         }
     }
