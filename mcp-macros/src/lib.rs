@@ -29,6 +29,12 @@ use proc_macro::TokenStream;
 /// `self`). Its parameters' `///` comments describe the arguments; `#[complete(...)]` is not
 /// for tools (MCP has no completion for tool arguments).
 ///
+/// Beside the function the macro defines its handle, a type of the same name (what
+/// `.tool::<greet>()` names). Like any type, it takes that name in the module's type namespace:
+/// a function named like a module or a crate the module uses (`fn uuid` beside `uuid::Uuid`)
+/// takes the name from it; give the tool that name with `name = "uuid"` and the function
+/// another.
+///
 /// Use it as `mcp_runtime::mcp_tool` (or through `mcp_runtime::prelude`).
 #[proc_macro_attribute]
 pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
