@@ -74,7 +74,12 @@ fn main() -> Result<(), mcp_runtime::Error> {
         }
     }
     let folder = folder.unwrap_or_else(|| ".".to_owned());
-    let folder = PathBuf::from(folder).canonicalize()?;
+    let folder = PathBuf::from(&folder).canonicalize().map_err(|error| {
+        std::io::Error::new(
+            error.kind(),
+            format!("cannot serve the folder `{folder}`: {error}"),
+        )
+    })?;
     eprintln!("serving the files of {}", folder.display());
     ROOT.set(folder).expect("set once");
     mcp_runtime::server!().name("files").run()

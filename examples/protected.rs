@@ -110,7 +110,14 @@ async fn main() -> Result<(), mcp_runtime::Error> {
         .tool::<write_note>()
         .state(Notes::default())
         .build()?;
-    let listener = tokio::net::TcpListener::bind(options.http).await?;
+    let listener = tokio::net::TcpListener::bind(options.http)
+        .await
+        .map_err(|error| {
+            std::io::Error::new(
+                error.kind(),
+                format!("cannot listen on {}: {error}", options.http),
+            )
+        })?;
     server
         .serve_http(listener, HttpOptions::new().resource_server(protection))
         .await

@@ -926,6 +926,27 @@ fn run_refuses_an_unknown_option_by_name() {
     assert!(output.stdout.is_empty(), "{output:?}");
 }
 
+/// `run()` told to listen where another program does: the message names the address and
+/// what to do (it said "the MCP transport failed: Address already in use").
+#[test]
+fn run_names_the_address_it_cannot_listen_on() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap();
+    let output = Command::new(example("gifts"))
+        .args(["--http", &addr.to_string()])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the example starts");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{output:?}");
+    assert!(
+        stderr.contains(&format!("cannot listen on {addr}"))
+            && stderr.contains("another program listens there"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("transport"), "{stderr}");
+}
+
 /// `run()` resolves a host name given to `--http` (`localhost` serves on 127.0.0.1).
 #[test]
 fn run_serves_http_at_a_host_name() {

@@ -185,7 +185,9 @@ impl fmt::Debug for BuildProblem {
 pub enum Error {
     /// The server's configuration is inconsistent.
     Build(BuildError),
-    /// Reading from or writing to the transport failed.
+    /// An I/O operation failed: reading from or writing to the transport, listening on an
+    /// address (the message names it), or an `io::Error` of the program's own passed on with
+    /// `?`.
     Io(io::Error),
     /// The program was started with arguments it cannot use.
     Usage(String),
@@ -195,7 +197,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Build(error) => write!(f, "cannot start the MCP server: {error}"),
-            Error::Io(error) => write!(f, "the MCP transport failed: {error}"),
+            Error::Io(error) => write!(f, "the MCP server stopped on an I/O error: {error}"),
             Error::Usage(problem) => f.write_str(problem),
         }
     }

@@ -66,7 +66,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<CommandLin
         };
         let Some(option) = VALUED.iter().find(|option| **option == name) else {
             return Err(Error::Usage(format!(
-                "unknown option `{name}`{}; the options are `--http ADDRESS`, `--redis URL`, `--state-keys FILE`, `--allow-host HOST:PORT` and `--help`",
+                "unknown option `{name}`{}; the options are `--http ADDRESS`, `--redis URL`, `--state-keys FILE`, `--allow-host HOST:PORT` and `--help` (the program's own options go after `--`)",
                 did_you_mean(name, OPTIONS)
             )));
         };
@@ -137,11 +137,27 @@ fn resolve(value: &str) -> Result<SocketAddr, Error> {
     if let Ok(addr) = value.parse() {
         return Ok(addr);
     }
+    if let Some((scheme, rest)) = value.split_once("://") {
+        return Err(Error::Usage(format!(
+            "`--http {value}`: give the address without `{scheme}://` (and without a path): `--http {}`",
+            rest.split('/').next().unwrap_or(rest)
+        )));
+    }
+    if value.parse::<u16>().is_ok() {
+        return Err(Error::Usage(format!(
+            "`--http {value}` has no host: give one with the port, `127.0.0.1:{value}` (this machine only) or `0.0.0.0:{value}` (every interface)"
+        )));
+    }
     let Some((host, port)) = value.rsplit_once(':') else {
         return Err(Error::Usage(format!(
             "`--http {value}` has no port: use a host and a port, such as `{value}:8000`"
         )));
     };
+    if host.is_empty() {
+        return Err(Error::Usage(format!(
+            "`--http {value}` has no host: give one before the port, `127.0.0.1{value}` (this machine only) or `0.0.0.0{value}` (every interface)"
+        )));
+    }
     if port.parse::<u16>().is_err() {
         return Err(Error::Usage(format!(
             "`--http {value}`: `{port}` is not a port (0 to 65535)"
@@ -244,6 +260,21 @@ mod tests {
         }
         let error = parsed(&["--http", "localhost"]).unwrap_err();
         assert!(error.contains("has no port"), "{error}");
+        let error = parsed(&["--http", "8000"]).unwrap_err();
+        assert!(
+            error.contains("has no host") && error.contains("`127.0.0.1:8000`"),
+            "{error}"
+        );
+        let error = parsed(&["--http", ":8000"]).unwrap_err();
+        assert!(
+            error.contains("has no host") && error.contains("`0.0.0.0:8000`"),
+            "{error}"
+        );
+        let error = parsed(&["--http", "http://127.0.0.1:8000/mcp"]).unwrap_err();
+        assert!(
+            error.contains("without `http://`") && error.contains("`--http 127.0.0.1:8000`"),
+            "{error}"
+        );
         let error = parsed(&["--http", "localhost:http"]).unwrap_err();
         assert!(error.contains("`http` is not a port"), "{error}");
         let error = parsed(&["--http", "nowhere.invalid:8000"]).unwrap_err();
@@ -272,6 +303,7 @@ mod tests {
         assert!(error.contains("did you mean `--http`?"), "{error}");
         let error = parsed(&["--verbose=2"]).unwrap_err();
         assert!(error.starts_with("unknown option `--verbose`"), "{error}");
+        assert!(error.contains("go after `--`"), "{error}");
     }
 
     #[test]

@@ -74,7 +74,10 @@ impl ServerBuilder {
     /// main thread's stack, resident up to the deepest any request reached).
     #[inline(never)]
     fn prepare(mut self) -> Result<Option<(Server, Launch)>, Error> {
-        let launch = match command_line::parse(std::env::args())? {
+        // `args_os`: an argument that is not Unicode (a file name, for the program) must not
+        // panic here; the options read are all ASCII.
+        let args = std::env::args_os().map(|arg| arg.to_string_lossy().into_owned());
+        let launch = match command_line::parse(args)? {
             CommandLine::Serve(launch) => launch,
             CommandLine::Help(usage) => {
                 // Help goes to stdout, where a person asked for it (`server --help | less`):

@@ -446,11 +446,33 @@ impl Server {
             .enable_all()
             .build()?
             .block_on(async {
-                let listener = tokio::net::TcpListener::bind(addr).await?;
+                let listener = tokio::net::TcpListener::bind(addr)
+                    .await
+                    .map_err(|error| cannot_listen(addr, &error))?;
                 self.serve_http_with_shutdown(listener, options, terminated())
                     .await
             })
     }
+}
+
+/// Why listening on `addr` failed, with the address and what to do for the usual causes.
+fn cannot_listen(addr: SocketAddr, error: &std::io::Error) -> std::io::Error {
+    let hint = match error.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            ": another program listens there; stop it, or give another port (`--http HOST:PORT`)"
+        }
+        std::io::ErrorKind::PermissionDenied if addr.port() < 1024 => {
+            ": a port below 1024 needs privileges; give one of 1024 or above (`--http HOST:PORT`)"
+        }
+        std::io::ErrorKind::AddrNotAvailable => {
+            ": no network interface of this machine has that address; give one it has, such as 127.0.0.1, or 0.0.0.0 for all"
+        }
+        _ => "",
+    };
+    std::io::Error::new(
+        error.kind(),
+        format!("cannot listen on {addr}: {error}{hint}"),
+    )
 }
 
 /// Completes on SIGTERM (what an orchestrator sends to stop a process) or Ctrl-C.
