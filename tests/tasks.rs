@@ -529,6 +529,28 @@ async fn tasks_are_held_within_their_limits() {
     assert_eq!(again["resultType"], "task");
 }
 
+/// A time to live of `Duration::MAX` ("no end") is a year: the task is held and `tasks/get`
+/// reads it, where adding the time to live to its creation panicked.
+#[tokio::test]
+async fn an_endless_time_to_live_is_a_year() {
+    let server = builder()
+        .task_limits(TaskLimits {
+            ttl: Duration::MAX,
+            poll_interval: Duration::MAX,
+            ..TaskLimits::default()
+        })
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    let created = call(&client, "wait", json!({"ms": 60_000})).await;
+    assert_eq!(created["ttlMs"], 365 * 24 * 60 * 60 * 1000_u64);
+    let task = task_id(&created);
+    let read = ask(&client, "tasks/get", json!({"taskId": task}))
+        .await
+        .unwrap();
+    assert_eq!(read["status"], "working", "{read}");
+}
+
 /// A raw `subscriptions/listen` following `tasks` (it is answered only when it ends).
 fn listen_to_tasks(id: u64, tasks: Value, capabilities: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",

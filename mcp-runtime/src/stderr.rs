@@ -168,7 +168,7 @@ impl Backlog {
             if dropped > 0 {
                 let _ = writeln!(
                     out,
-                    "mcp: {dropped} bytes of log dropped: stderr was not read as fast as it was written"
+                    "mcp: {dropped} bytes of log dropped: stderr was not read as fast as it was written (at most ServerBuilder::max_log_backlog bytes wait for it)"
                 );
             }
             let _ = out.flush();

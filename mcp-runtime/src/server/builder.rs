@@ -484,8 +484,12 @@ impl ServerBuilder {
     /// Sets how many tasks of the tasks extension the server holds at once, for how long, and
     /// how often clients are told to poll ([`TaskLimits`](crate::tasks::TaskLimits); 1024
     /// tasks kept 10 minutes by default). A call that would make one task too many is refused
-    /// with -32603 naming the limit.
-    pub fn task_limits(mut self, limits: crate::tasks::TaskLimits) -> ServerBuilder {
+    /// with -32603 naming the limit. A time to live or a poll interval beyond a year
+    /// (`Duration::MAX` for "no end") is taken as a year.
+    pub fn task_limits(mut self, mut limits: crate::tasks::TaskLimits) -> ServerBuilder {
+        const YEAR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+        limits.ttl = limits.ttl.min(YEAR);
+        limits.poll_interval = limits.poll_interval.min(YEAR);
         self.task_limits = limits;
         self
     }

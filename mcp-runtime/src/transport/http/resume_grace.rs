@@ -17,10 +17,14 @@ pub(super) struct GraceTimer {
     lost: Mutex<Option<Instant>>,
 }
 
+/// The longest grace kept: a longer one (`Duration::MAX` for "as long as it takes") is this,
+/// a time an `Instant` can be moved by on every platform.
+const LONGEST_GRACE: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+
 impl GraceTimer {
     pub(super) fn new(grace: Duration) -> GraceTimer {
         GraceTimer {
-            grace,
+            grace: grace.min(LONGEST_GRACE),
             lost: Mutex::new(None),
         }
     }
@@ -71,5 +75,15 @@ mod tests {
             "30 s after the latest loss"
         );
         assert!(timer.lost(), "once it ended, the next loss starts one");
+    }
+
+    /// `HttpOptions::resume_grace(Duration::MAX)` waits (a year), where adding it to the
+    /// time of the loss panicked.
+    #[tokio::test(start_paused = true)]
+    async fn the_longest_grace_waits_without_overflowing() {
+        let timer = GraceTimer::new(Duration::MAX);
+        assert!(timer.lost());
+        let waited = tokio::time::timeout(Duration::from_secs(3600), timer.expired()).await;
+        assert!(waited.is_err(), "an endless grace ended within an hour");
     }
 }

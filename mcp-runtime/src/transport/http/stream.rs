@@ -246,7 +246,12 @@ impl Hub {
     ) -> Subscription {
         inner.keeping = self.resumable;
         // Room for the replay and a close, besides the queue.
-        let (sender, receiver) = mpsc::channel(inner.queue + inner.events.len() + 1);
+        // (At most what the channel can count: `stream_queue(usize::MAX)` is "no limit".)
+        let room = inner
+            .queue
+            .saturating_add(inner.events.len() + 1)
+            .min(tokio::sync::Semaphore::MAX_PERMITS);
+        let (sender, receiver) = mpsc::channel(room);
         let after = after.or((!self.for_request).then_some(inner.delivered));
         if let Some((last, _, _)) = inner.events.back() {
             inner.delivered = inner.delivered.max(*last);
@@ -614,6 +619,20 @@ mod tests {
         assert_eq!(events(&mut resumed).0, ["2-11"]);
         let inner = hub.inner.lock().unwrap();
         assert_eq!((inner.events.len(), inner.kept_bytes), (1, 400));
+    }
+
+    /// `HttpOptions::stream_queue(usize::MAX)` ("no limit") opens a reader, where sizing its
+    /// channel overflowed (or asked Tokio for more than it counts, which panics).
+    #[test]
+    fn the_largest_queue_opens_a_reader() {
+        let hub = Hub::unresumable(StreamLimits {
+            replay_events: 0,
+            replay_bytes: 0,
+            queue: usize::MAX,
+        });
+        let mut reader = hub.subscribe();
+        hub.push(b"reply".to_vec(), true);
+        assert_eq!(events(&mut reader).0, ["1-1"]);
     }
 
     #[test]
