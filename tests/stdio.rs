@@ -912,18 +912,24 @@ fn run_prints_the_usage_for_help() {
 /// serving stdio.
 #[test]
 fn run_refuses_an_unknown_option_by_name() {
-    let output = Command::new(example("gifts"))
-        .args(["--htp", "127.0.0.1:8000"])
-        .stdin(Stdio::null())
-        .output()
-        .expect("the example starts");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success(), "{output:?}");
+    let (output, stderr) = gifts_failing_with(&["--htp", "127.0.0.1:8000"]);
     assert!(
         stderr.contains("unknown option `--htp`; did you mean `--http`?"),
         "{stderr}"
     );
     assert!(output.stdout.is_empty(), "{output:?}");
+}
+
+/// The gift server run with `args` and no stdin, which must fail: its output and stderr.
+fn gifts_failing_with(args: &[&str]) -> (std::process::Output, String) {
+    let output = Command::new(example("gifts"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the example starts");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!output.status.success(), "{output:?}");
+    (output, stderr)
 }
 
 /// `run()` told to listen where another program does: the message names the address and
@@ -932,13 +938,7 @@ fn run_refuses_an_unknown_option_by_name() {
 fn run_names_the_address_it_cannot_listen_on() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap();
-    let output = Command::new(example("gifts"))
-        .args(["--http", &addr.to_string()])
-        .stdin(Stdio::null())
-        .output()
-        .expect("the example starts");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success(), "{output:?}");
+    let (_, stderr) = gifts_failing_with(&["--http", &addr.to_string()]);
     assert!(
         stderr.contains(&format!("cannot listen on {addr}"))
             && stderr.contains("another program listens there"),
