@@ -482,6 +482,37 @@ fn adding_the_same_tool_twice_is_harmless() {
     assert_eq!(server.tool_names(), ["add"]);
 }
 
+/// Two tools made at run time with one name are two definitions: the build refuses them, where
+/// one was dropped without a word (both had the same "location"). Adding one whose name is
+/// taken to a running server says how to replace it.
+#[test]
+fn two_tools_made_at_run_time_with_one_name_do_not_build() {
+    let error = Server::builder(mcp_runtime::server_info!())
+        .dynamic_tool(mcp_runtime::DynamicTool::new("lookup", "Looks up a word."))
+        .dynamic_tool(mcp_runtime::DynamicTool::new("lookup", "Looks up a price."))
+        .build()
+        .err()
+        .expect("two tools named lookup");
+    assert!(
+        error
+            .to_string()
+            .contains("two tools have the name `lookup`"),
+        "{error}"
+    );
+    let server = Server::builder(mcp_runtime::server_info!())
+        .dynamic_tool(mcp_runtime::DynamicTool::new("lookup", "Looks up a word."))
+        .build()
+        .unwrap();
+    let error = server
+        .handle()
+        .add_dynamic_tool(mcp_runtime::DynamicTool::new("lookup", "Looks up a price."))
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("ServerHandle::remove_tool"),
+        "{error}"
+    );
+}
+
 /// `.state(Arc::new(value))` serves a `State<T>` parameter, sharing that `Arc`.
 #[tokio::test]
 async fn state_given_as_an_arc_serves_state_of_its_target() {

@@ -57,6 +57,10 @@ pub(crate) trait Entry {
     }
 }
 
+/// The location of an entry made at run time (a `DynamicTool`): no place in the source, so
+/// two entries with it are two definitions, never one registered twice.
+pub(crate) const MADE_AT_RUN_TIME: &str = "a tool made at run time (DynamicTool)";
+
 /// Entries sorted by key, shared so that a changed catalog (a tool added at run time) reuses
 /// the entries of the one it replaces.
 pub(crate) struct Catalog<E> {
@@ -84,8 +88,9 @@ impl<E> Default for Catalog<E> {
 }
 
 impl<E: Entry> Catalog<E> {
-    /// Sorts the entries; the same entry twice is kept once, two entries with one key are an
-    /// error naming both definitions (every such pair, at once).
+    /// Sorts the entries; the same definition registered twice (one place in the source) is
+    /// kept once, two entries with one key are an error naming both definitions (every such
+    /// pair, at once).
     pub(crate) fn new(entries: Vec<E>) -> Result<Catalog<E>, BuildError> {
         Catalog::from_shared(entries.into_iter().map(Arc::new).collect())
     }
@@ -94,7 +99,9 @@ impl<E: Entry> Catalog<E> {
     pub(crate) fn from_shared(entries: Vec<Arc<E>>) -> Result<Catalog<E>, BuildError> {
         let order = crate::sort_order::of(entries.iter().map(|entry| entry.key()));
         let mut entries: Vec<Arc<E>> = order.iter().map(|&i| Arc::clone(&entries[i])).collect();
-        entries.dedup_by(|a, b| a.key() == b.key() && a.location() == b.location());
+        entries.dedup_by(|a, b| {
+            a.key() == b.key() && a.location() == b.location() && a.location() != MADE_AT_RUN_TIME
+        });
         let duplicates = entries
             .windows(2)
             .filter(|pair| pair[0].key() == pair[1].key())

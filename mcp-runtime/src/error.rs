@@ -136,8 +136,19 @@ impl fmt::Display for BuildProblem {
                 let key = if *kind == "resource" { "uri" } else { "name" };
                 write!(
                     f,
-                    "two {kind}s have the {key} `{name}`: `{first}` and `{second}`; give one of them another {key} with #[mcp_{kind}({key} = \"...\")], or build the server with only one of them (`Server::builder(..).{kind}::<...>()`)"
-                )
+                    "two {kind}s have the {key} `{name}`: `{first}` and `{second}`; "
+                )?;
+                if second == crate::catalog::MADE_AT_RUN_TIME {
+                    write!(
+                        f,
+                        "give the one made at run time another name (`DynamicTool::new`), or remove the other first (`ServerHandle::remove_tool`)"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "give one of them another {key} with #[mcp_{kind}({key} = \"...\")], or build the server with only one of them (`Server::builder(..).{kind}::<...>()`)"
+                    )
+                }
             }
             BuildProblem::MissingState { handler, type_name } => write!(
                 f,

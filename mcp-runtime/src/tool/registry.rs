@@ -205,7 +205,7 @@ impl ToolEntry {
             ))),
             describe: described_already,
         };
-        let location = "a tool added at run time";
+        let location = crate::catalog::MADE_AT_RUN_TIME;
         Entry::new(definition, location, Vec::new(), scopes, details, call)
     }
 
