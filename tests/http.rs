@@ -1055,9 +1055,16 @@ async fn the_probes_answer_beside_mcp() {
         assert_eq!(post.status, 405, "{path}");
         assert_eq!(post.header("allow"), Some("GET, HEAD"));
     }
-    for path in ["/healthz", "/health/", "/mcp/health"] {
+    for path in ["/healthz", "/health/", "/mcp/health", "/", "/sse"] {
         let response = request_at(port, "GET", path, &[], "").await;
         assert_eq!(response.status, 404, "{path}");
+        assert!(
+            response
+                .text()
+                .await
+                .contains("the MCP endpoint of this server is /mcp"),
+            "{path}"
+        );
     }
 }
 
@@ -1099,6 +1106,8 @@ async fn the_403_for_a_foreign_host_names_the_option_that_allows_it() {
     let message = response.json().await["error"]["message"].to_string();
     assert!(
         message.contains("the Host `evil.example` is not allowed")
+            && message.contains("HostPolicy::local().allow(")
+            && message.contains("--allow-host HOST:PORT")
             && message.contains("HttpOptions::hosts(HostPolicy::only([...]))"),
         "{message}"
     );

@@ -968,12 +968,30 @@ fn run_serves_http_at_a_host_name() {
         }
         std::thread::sleep(Duration::from_millis(50));
     };
+    if listening {
+        // A request for a host the server does not know is refused, and said on stderr.
+        let mut connection = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            connection,
+            "GET /mcp HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        let _ = std::io::Read::read_to_string(&mut connection, &mut answer);
+        assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+        std::thread::sleep(Duration::from_millis(300));
+    }
     let _ = server.kill();
     let output = server.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         listening,
-        "--http localhost:{port} did not listen on 127.0.0.1:{port}: {}",
-        String::from_utf8_lossy(&output.stderr)
+        "--http localhost:{port} did not listen on 127.0.0.1:{port}: {stderr}"
+    );
+    assert!(
+        stderr
+            .contains("refused a request (403 Forbidden): the Host `evil.example` is not allowed"),
+        "{stderr}"
     );
 }
 

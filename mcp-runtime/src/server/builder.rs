@@ -26,6 +26,12 @@ const DEFAULT_PAGE_SIZE: usize = 100;
 /// The default largest incoming message, in bytes.
 const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// The default time the server waits for the client to answer one of its requests.
+/// Whether `MCP_TRACE`'s value asks for traces: set, and not empty, `0`, `false`, `no` or
+/// `off`.
+fn trace_asked(value: Option<&std::ffi::OsStr>) -> bool {
+    value.is_some_and(|v| !matches!(v.to_str(), Some("" | "0" | "false" | "no" | "off")))
+}
+
 const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// The default time requests in flight may run on once stdin has ended.
 const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -185,7 +191,7 @@ impl Server {
             #[cfg(feature = "redis")]
             redis: None,
             state: StateMap::default(),
-            trace: std::env::var_os("MCP_TRACE").is_some_and(|v| !v.is_empty() && v != "0"),
+            trace: trace_asked(std::env::var_os("MCP_TRACE").as_deref()),
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
@@ -630,4 +636,20 @@ fn shared_tasks(
     }
     let _ = ttl;
     Ok(Arc::new(crate::tasks::shared::NotShared))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trace_asked;
+
+    #[test]
+    fn mcp_trace_is_on_unless_empty_or_a_no() {
+        for on in ["1", "true", "yes", "all"] {
+            assert!(trace_asked(Some(on.as_ref())), "{on}");
+        }
+        for off in ["", "0", "false", "no", "off"] {
+            assert!(!trace_asked(Some(off.as_ref())), "{off:?}");
+        }
+        assert!(!trace_asked(None));
+    }
 }

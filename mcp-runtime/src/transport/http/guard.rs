@@ -149,7 +149,7 @@ impl HostPolicy {
             return Err(Refused::new(
                 StatusCode::FORBIDDEN,
                 format!(
-                    "the Host `{host}` is not allowed: list it in `HttpOptions::hosts(HostPolicy::only([...]))` to accept it, or, for the public address of a load balancer in front, add it with `HostPolicy::local().allow(\"HOST:PORT\")` (`--allow-host HOST:PORT` with `ServerBuilder::run`)"
+                    "the Host `{host}` is not allowed: add it with `HostPolicy::local().allow(\"HOST:PORT\")` (`--allow-host HOST:PORT` with `ServerBuilder::run`), which also takes the public address of a load balancer or a port mapping in front, or name the accepted host names with `HttpOptions::hosts(HostPolicy::only([...]))` (on the server's own port)"
                 ),
             ));
         }

@@ -234,7 +234,9 @@ pub(super) async fn post(
         refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
             crate::ErrorCode::InvalidRequest,
-            format!("the request body is larger than the server's limit of {limit} bytes"),
+            format!(
+                "the request body is larger than the server's limit of {limit} bytes (HttpOptions::max_body_bytes)"
+            ),
         )
     };
     if headers
@@ -725,7 +727,13 @@ pub(super) async fn endpoint(state: Shared, request: Request) -> Response {
     }
     if request.uri().path() != "/mcp" {
         return super::health::probe(&state, request.method(), request.uri().path())
-            .unwrap_or_else(|| StatusCode::NOT_FOUND.into_response());
+            .unwrap_or_else(|| {
+                (
+                    StatusCode::NOT_FOUND,
+                    "nothing here: the MCP endpoint of this server is /mcp\n",
+                )
+                    .into_response()
+            });
     }
     route(state, request).await
 }
@@ -734,6 +742,10 @@ pub(super) async fn endpoint(state: Shared, request: Request) -> Response {
 /// whatever the method.
 pub(super) async fn route(state: Shared, request: Request) -> Response {
     if let Err(refusal) = state.options.hosts.check(request.uri(), request.headers()) {
+        // Said on stderr too: an operator whose clients reach the server by a name it does
+        // not know sees only their failures otherwise.
+        static LOG: LimitLog = LimitLog::new();
+        LOG.hit(|| format!("refused a request ({}): {}", refusal.status, refusal.reason));
         return refused(refusal);
     }
     let authentication =
