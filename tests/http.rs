@@ -376,7 +376,13 @@ async fn a_client_that_reads_nothing_is_cut_off_after_the_write_timeout() {
 async fn oversized_bodies_get_413_and_bad_versions_400() {
     let port = start(HttpOptions::new().max_body_bytes(1024)).await;
     let big = call(9, "echo", json!({"text": "x".repeat(5000)}));
-    assert_eq!(request(port, "POST", &[ACCEPT], &big).await.status, 413);
+    let too_big = request(port, "POST", &[ACCEPT], &big).await;
+    assert_eq!(too_big.status, 413);
+    let message = too_big.json().await["error"]["message"].to_string();
+    assert!(
+        message.contains("limit of 1024 bytes (HttpOptions::max_body_bytes)"),
+        "{message}"
+    );
     let id = session(port, "2025-06-18", json!({})).await;
     let response = request(
         port,
