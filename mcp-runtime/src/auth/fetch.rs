@@ -89,7 +89,7 @@ impl Fetcher {
             let response = client
                 .request(request)
                 .await
-                .map_err(|e| format!("cannot fetch {url}: {e}"))?;
+                .map_err(|e| format!("cannot fetch {url}: {}", with_causes(&e)))?;
             let status = response.status();
             if status != StatusCode::OK && !(oauth_errors && status == StatusCode::BAD_REQUEST) {
                 return Err(format!("{url} answered {}", response.status()));
@@ -130,6 +130,22 @@ pub(crate) fn is_loopback(host: &str) -> bool {
         || host
             .parse::<std::net::IpAddr>()
             .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// An error with each of its causes (`client error (Connect): tcp connect error: Connection
+/// refused`): the HTTP client's own text names only its stage, its causes say what failed.
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        let said = inner.to_string();
+        if !text.ends_with(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        cause = inner.source();
+    }
+    text
 }
 
 #[cfg(test)]
@@ -178,6 +194,16 @@ mod tests {
         assert!(error.contains("did not answer within 0.3 s"), "{error}");
         let error = get("/missing").await.unwrap_err();
         assert!(error.contains("404"), "{error}");
+        // Nothing listens there: the message says so, not only "client error (Connect)".
+        let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = closed.local_addr().unwrap().port();
+        drop(closed);
+        let url: Uri = format!("http://127.0.0.1:{port}/keys").parse().unwrap();
+        let error = fetcher.get_json(&url).await.unwrap_err();
+        assert!(
+            error.contains("refused") || error.contains("Refused"),
+            "{error}"
+        );
     }
 
     #[test]
