@@ -338,3 +338,42 @@ fn a_limit_of_no_requests_in_flight_is_a_build_error() {
         );
     }
 }
+
+/// Every other limit of zero too, at once: `build` for the server's, `serve_http` (before it
+/// serves anything) for the HTTP transport's. Each used to be taken, and everything it bounds
+/// refused.
+#[tokio::test]
+async fn limits_of_zero_are_refused_before_serving() {
+    let error = Server::builder(mcp_runtime::server_info!())
+        .max_message_bytes(0)
+        .max_uri_bytes(0)
+        .build()
+        .err()
+        .expect("zero limits are refused")
+        .to_string();
+    for setting in ["max_message_bytes", "max_uri_bytes"] {
+        assert!(
+            error.contains(&format!("`ServerBuilder::{setting}` is 0")),
+            "{error}"
+        );
+    }
+    let server = Server::builder(mcp_runtime::server_info!())
+        .build()
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let options = mcp_runtime::HttpOptions::new()
+        .max_body_bytes(0)
+        .max_connections(0)
+        .max_sessions(0);
+    let error = server
+        .serve_http(listener, options)
+        .await
+        .expect_err("zero HTTP limits are refused")
+        .to_string();
+    for setting in ["max_body_bytes", "max_connections", "max_sessions"] {
+        assert!(
+            error.contains(&format!("`HttpOptions::{setting}` is 0")),
+            "{error}"
+        );
+    }
+}

@@ -117,6 +117,11 @@ pub enum BuildProblem {
     NoRequestsInFlight,
     /// `max_requests_in_flight_total` was set to zero: no request could run.
     NoRequestsInFlightTotal,
+    /// A limit was set to zero, so that everything it bounds would be refused.
+    ZeroLimit {
+        /// The setting: `ServerBuilder::max_message_bytes`, `HttpOptions::max_connections`, ...
+        setting: &'static str,
+    },
     /// The bus shared with other instances could not start (Redis unreachable).
     ChangeBus {
         /// What went wrong, naming the address.
@@ -179,6 +184,10 @@ impl fmt::Display for BuildProblem {
             ),
             BuildProblem::NoRequestsInFlightTotal => f.write_str(
                 "`ServerBuilder::max_requests_in_flight_total` is 0, so every request would be refused: set it to at least 1",
+            ),
+            BuildProblem::ZeroLimit { setting } => write!(
+                f,
+                "`{setting}` is 0, so everything it bounds would be refused: set it to at least 1"
             ),
             BuildProblem::ChangeBus { problem } => f.write_str(problem),
         }

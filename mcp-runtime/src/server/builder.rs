@@ -513,6 +513,17 @@ impl ServerBuilder {
         if self.max_requests_in_flight_total == 0 {
             problems.push(BuildProblem::NoRequestsInFlightTotal);
         }
+        for (setting, value) in [
+            ("ServerBuilder::max_message_bytes", self.max_message_bytes),
+            (
+                "ServerBuilder::max_uri_bytes",
+                self.subscriptions.max_uri_bytes,
+            ),
+        ] {
+            if value == 0 {
+                problems.push(BuildProblem::ZeroLimit { setting });
+            }
+        }
         for prompt in &self.prompts {
             problems.extend(prompt.details.specs.problems.iter().map(|problem| {
                 BuildProblem::NotAStringArgument {

@@ -132,6 +132,32 @@ impl HttpOptions {
         self
     }
 
+    /// The limits set to zero, which would refuse everything they bound.
+    fn problems(&self) -> Option<crate::BuildError> {
+        let zero = [
+            ("HttpOptions::max_body_bytes", self.max_body_bytes),
+            ("HttpOptions::max_connections", self.max_connections),
+            (
+                "HttpOptions::max_connections_per_peer",
+                self.max_connections_per_peer,
+            ),
+            ("HttpOptions::max_sessions", self.max_sessions),
+            (
+                "HttpOptions::max_sessions_per_caller",
+                self.max_sessions_per_caller,
+            ),
+            (
+                "HttpOptions::max_streams_per_session",
+                self.max_streams_per_session,
+            ),
+        ]
+        .into_iter()
+        .filter(|(_, value)| *value == 0)
+        .map(|(setting, _)| crate::BuildProblem::ZeroLimit { setting })
+        .collect();
+        crate::BuildError::of(zero)
+    }
+
     /// Serves without sessions: no `Mcp-Session-Id`, no GET stream, each POST on its own.
     ///
     /// This is about requests of the 2025 revisions, which would otherwise start a session
@@ -418,6 +444,9 @@ impl Server {
         options: HttpOptions,
         shutdown: impl Future<Output = ()>,
     ) -> Result<(), Error> {
+        if let Some(error) = options.problems() {
+            return Err(Error::Build(error));
+        }
         let local = listener.local_addr()?;
         let options = options.with_port(local.port());
         // One endpoint at one path needs no router, which would cost every request a route
