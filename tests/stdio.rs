@@ -1106,6 +1106,48 @@ fn stateless(id: u32, method: &str, mut params: Value, capabilities: Value) -> S
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
 }
 
+/// Two companion processes hold different random keys: a `requestState` one sealed is refused
+/// by the other with -32602, and the other says on stderr why such refusals happen (instances
+/// that serve one client must share their keys), which the client's error alone does not
+/// tell an operator.
+#[test]
+fn a_state_sealed_by_another_process_is_refused_and_said_on_stderr() {
+    let elicitation = json!({"elicitation": {}});
+    let confirm = json!({"name": "confirm_action", "arguments": {"action": "water the plants"}});
+    let mut sealer = Running::start("companion", &[]);
+    sealer.send(&stateless(
+        1,
+        "tools/call",
+        confirm.clone(),
+        elicitation.clone(),
+    ));
+    let first = sealer.next();
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let key = first["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    let mut retry = confirm;
+    retry["inputResponses"] = json!({ key: {"action": "accept", "content": {"confirmed": true}} });
+    retry["requestState"] = first["result"]["requestState"].clone();
+    let mut other = Running::start("companion", &[]);
+    other.send(&stateless(2, "tools/call", retry, elicitation));
+    let refused = other.next();
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let (_, stderr, success) = other.finish();
+    assert!(success, "{stderr}");
+    assert!(
+        stderr.contains("refused a requestState sealed with a key this server does not hold")
+            && stderr.contains("--state-keys FILE"),
+        "{stderr}"
+    );
+    let (_, _, success) = sealer.finish();
+    assert!(success);
+}
+
 /// One companion process serves both eras (basic/versioning "Backward Compatibility"):
 /// `server/discover` and `confirm_action` through an input-required round for a 2026-07-28
 /// request, and the same `confirm_action` asking with a real request in the 2025-11-25

@@ -157,7 +157,17 @@ fn open(request: &Request<'_>, binding: &Binding<'_>, state: &str) -> Result<Car
     let keys = &request.server().state_keys;
     let payload = keys
         .open(binding, sealed, SystemTime::now())
-        .map_err(|refusal| refused(refusal.reason(), refusal.to_string()))?;
+        .map_err(|refusal| {
+            if refusal.reason() == "unknown_key" {
+                // The usual cause is the operator's: instances behind one address that do not
+                // share their keys (each holds a random one by default).
+                static LOG: crate::limit_log::LimitLog = crate::limit_log::LimitLog::new();
+                LOG.hit(|| {
+                    "refused a requestState sealed with a key this server does not hold: instances that serve one client must share their keys (`--state-keys FILE`, `ServerBuilder::state_keys`), or it was sealed with a key retired since".to_owned()
+                });
+            }
+            refused(refusal.reason(), refusal.to_string())
+        })?;
     Carried::read(&payload).ok_or_else(|| {
         refused(
             "malformed",
