@@ -13,7 +13,7 @@ pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 pub(crate) fn open(url: &str) -> Result<(redis::Client, String), String> {
     let client = redis::Client::open(url).map_err(|e| {
         format!(
-            "`{}` is not a Redis URL (ServerBuilder::redis): {e}",
+            "`{}` is not a Redis URL (ServerBuilder::redis, --redis): {e}",
             without_credentials(url)
         )
     })?;

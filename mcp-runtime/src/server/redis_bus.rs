@@ -243,10 +243,22 @@ impl Link {
                     pubsub
                 }
                 Err(e) => {
-                    let _ = started.send(Err(format!(
-                        "cannot reach Redis at {} (ServerBuilder::redis, --redis): {e}; start it, or correct the URL",
-                        self.address
-                    )));
+                    // Reached, but refused: the URL's credentials, not the server, are wrong.
+                    let refused = ["NOAUTH", "WRONGPASS", "uthentication"]
+                        .iter()
+                        .any(|word| e.contains(word));
+                    let problem = if refused {
+                        format!(
+                            "Redis at {} refused this server (ServerBuilder::redis, --redis): {e}; give the user and password it expects in the URL (redis://USER:PASSWORD@HOST:PORT)",
+                            self.address
+                        )
+                    } else {
+                        format!(
+                            "cannot reach Redis at {} (ServerBuilder::redis, --redis): {e}; start it, or correct the URL",
+                            self.address
+                        )
+                    };
+                    let _ = started.send(Err(problem));
                     return;
                 }
             };
@@ -500,6 +512,52 @@ mod tests {
             assert_eq!(back.from, "me");
             assert_eq!(Change::from(back.change), change, "{text}");
         }
+    }
+
+    /// A Redis that wants a password (here a listener answering every command as such a Redis
+    /// does) is told apart from one that is not there: the message asks for the credentials.
+    #[test]
+    fn a_redis_that_refuses_the_credentials_says_so() {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { return };
+                std::thread::spawn(move || {
+                    let mut buffer = [0; 4096];
+                    loop {
+                        let read = match stream.read(&mut buffer) {
+                            Ok(0) | Err(_) => return,
+                            Ok(read) => read,
+                        };
+                        // One answer per command: each begins a line with `*` (an array).
+                        let bytes = &buffer[..read];
+                        let commands = bytes
+                            .iter()
+                            .enumerate()
+                            .filter(|&(i, &b)| b == b'*' && (i == 0 || bytes[i - 1] == b'\n'))
+                            .count();
+                        for _ in 0..commands {
+                            if stream
+                                .write_all(b"-NOAUTH Authentication required.\r\n")
+                                .is_err()
+                            {
+                                return;
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        let error = RedisBus::connect(&format!("redis://127.0.0.1:{port}"), "test")
+            .err()
+            .expect("the listener refuses every command");
+        assert!(
+            error.contains(&format!("Redis at 127.0.0.1:{port} refused this server"))
+                && error.contains("redis://USER:PASSWORD@HOST:PORT"),
+            "{error}"
+        );
     }
 
     #[test]
