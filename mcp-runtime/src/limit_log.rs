@@ -23,7 +23,19 @@ impl LimitLog {
     }
 
     /// Writes `line()` unless this limit wrote a line during the current second.
+    ///
+    /// Only the call of `line` is generic: each place a limit is hit holds that and a call,
+    /// and the rest is [`due`](Self::due) and [`write`], once.
     pub(crate) fn hit(&self, line: impl FnOnce() -> String) {
+        if let Some(unsaid) = self.due() {
+            write(&line(), unsaid);
+        }
+    }
+
+    /// Whether a line is due (none was written this second): the hits left unsaid since the
+    /// last line, or `None`, counting this one as unsaid.
+    #[inline(never)]
+    fn due(&self) -> Option<u64> {
         static EPOCH: OnceLock<Instant> = OnceLock::new();
         let now = EPOCH.get_or_init(Instant::now).elapsed().as_secs() + 1;
         let last = self.last.load(Ordering::Relaxed);
@@ -34,15 +46,20 @@ impl LimitLog {
                 .is_ok();
         if !due {
             self.unsaid.fetch_add(1, Ordering::Relaxed);
-            return;
+            return None;
         }
-        match self.unsaid.swap(0, Ordering::Relaxed) {
-            0 => crate::stderr::line(format_args!("mcp: {}", line())),
-            unsaid => crate::stderr::line(format_args!(
-                "mcp: {} ({unsaid} more time(s) since the last line)",
-                line()
-            )),
-        }
+        Some(self.unsaid.swap(0, Ordering::Relaxed))
+    }
+}
+
+/// Writes a limit's line, with the hits left unsaid before it.
+#[inline(never)]
+fn write(line: &str, unsaid: u64) {
+    match unsaid {
+        0 => crate::stderr::line(format_args!("mcp: {line}")),
+        unsaid => crate::stderr::line(format_args!(
+            "mcp: {line} ({unsaid} more time(s) since the last line)"
+        )),
     }
 }
 

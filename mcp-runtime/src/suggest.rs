@@ -5,10 +5,14 @@ pub(crate) fn closest<'a>(
     input: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
+    closest_of(input, &mut candidates.into_iter())
+}
+
+/// [`closest`], compiled once whatever the candidates come from.
+fn closest_of<'a>(input: &str, candidates: &mut dyn Iterator<Item = &'a str>) -> Option<&'a str> {
     let length = input.chars().count();
     let limit = (length / 3).clamp(1, 4);
     candidates
-        .into_iter()
         // Lengths further apart than the limit are further apart than it in edits too: a long
         // name costs no quadratic work.
         .filter(|candidate| candidate.chars().count().abs_diff(length) <= limit)

@@ -137,7 +137,9 @@ fn resolve(value: &str) -> Result<SocketAddr, Error> {
     if let Ok(addr) = value.parse() {
         return Ok(addr);
     }
-    if let Some((scheme, rest)) = value.split_once("://") {
+    // (A byte scan: `split_once("://")` would link a substring searcher for this alone.)
+    if let Some(at) = value.as_bytes().windows(3).position(|part| part == b"://") {
+        let (scheme, rest) = (&value[..at], &value[at + 3..]);
         return Err(Error::Usage(format!(
             "`--http {value}`: give the address without `{scheme}://` (and without a path): `--http {}`",
             rest.split('/').next().unwrap_or(rest)

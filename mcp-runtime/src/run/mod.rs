@@ -75,8 +75,12 @@ impl ServerBuilder {
     #[inline(never)]
     fn prepare(mut self) -> Result<Option<(Server, Launch)>, Error> {
         // `args_os`: an argument that is not Unicode (a file name, for the program) must not
-        // panic here; the options read are all ASCII.
-        let args = std::env::args_os().map(|arg| arg.to_string_lossy().into_owned());
+        // panic here. The options read are all ASCII, so such an argument stands as one
+        // replacement character (a value given to one of them is then refused, shown so).
+        let args = std::env::args_os().map(|arg| {
+            arg.into_string()
+                .unwrap_or_else(|_| char::REPLACEMENT_CHARACTER.to_string())
+        });
         let launch = match command_line::parse(args)? {
             CommandLine::Serve(launch) => launch,
             CommandLine::Help(usage) => {

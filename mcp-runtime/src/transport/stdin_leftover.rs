@@ -60,6 +60,7 @@ static READER_ENDED: Condvar = Condvar::new();
 /// Signalled when a reader thread ends, for the serving loop.
 static READER_ENDED_ASYNC: Notify = Notify::const_new();
 
+#[inline(never)] // One copy of the locking for every `keep` and the rest, all off the hot path.
 fn left() -> MutexGuard<'static, Left> {
     // Nothing panics while holding it.
     LEFT.lock().unwrap_or_else(|e| e.into_inner())
