@@ -146,7 +146,7 @@ impl fmt::Display for BuildProblem {
                 if second == crate::catalog::MADE_AT_RUN_TIME {
                     write!(
                         f,
-                        "give the one made at run time another name (`DynamicTool::new`), or remove the other first (`ServerHandle::remove_tool`)"
+                        "give one of them another name (`DynamicTool::new`); to replace a tool of a running server, remove it first (`ServerHandle::remove_tool`)"
                     )
                 } else {
                     write!(

@@ -26,12 +26,6 @@ const DEFAULT_PAGE_SIZE: usize = 100;
 /// The default largest incoming message, in bytes.
 const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// The default time the server waits for the client to answer one of its requests.
-/// Whether `MCP_TRACE`'s value asks for traces: set, and not empty, `0`, `false`, `no` or
-/// `off`.
-fn trace_asked(value: Option<&std::ffi::OsStr>) -> bool {
-    value.is_some_and(|v| !matches!(v.to_str(), Some("" | "0" | "false" | "no" | "off")))
-}
-
 const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// The default time requests in flight may run on once stdin has ended.
 const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -51,6 +45,12 @@ const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = SubscriptionLimits {
     max_uri_bytes: 8 * 1024,
     max_listeners: 1024,
 };
+
+/// Whether `MCP_TRACE`'s value asks for traces: set, and not empty, `0`, `false`, `no` or
+/// `off`.
+fn trace_asked(value: Option<&std::ffi::OsStr>) -> bool {
+    value.is_some_and(|v| !matches!(v.to_str(), Some("" | "0" | "false" | "no" | "off")))
+}
 
 /// How many resources one session may subscribe to, how long a URI a client names may be, and
 /// how many listen streams may be open.
