@@ -27,4 +27,5 @@ mod tests;
 
 pub(crate) use binding::Binding;
 pub use error::StateKeysError;
+pub(crate) use error::StateRefusal;
 pub use state_keys::StateKeys;

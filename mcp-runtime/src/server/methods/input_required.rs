@@ -21,7 +21,7 @@ use super::params_object::ParamsObject;
 use crate::context::{InputRound, Interruption, RoundAt, UntilInput};
 use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
 use crate::protocol::stateless_result::{InputRequiredResult, ResultType, ServerMeta};
-use crate::sealed_state::{Binding, StateKeys};
+use crate::sealed_state::{Binding, StateKeys, StateRefusal};
 
 /// How many rounds of questions one request may take; the next one is refused.
 pub(crate) const MAX_ROUNDS: u32 = 16;
@@ -158,7 +158,7 @@ fn open(request: &Request<'_>, binding: &Binding<'_>, state: &str) -> Result<Car
     let payload = keys
         .open(binding, sealed, SystemTime::now())
         .map_err(|refusal| {
-            if refusal.reason() == "unknown_key" {
+            if refusal == StateRefusal::UnknownKey {
                 // The usual cause is the operator's: instances behind one address that do not
                 // share their keys (each holds a random one by default).
                 static LOG: crate::limit_log::LimitLog = crate::limit_log::LimitLog::new();
