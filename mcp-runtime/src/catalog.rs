@@ -57,10 +57,6 @@ pub(crate) trait Entry {
     }
 }
 
-/// The location of an entry made at run time (a `DynamicTool`): no place in the source, so
-/// two entries with it are two definitions, never one registered twice.
-pub(crate) const MADE_AT_RUN_TIME: &str = "a tool made at run time (DynamicTool)";
-
 /// Entries sorted by key, shared so that a changed catalog (a tool added at run time) reuses
 /// the entries of the one it replaces.
 pub(crate) struct Catalog<E> {
@@ -100,7 +96,9 @@ impl<E: Entry> Catalog<E> {
         let order = crate::sort_order::of(entries.iter().map(|entry| entry.key()));
         let mut entries: Vec<Arc<E>> = order.iter().map(|&i| Arc::clone(&entries[i])).collect();
         entries.dedup_by(|a, b| {
-            a.key() == b.key() && a.location() == b.location() && a.location() != MADE_AT_RUN_TIME
+            a.key() == b.key()
+                && a.location() == b.location()
+                && a.location() != crate::error::MADE_AT_RUN_TIME
         });
         let duplicates = entries
             .windows(2)

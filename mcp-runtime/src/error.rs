@@ -57,6 +57,11 @@ impl fmt::Debug for BuildError {
 
 impl std::error::Error for BuildError {}
 
+/// The location of a handler made at run time (a `DynamicTool`), as a [`BuildProblem::Duplicate`]
+/// names it: no place in the source, so two entries with it are two definitions, never one
+/// registered twice.
+pub(crate) const MADE_AT_RUN_TIME: &str = "a tool made at run time (DynamicTool)";
+
 /// One problem of a server's configuration.
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -143,7 +148,7 @@ impl fmt::Display for BuildProblem {
                     f,
                     "two {kind}s have the {key} `{name}`: `{first}` and `{second}`; "
                 )?;
-                if second == crate::catalog::MADE_AT_RUN_TIME {
+                if second == MADE_AT_RUN_TIME {
                     write!(
                         f,
                         "give one of them another name (`DynamicTool::new`); to replace a tool of a running server, remove it first (`ServerHandle::remove_tool`)"

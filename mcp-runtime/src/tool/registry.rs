@@ -205,7 +205,7 @@ impl ToolEntry {
             ))),
             describe: described_already,
         };
-        let location = crate::catalog::MADE_AT_RUN_TIME;
+        let location = crate::error::MADE_AT_RUN_TIME;
         Entry::new(definition, location, Vec::new(), scopes, details, call)
     }
 
