@@ -248,6 +248,65 @@ async fn bytes_text_and_options_of_other_types_are_read_as_such() {
     assert_eq!(error.data.as_ref().unwrap()["uri"], "shop://notes/2");
 }
 
+/// A stored card: any `Serialize` type is JSON text.
+#[derive(Serialize)]
+struct Card {
+    id: u32,
+    to: &'static str,
+}
+
+/// A card, if there is one by that number.
+#[mcp_resource(uri = "shop://cards/{id}")]
+fn card(id: u32) -> Option<Card> {
+    (id == 1).then_some(Card { id, to: "Ada" })
+}
+
+/// A card read from a store that may fail.
+#[mcp_resource(uri = "shop://stored-cards/{id}")]
+fn stored_card(id: u32) -> Result<Option<Card>, String> {
+    match id {
+        0 => Err("the card store is closed".to_owned()),
+        1 => Ok(Some(Card { id, to: "Ada" })),
+        _ => Ok(None),
+    }
+}
+
+/// An `Option` of a serialized type is "resource not found" when `None`, as one of text is,
+/// alone or as a `Result`'s `Ok`: not the JSON text `null`.
+#[tokio::test]
+async fn options_of_serialized_types_are_not_found_when_none() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .resource::<card>()
+        .resource::<stored_card>()
+        .build()
+        .unwrap();
+    let client = Checked::connect(&server, "2025-11-25").await;
+    for kind in ["cards", "stored-cards"] {
+        assert_eq!(
+            read(&client, &format!("shop://{kind}/1")).await["contents"][0],
+            json!({"uri": format!("shop://{kind}/1"), "mimeType": "application/json",
+                   "text": r#"{"id":1,"to":"Ada"}"#}),
+            "{kind}"
+        );
+        let uri = format!("shop://{kind}/2");
+        let error = client
+            .request("resources/read", json!({"uri": uri}))
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, -32002, "{kind}");
+        assert_eq!(error.data.as_ref().unwrap()["uri"], uri.as_str());
+    }
+    let error = client
+        .request("resources/read", json!({"uri": "shop://stored-cards/0"}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32603);
+    assert!(
+        error.message.contains("the card store is closed"),
+        "{error:?}"
+    );
+}
+
 #[tokio::test]
 async fn template_variables_are_parsed_into_their_types() {
     let client = Checked::connect(&server(), "2025-11-25").await;

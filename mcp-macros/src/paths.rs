@@ -168,8 +168,10 @@ impl Paths {
 /// The traits of `Runtime::ReturnKinds`, one per level of the probe.
 pub(crate) const RETURN_KINDS: &[&str] = &[
     "ViaDirectResult",
+    "ViaSerializedOptionResult",
     "ViaSerializedResult",
     "ViaDirect",
+    "ViaSerializedOption",
     "ViaSerialized",
     "ViaDirectResultOfAnyError",
     "ViaSerializedResultOfAnyError",

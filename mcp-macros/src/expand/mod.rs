@@ -473,7 +473,7 @@ pub(crate) fn description(
 
 /// How the runtime's return-value engine picks the kind of a return type for a handler whose
 /// rules are `returns` (`ToolReturns`, `ResourceReturns`): by autoref specialisation,
-/// `(&&&&&&&&Probe::<Rules, Ret>::new()).__mcp_return_kind()` with the kind traits in scope.
+/// `(&&&&&&&&&&Probe::<Rules, Ret>::new()).__mcp_return_kind()` with the kind traits in scope.
 pub(crate) struct Probe {
     pub(crate) returns: Runtime,
 }
@@ -505,7 +505,7 @@ impl Probe {
             let __mcp_kind = {
                 #[allow(unused_imports)]
                 use #kinds::{#(#kind_traits as _),*};
-                (&&&&&&&&#probe::<#returns, #ret>::new()).__mcp_return_kind()
+                (&&&&&&&&&&#probe::<#returns, #ret>::new()).__mcp_return_kind()
             };
             #open::<#returns, #ret #close(#amp #kind, #args)
         }}

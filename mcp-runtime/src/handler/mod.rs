@@ -20,7 +20,9 @@ pub(crate) use entry::{Called, Calls, Entry, Kind};
 pub use param::{ArgumentSource, Param};
 pub use registration::Registration;
 pub(crate) use registration::registered;
-pub use returns::{Convert, Direct, Failure, Probe, Returns, Serialized, SerializedInPart, kinds};
+pub use returns::{
+    Absent, Convert, Direct, Failure, Probe, Returns, Serialized, SerializedInPart, kinds,
+};
 pub use supply::{FromArguments, FromContext, FromRequestContext, Requirements};
 
 /// A boxed future, as stored for type-erased handlers.

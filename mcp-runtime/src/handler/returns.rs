@@ -9,8 +9,13 @@
 //! 3. `Result<T, E>` applies 1 or 2 to `Ok`, and turns `Err` into the kind's failure through
 //!    [`Failure<K>`] (implemented for every error that is `Display`).
 //!
+//! For a kind where `None` means something (one implementing [`Absent`]: a resource, where it
+//! is "not found"), `Option<T>` of a rule-2 type, alone or as a `Result`'s `Ok`, is rule 2 for
+//! `Some` and the kind's absence for `None`, rather than a serialized `null`. (An `Option` of a
+//! rule-1 type is rule 1 through the kind's own `Direct` impl.)
+//!
 //! Rust has no specialization, so generated code picks the rule with autoref-based dispatch:
-//! `(&&&&&&&&Probe::<K, R>::new()).__mcp_return_kind()` resolves to the most specific level
+//! `(&&&&&&&&&&Probe::<K, R>::new()).__mcp_return_kind()` resolves to the most specific level
 //! whose bounds hold, and the kind found converts the value through [`Convert<K, R>`]. The
 //! lower levels exist for the diagnostics: a `Result` whose `Ok` fits but whose error does not
 //! selects the rule-3 kind anyway, whose impl then asks for `E: Failure<K>` (the message says
@@ -50,6 +55,13 @@ pub trait Serialized<K: Returns>: Sized {
     fn schema(_needs: K::Needs<'_>) -> Option<K::Schema> {
         None
     }
+}
+
+/// What `None` becomes for a kind where an `Option` of a serialized type means "absent" (a
+/// resource: "resource not found").
+pub trait Absent: Returns {
+    /// The output for `None`.
+    fn absent(needs: Self::Needs<'_>) -> Self::Output;
 }
 
 /// Part of what rule 2 needs (a tool's structured output: `Serialize` without `JsonSchema`):
@@ -96,7 +108,7 @@ impl<K, R> Default for Probe<K, R> {
 
 /// The kinds, one per rule, and the levels of the probe that select them.
 pub mod kinds {
-    use super::{Convert, Direct, Failure, Probe, Returns, Serialized, SerializedInPart};
+    use super::{Absent, Convert, Direct, Failure, Probe, Returns, Serialized, SerializedInPart};
 
     /// Rule 1.
     pub struct DirectKind;
@@ -106,6 +118,10 @@ pub mod kinds {
     pub struct DirectOrError;
     /// Rule 3 with rule 2 for `Ok`.
     pub struct SerializedOrError;
+    /// Rule 2 for `Some`, the kind's absence for `None`.
+    pub struct SerializedOrAbsent;
+    /// Rule 3 with [`SerializedOrAbsent`] for `Ok`.
+    pub struct SerializedOrAbsentOrError;
     /// No rule applies. Each kind implements `Convert` for it asking for its own conversion
     /// trait (`IntoToolResult`, ...), whose message explains what the kind returns.
     pub struct Unsupported;
@@ -127,18 +143,28 @@ pub mod kinds {
     }
 
     level!(
-        /// Level 8 (most specific): `Result<T: Direct, E: Failure>`.
+        /// Level 10 (most specific): `Result<T: Direct, E: Failure>`.
         ViaDirectResult, DirectOrError,
-        [K: Returns, T: Direct<K>, E: Failure<K>], &&&&&&&&Probe<K, Result<T, E>>
+        [K: Returns, T: Direct<K>, E: Failure<K>], &&&&&&&&&&Probe<K, Result<T, E>>
     );
     level!(
-        /// Level 7: `Result<T: Serialized, E: Failure>`.
+        /// Level 9: `Result<Option<T: Serialized>, E: Failure>` for a kind with an absence.
+        ViaSerializedOptionResult, SerializedOrAbsentOrError,
+        [K: Absent, T: Serialized<K>, E: Failure<K>], &&&&&&&&&Probe<K, Result<Option<T>, E>>
+    );
+    level!(
+        /// Level 8: `Result<T: Serialized, E: Failure>`.
         ViaSerializedResult, SerializedOrError,
-        [K: Returns, T: Serialized<K>, E: Failure<K>], &&&&&&&Probe<K, Result<T, E>>
+        [K: Returns, T: Serialized<K>, E: Failure<K>], &&&&&&&&Probe<K, Result<T, E>>
     );
     level!(
-        /// Level 6: `T: Direct`.
-        ViaDirect, DirectKind, [K: Returns, T: Direct<K>], &&&&&&Probe<K, T>
+        /// Level 7: `T: Direct`.
+        ViaDirect, DirectKind, [K: Returns, T: Direct<K>], &&&&&&&Probe<K, T>
+    );
+    level!(
+        /// Level 6: `Option<T: Serialized>` for a kind with an absence.
+        ViaSerializedOption, SerializedOrAbsent,
+        [K: Absent, T: Serialized<K>], &&&&&&Probe<K, Option<T>>
     );
     level!(
         /// Level 5: `T: Serialized`.
@@ -195,6 +221,32 @@ pub mod kinds {
         fn convert(&self, value: Result<T, E>, needs: K::Needs<'_>) -> K::Output {
             match value {
                 Ok(ok) => ok.convert(needs),
+                Err(error) => error.fail(),
+            }
+        }
+    }
+
+    impl<K: Absent, T: Serialized<K>> Convert<K, Option<T>> for SerializedOrAbsent {
+        fn output_schema(&self, needs: K::Needs<'_>) -> Option<K::Schema> {
+            T::schema(needs)
+        }
+        fn convert(&self, value: Option<T>, needs: K::Needs<'_>) -> K::Output {
+            match value {
+                Some(value) => value.convert(needs),
+                None => K::absent(needs),
+            }
+        }
+    }
+
+    impl<K: Absent, T: Serialized<K>, E: Failure<K>> Convert<K, Result<Option<T>, E>>
+        for SerializedOrAbsentOrError
+    {
+        fn output_schema(&self, needs: K::Needs<'_>) -> Option<K::Schema> {
+            T::schema(needs)
+        }
+        fn convert(&self, value: Result<Option<T>, E>, needs: K::Needs<'_>) -> K::Output {
+            match value {
+                Ok(ok) => SerializedOrAbsent.convert(ok, needs),
                 Err(error) => error.fail(),
             }
         }

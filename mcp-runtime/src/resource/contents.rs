@@ -8,7 +8,8 @@
 //!    `&[u8]`, `&[u8; N]` (what `include_bytes!` gives), `Box<[u8]>`, `Cow<[u8]>` (bytes, sent
 //!    base64 as `blob`), [`ResourceContents`] and `Vec<ResourceContents>` (several contents);
 //!    and `Option` of any of those, `None` being "resource not found";
-//! 2. any other `Serialize` type: JSON text, `application/json`;
+//! 2. any other `Serialize` type: JSON text, `application/json`; an `Option` of one is "resource
+//!    not found" when `None` (see [`Absent`]), not the text `null`;
 //! 3. `Result<T, E>` of those, where `E` converts into a [`HandlerError`].
 
 use std::borrow::Cow;
@@ -17,7 +18,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::handler::{Convert, Direct, Failure, Returns, Serialized, kinds};
+use crate::handler::{Absent, Convert, Direct, Failure, Returns, Serialized, kinds};
 use crate::handler_error::HandlerError;
 use crate::protocol::{ResourceContents, base64_encode};
 
@@ -128,15 +129,19 @@ impl<T: IntoResourceContents> Direct<ResourceReturns> for T {
     }
 }
 
-/// `None` is "resource not found", as [`HandlerError::not_found`] words it.
+/// `None` is "resource not found", as [`HandlerError::not_found`] words it, whether the `Option`
+/// holds contents (below) or a serialized value (the engine's `SerializedOrAbsent`).
+impl Absent for ResourceReturns {
+    fn absent((uri, _mime_type): (&str, Option<&str>)) -> Self::Output {
+        Err(HandlerError::not_found(uri))
+    }
+}
+
 impl<T: IntoResourceContents> Direct<ResourceReturns> for Option<T> {
-    fn convert(
-        self,
-        (uri, mime_type): (&str, Option<&str>),
-    ) -> <ResourceReturns as Returns>::Output {
+    fn convert(self, needs: (&str, Option<&str>)) -> <ResourceReturns as Returns>::Output {
         match self {
-            Some(value) => Ok(value.into_contents(uri, mime_type)),
-            None => Err(HandlerError::not_found(uri)),
+            Some(value) => Direct::convert(value, needs),
+            None => ResourceReturns::absent(needs),
         }
     }
 }
