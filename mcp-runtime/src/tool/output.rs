@@ -142,10 +142,16 @@ impl<E: Display> Failure<ToolReturns> for E {
     }
 }
 
-/// The error resources and prompts return also fails a tool, with its message.
+/// The error resources and prompts return also fails a tool, with its message and the URI it
+/// names, if any ("Resource not found: notes://3").
 impl Failure<ToolReturns> for HandlerError {
     fn fail(self) -> CallToolResult {
-        CallToolResult::error(self.error.message)
+        let mut text = self.error.message;
+        let uri = self.error.data.as_ref().and_then(|data| data.get("uri"));
+        if let Some(uri) = uri.and_then(|uri| uri.as_str()) {
+            text = format!("{text}: {uri}");
+        }
+        CallToolResult::error(text)
     }
 }
 
@@ -183,9 +189,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_handler_error_fails_a_tool_with_its_message() {
+    fn a_handler_error_fails_a_tool_with_its_message_and_uri() {
         let result = Failure::<ToolReturns>::fail(HandlerError::not_found("gift://7"));
         assert!(result.is_error);
-        assert_eq!(result.content[0].as_text(), Some("Resource not found"));
+        assert_eq!(
+            result.content[0].as_text(),
+            Some("Resource not found: gift://7")
+        );
+        let result = Failure::<ToolReturns>::fail(HandlerError::invalid_params("no such size"));
+        assert_eq!(result.content[0].as_text(), Some("no such size"));
     }
 }
