@@ -224,6 +224,15 @@ async fn arguments_complete_from_completers_and_enums() {
         .unwrap_err();
     assert_eq!(error.code, -32602);
     let error = client
+        .request("completion/complete", complete("trips", "city", ""))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32602);
+    assert_eq!(
+        error.message,
+        "Unknown prompt: `trips`; did you mean `trip`?"
+    );
+    let error = client
         .request("completion/complete", complete("trip", "town", ""))
         .await
         .unwrap_err();

@@ -8,6 +8,7 @@ use crate::args::ArgumentSpec;
 use crate::auth::{Scopes, refused};
 use crate::completion::{Completion, CompletionContext};
 use crate::jsonrpc::RpcError;
+use crate::suggest::did_you_mean;
 
 /// What `ref` names: a prompt, or a resource template.
 pub(crate) enum Reference {
@@ -65,15 +66,21 @@ pub(super) fn complete(request: &Request<'_>, params: Option<&str>) -> Result<Ve
         };
     let specs: &[ArgumentSpec] = match &reference {
         Reference::Prompt { name } => {
-            let prompt = prompts
-                .get(name)
-                .ok_or_else(|| RpcError::invalid_params(format!("Unknown prompt: `{name}`")))?;
+            let prompt = prompts.get(name).ok_or_else(|| {
+                RpcError::invalid_params(format!(
+                    "Unknown prompt: `{name}`{}",
+                    did_you_mean(name, prompts.iter().map(|p| p.key()))
+                ))
+            })?;
             allowed("prompt", name, &prompt.scopes)?;
             &prompt.details.specs.specs
         }
         Reference::Resource { uri } => {
             let template = resources.templates.get(uri).ok_or_else(|| {
-                RpcError::invalid_params(format!("Unknown resource template: `{uri}`"))
+                RpcError::invalid_params(format!(
+                    "Unknown resource template: `{uri}`{}",
+                    did_you_mean(uri, resources.templates.iter().map(|t| t.key()))
+                ))
             })?;
             allowed("resource", uri, &template.scopes)?;
             &template.details.specs.specs
