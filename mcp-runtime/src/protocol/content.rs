@@ -18,9 +18,9 @@ pub enum Content {
     ResourceLink(ResourceLink),
 }
 
-/// Written by hand for text, the block nearly every tool result carries: serde's internally
-/// tagged enums serialize through a buffering adapter that costs several hundred instructions a
-/// block. The other kinds go through `WireContent`, the derived form.
+// Written by hand for text, the block nearly every tool result carries: serde's internally
+// tagged enums serialize through a buffering adapter that costs several hundred instructions a
+// block. The other kinds go through `WireContent`, the derived form.
 impl Serialize for Content {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;

@@ -205,9 +205,9 @@ impl ServerHandle {
     }
 }
 
-/// Defined here rather than with the rest of [`Context`], so that the context layer never names
-/// the server above it: a context reaches its session through the narrow `SessionLink`, and
-/// only the server, which made the session, finds it again behind one.
+// Defined here rather than with the rest of [`Context`], so that the context layer never names
+// the server above it: a context reaches its session through the narrow `SessionLink`, and
+// only the server, which made the session, finds it again behind one.
 impl Context {
     /// The server, to add or remove tools, resources and prompts while it runs.
     pub fn server(&self) -> ServerHandle {
