@@ -398,6 +398,15 @@ async fn elicitation_answers_come_back_typed() {
         ),
         (json!({"action": "decline"}), "declined"),
         (json!({"action": "cancel"}), "cancelled"),
+        // An answer that does not fit names the field.
+        (
+            json!({"action": "accept", "content": {"confirmed": "yes", "note": null}}),
+            "the client's answer was malformed: the form's values do not fit: `confirmed`: expected a boolean, got \"yes\"",
+        ),
+        (
+            json!({"action": "accept", "content": {"note": "ok"}}),
+            "the client's answer was malformed: the form's values do not fit: `confirmed` is required, and the answer has none",
+        ),
     ] {
         let client =
             Checked::connect_with(&server(), "2025-11-25", json!({"elicitation": {}})).await;

@@ -61,7 +61,6 @@ impl Context {
     ///
     /// ```
     /// use mcp_runtime::prelude::*;
-    /// use mcp_runtime::Elicitation;
     ///
     /// #[derive(Deserialize, JsonSchema)]
     /// struct Address {
@@ -92,14 +91,26 @@ impl Context {
     /// ```
     pub async fn elicit<T: DeserializeOwned + JsonSchema>(
         &self,
-        message: &str,
+        message: impl Into<String>,
     ) -> Result<Elicitation<T>, ClientError> {
         let schema = elicitation_schema::<T>().map_err(ClientError::InvalidResponse)?;
         Ok(match self.elicit_with_schema(message, schema).await? {
             Elicitation::Accept(values) => {
-                Elicitation::Accept(serde_json::from_value(Value::Object(values)).map_err(|e| {
-                    ClientError::InvalidResponse(format!("the form's values do not fit: {e}"))
-                })?)
+                let values = Value::Object(values);
+                match T::deserialize(&values) {
+                    Ok(typed) => Elicitation::Accept(typed),
+                    Err(error) => {
+                        // Serde's error names no field: the form's schema, made again on this
+                        // rare path, finds which one.
+                        let field = elicitation_schema::<T>()
+                            .ok()
+                            .and_then(|schema| misfit(&schema, &values));
+                        return Err(ClientError::InvalidResponse(format!(
+                            "the form's values do not fit: {}",
+                            field.unwrap_or_else(|| error.to_string())
+                        )));
+                    }
+                }
             }
             Elicitation::Decline => Elicitation::Decline,
             Elicitation::Cancel => Elicitation::Cancel,
@@ -108,9 +119,18 @@ impl Context {
 
     /// Asks the user to fill in a form described by `schema`, a `requestedSchema` written by
     /// hand (served as given); the answer's values come back as JSON.
-    pub async fn elicit_with_schema(
+    pub fn elicit_with_schema(
         &self,
-        message: &str,
+        message: impl Into<String>,
+        schema: Value,
+    ) -> impl Future<Output = Result<Elicitation<Map<String, Value>>, ClientError>> + Send + '_
+    {
+        self.elicit_form(message.into(), schema)
+    }
+
+    async fn elicit_form(
+        &self,
+        message: String,
         schema: Value,
     ) -> Result<Elicitation<Map<String, Value>>, ClientError> {
         let mut params = json!({ "message": message, "requestedSchema": schema });
@@ -134,11 +154,20 @@ impl Context {
 
     /// Asks the user to open `url` (URL-mode elicitation, 2025-11-25): for flows that must not
     /// pass through the client, such as signing in. `elicitation_id` identifies it.
-    pub async fn elicit_url(
+    pub fn elicit_url(
         &self,
-        message: &str,
-        url: &str,
-        elicitation_id: &str,
+        message: impl Into<String>,
+        url: impl Into<String>,
+        elicitation_id: impl Into<String>,
+    ) -> impl Future<Output = Result<UrlElicitation, ClientError>> + Send + '_ {
+        self.elicit_by_url(message.into(), url.into(), elicitation_id.into())
+    }
+
+    async fn elicit_by_url(
+        &self,
+        message: String,
+        url: String,
+        elicitation_id: String,
     ) -> Result<UrlElicitation, ClientError> {
         if !self.client().has_capability("elicitation.url") {
             return Err(ClientError::NotSupported {
@@ -164,6 +193,45 @@ impl Context {
             Action::Cancel => UrlElicitation::Cancel,
         })
     }
+}
+
+/// The first field of a form's answer (`values`) that its flat `requestedSchema` (`schema`)
+/// does not allow: a required one missing, or one of another JSON type; `None` if each fits.
+fn misfit(schema: &Value, values: &Value) -> Option<String> {
+    let properties = schema.get("properties")?.as_object()?;
+    let required = schema.get("required").and_then(Value::as_array);
+    let missing = required
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find(|name| values.get(name).is_none_or(Value::is_null));
+    if let Some(name) = missing {
+        return Some(format!("`{name}` is required, and the answer has none"));
+    }
+    let (name, value, expected) = values.as_object()?.iter().find_map(|(name, value)| {
+        if value.is_null() {
+            // An optional field left out (a required one was looked at above).
+            return None;
+        }
+        let expected = properties.get(name)?.get("type")?.as_str()?;
+        let fits = match expected {
+            "string" => value.is_string(),
+            "number" => value.is_number(),
+            "integer" => value.is_i64() || value.is_u64(),
+            "boolean" => value.is_boolean(),
+            "array" => value.is_array(),
+            _ => true,
+        };
+        (!fits).then_some((name, value, expected))
+    })?;
+    let article = if expected.starts_with(['a', 'i']) {
+        "an"
+    } else {
+        "a"
+    };
+    Some(format!(
+        "`{name}`: expected {article} {expected}, got {value}"
+    ))
 }
 
 /// A form's `requestedSchema` for `T`, restricted to what the specification allows.
