@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use mcp_runtime::prelude::*;
-use mcp_runtime::{ClientError, DynamicTool, Elicitation, LoggingLevel};
+use mcp_runtime::{DynamicTool, LoggingLevel};
 
 /// Counts to `steps`, reporting progress at each step; stops early when cancelled.
 #[mcp_tool(read_only)]

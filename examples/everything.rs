@@ -19,9 +19,7 @@
 use std::time::Duration;
 
 use mcp_runtime::prelude::*;
-use mcp_runtime::{
-    BuildError, ClientError, DynamicTool, Elicitation, SamplingRequest, Server, ServerBuilder,
-};
+use mcp_runtime::{BuildError, DynamicTool, Server, ServerBuilder};
 use serde_json::{Map, Value, json};
 
 /// A 1×1 red pixel (RGBA PNG).

@@ -16,7 +16,6 @@ pub(crate) const MAX_VALUES: usize = 100;
 /// What the client has already filled in, for completers that depend on other arguments.
 ///
 /// ```
-/// use mcp_runtime::CompletionContext;
 /// use mcp_runtime::prelude::*;
 ///
 /// /// The cities of the country already chosen.

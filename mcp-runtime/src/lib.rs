@@ -678,15 +678,17 @@ pub use serde::{Deserialize, Serialize};
 
 /// The names a server program usually needs: `use mcp_runtime::prelude::*;`.
 ///
-/// The macros, the values handlers take and return, and the names of the derives
-/// `Deserialize`, `Serialize` and `JsonSchema`. Deriving those on your own types also needs
+/// The macros, the values handlers take and return (with what a [`Context`] asks the client
+/// and answers: [`ClientError`], [`Elicitation`], [`SamplingRequest`], and a completer's
+/// [`CompletionContext`]), and the names of the derives `Deserialize`, `Serialize` and
+/// `JsonSchema`. Deriving those on your own types also needs
 /// `serde` (with feature `derive`) and `schemars` 1.x as dependencies: the derives expand to
 /// paths into those crates (see [Dependencies](crate#dependencies)).
 pub mod prelude {
     pub use crate::{
-        CallToolResult, Caller, Content, Context, Deserialize, GetPromptResult, HandlerError,
-        JsonSchema, PromptMessage, ResourceContents, Serialize, State, mcp_prompt, mcp_resource,
-        mcp_tool,
+        CallToolResult, Caller, ClientError, CompletionContext, Content, Context, Deserialize,
+        Elicitation, GetPromptResult, HandlerError, JsonSchema, PromptMessage, ResourceContents,
+        SamplingRequest, Serialize, State, mcp_prompt, mcp_resource, mcp_tool,
     };
 }
 

@@ -100,7 +100,6 @@ impl Context {
     ///
     /// ```
     /// use mcp_runtime::prelude::*;
-    /// use mcp_runtime::SamplingRequest;
     ///
     /// /// Translates a sentence with the client's model.
     /// #[mcp_tool]

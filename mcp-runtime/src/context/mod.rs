@@ -170,7 +170,6 @@ impl Context {
     ///
     /// ```
     /// use mcp_runtime::prelude::*;
-    /// use mcp_runtime::Elicitation;
     ///
     /// #[derive(Deserialize, JsonSchema)]
     /// struct Name {
