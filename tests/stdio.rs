@@ -951,23 +951,7 @@ fn run_names_the_address_it_cannot_listen_on() {
 #[test]
 fn run_serves_http_at_a_host_name() {
     let port = free_port();
-    let mut server = Command::new(example("gifts"))
-        .args(["--http", &format!("localhost:{port}")])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the example starts");
-    let started = std::time::Instant::now();
-    let listening = loop {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            break true;
-        }
-        if started.elapsed() > Duration::from_secs(10) || server.try_wait().unwrap().is_some() {
-            break false;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let (mut server, listening) = gifts_over_http("localhost", port);
     if listening {
         // A request for a host the server does not know is refused, and said on stderr.
         let mut connection = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
@@ -992,6 +976,73 @@ fn run_serves_http_at_a_host_name() {
         stderr
             .contains("refused a request (403 Forbidden): the Host `evil.example` is not allowed"),
         "{stderr}"
+    );
+}
+
+/// The gifts example started with `--http HOST:PORT`, and whether it listens on
+/// 127.0.0.1:`port` within ten seconds (false if it ended).
+fn gifts_over_http(host: &str, port: u16) -> (Child, bool) {
+    let mut server = Command::new(example("gifts"))
+        .args(["--http", &format!("{host}:{port}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example starts");
+    let listening = listens(&mut server, port);
+    (server, listening)
+}
+
+/// Whether `server` listens on 127.0.0.1:`port` within ten seconds (false if it ended).
+fn listens(server: &mut Child, port: u16) -> bool {
+    let started = std::time::Instant::now();
+    loop {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return true;
+        }
+        if started.elapsed() > Duration::from_secs(10) || server.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `run_with` serves `--http` with the options it was given: the gifts example's 64 KiB body
+/// limit refuses a larger request with 413 naming it (the default is 4 MiB).
+#[test]
+fn run_with_serves_http_with_its_options() {
+    let port = free_port();
+    let (mut server, listening) = gifts_over_http("127.0.0.1", port);
+    let mut answer = String::new();
+    if listening {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"_":"{}"}}}}"#,
+            "x".repeat(100 * 1024)
+        );
+        let mut connection = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            connection,
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let _ = std::io::Read::read_to_string(&mut connection, &mut answer);
+    }
+    let _ = server.kill();
+    let output = server.wait_with_output().unwrap();
+    assert!(
+        listening,
+        "--http 127.0.0.1:{port} did not listen: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(
+        answer.contains(
+            "larger than the server's limit of 65536 bytes (HttpOptions::max_body_bytes)"
+        ),
+        "{answer}"
     );
 }
 

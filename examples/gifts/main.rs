@@ -113,5 +113,6 @@ fn main() -> Result<(), mcp_runtime::Error> {
         .instructions(
             "Call suggest_gifts with the occasion and a budget in dollars to get gift ideas.",
         )
-        .run()
+        // Over `--http`, no request of this server needs more than a few hundred bytes.
+        .run_with(mcp_runtime::HttpOptions::new().max_body_bytes(64 * 1024))
 }

@@ -28,7 +28,8 @@ impl ServerBuilder {
     /// from the balancer's address, the cap per peer address is lifted to the cap of all
     /// connections). Options given on the command line replace what the builder was told.
     /// Serving HTTP, SIGTERM or Ctrl-C shuts down gracefully
-    /// (`Server::serve_http_with_shutdown`).
+    /// (`Server::serve_http_with_shutdown`), with the default `HttpOptions`; `run_with` takes
+    /// yours.
     ///
     /// One client talks to a stdio server, and most handlers finish in microseconds, so stdio
     /// is served by a runtime of one thread, fastest: a request is read, answered and written
@@ -39,31 +40,53 @@ impl ServerBuilder {
     /// move such work to `tokio::task::spawn_blocking`, or serve from a multi-threaded runtime
     /// of your own with [`Server::serve_stdio`](crate::Server::serve_stdio).
     pub fn run(self) -> Result<(), Error> {
+        #[cfg(feature = "http")]
+        return self.run_with(HttpOptions::new());
+        #[cfg(not(feature = "http"))]
+        {
+            let Some((server, launch)) = self.prepare()? else {
+                return Ok(());
+            };
+            match launch.http {
+                None => server.run_stdio(),
+                Some(_) => Err(Error::Usage(
+                    "this program was built without HTTP support: enable the `http` feature of mcp-runtime".to_owned(),
+                )),
+            }
+        }
+    }
+
+    /// [`run`](Self::run), serving Streamable HTTP with `options` when the program is started
+    /// with `--http ADDRESS`: limits, a resource server, a host policy, without leaving a plain
+    /// `fn main` (stdio ignores them). `--allow-host` on the command line replaces the
+    /// options' host policy, as `run` says.
+    ///
+    /// ```no_run
+    /// use mcp_runtime::HttpOptions;
+    ///
+    /// fn main() -> Result<(), mcp_runtime::Error> {
+    ///     mcp_runtime::server!().run_with(HttpOptions::new().max_body_bytes(64 * 1024).max_sessions(100))
+    /// }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn run_with(self, options: HttpOptions) -> Result<(), Error> {
         let Some((server, launch)) = self.prepare()? else {
             return Ok(());
         };
-        match launch.http {
-            None => server.run_stdio(),
-            #[cfg(feature = "http")]
-            Some(addr) => {
-                let behind_balancer = !launch.allow_hosts.is_empty();
-                let hosts = launch
-                    .allow_hosts
-                    .into_iter()
-                    .fold(HostPolicy::local(), HostPolicy::allow);
-                let mut options = HttpOptions::new().hosts(hosts);
-                if behind_balancer {
-                    // Every connection comes from the balancer's address.
-                    let all = options.max_connections;
-                    options = options.max_connections_per_peer(all);
-                }
-                server.run_http(addr, options)
-            }
-            #[cfg(not(feature = "http"))]
-            Some(_) => Err(Error::Usage(
-                "this program was built without HTTP support: enable the `http` feature of mcp-runtime".to_owned(),
-            )),
+        let Some(addr) = launch.http else {
+            return server.run_stdio();
+        };
+        let mut options = options;
+        if !launch.allow_hosts.is_empty() {
+            let hosts = launch
+                .allow_hosts
+                .into_iter()
+                .fold(HostPolicy::local(), HostPolicy::allow);
+            // Every connection comes from the balancer's address.
+            let all = options.max_connections;
+            options = options.hosts(hosts).max_connections_per_peer(all);
         }
+        server.run_http(addr, options)
     }
 
     /// The server `run` serves, built with what the command line says, and the command line;
