@@ -197,6 +197,11 @@ impl Context {
 
 /// The first field of a form's answer (`values`) that its flat `requestedSchema` (`schema`)
 /// does not allow: a required one missing, or one of another JSON type; `None` if each fits.
+///
+/// `#[inline]`: compiled into the program that calls `elicit`, as `elicit` is, rather than into
+/// this crate, where a function more reshuffles which functions share a codegen unit and get
+/// inlined, and with that the size of every server's binary.
+#[inline]
 fn misfit(schema: &Value, values: &Value) -> Option<String> {
     let properties = schema.get("properties")?.as_object()?;
     let required = schema.get("required").and_then(Value::as_array);
