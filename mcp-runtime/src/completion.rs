@@ -1,7 +1,8 @@
 //! Completion of prompt arguments and URI template variables (`completion/complete`).
 //!
-//! A completer is a plain function from the typed prefix (and, optionally, the arguments
-//! already filled in) to candidate values; the runtime filters by prefix, caps the answer at
+//! A completer is a plain function from the typed prefix (and, optionally, a
+//! [`CompletionContext`]: the arguments already filled in, the server's state) to candidate
+//! values; the runtime filters by prefix, caps the answer at
 //! 100 values and reports `total` and `hasMore`. An argument whose type is an enum completes
 //! from its values with no completer at all.
 
@@ -9,6 +10,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::Serialize;
+
+use crate::state_map::StateMap;
 
 /// The most values one completion answer may carry.
 pub(crate) const MAX_VALUES: usize = 100;
@@ -45,16 +48,68 @@ pub(crate) const MAX_VALUES: usize = 100;
 /// #     assert_eq!(done["completion"]["values"], serde_json::json!(["Porto"]));
 /// # }
 /// ```
+///
+/// It also reads the server's state, as a `State<T>` parameter does: a completer of note
+/// numbers finds them in the store the tools write to.
+///
+/// ```
+/// use std::sync::Mutex;
+///
+/// use mcp_runtime::prelude::*;
+///
+/// #[derive(Default)]
+/// struct Notes {
+///     titles: Mutex<Vec<String>>,
+/// }
+///
+/// /// The titles of the notes kept.
+/// fn titles(_typed: &str, context: &CompletionContext) -> Vec<String> {
+///     let notes = context.state::<Notes>().expect("given with .state(..)");
+///     let titles = notes.titles.lock().unwrap().clone();
+///     titles
+/// }
+///
+/// /// A note, by its title.
+/// #[mcp_resource(uri = "notes://{title}")]
+/// fn note(notes: State<Notes>, #[complete(titles)] title: String) -> Option<String> {
+///     let titles = notes.titles.lock().unwrap();
+///     titles.contains(&title).then(|| format!("The note {title}"))
+/// }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// #     let notes = Notes { titles: Mutex::new(vec!["groceries".into(), "gifts".into()]) };
+/// #     let server = mcp_runtime::Server::builder(mcp_runtime::server_info!()).resource::<note>().state(notes).build().unwrap();
+/// #     let client = mcp_runtime::testing::TestClient::new(&server);
+/// #     client.initialize().await.unwrap();
+/// #     let done = client.request("completion/complete", serde_json::json!({
+/// #         "ref": {"type": "ref/resource", "uri": "notes://{title}"},
+/// #         "argument": {"name": "title", "value": "gi"},
+/// #     })).await.unwrap();
+/// #     assert_eq!(done["completion"]["values"], serde_json::json!(["gifts"]));
+/// # }
+/// ```
 #[derive(Debug, Default, Clone)]
 pub struct CompletionContext {
     /// The other arguments' values (`context.arguments`).
     pub arguments: HashMap<String, String>,
+    state: Arc<StateMap>,
 }
 
 impl CompletionContext {
+    /// The context of one completion: the arguments already given, the server's state.
+    pub(crate) fn new(arguments: HashMap<String, String>, state: Arc<StateMap>) -> Self {
+        CompletionContext { arguments, state }
+    }
+
     /// The value already given for argument `name`.
     pub fn argument(&self, name: &str) -> Option<&str> {
         self.arguments.get(name).map(String::as_str)
+    }
+
+    /// Shared state of type `T` given to the server with `ServerBuilder::state` (as a `T` or
+    /// an `Arc<T>`), as a `State<T>` parameter reads it; `None` if none was given.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        self.state.get::<T>()
     }
 }
 
@@ -88,7 +143,7 @@ impl std::fmt::Debug for Completer {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a completer function",
     label = "not a completer",
-    note = "`#[complete(f)]` names a function taking the typed prefix, `fn f(prefix: &str) -> Vec<String>`, or the prefix and the arguments already given, `fn f(prefix: &str, context: &CompletionContext) -> Vec<String>`",
+    note = "`#[complete(f)]` names a function taking the typed prefix, `fn f(prefix: &str) -> Vec<String>`, or the prefix and a context, `fn f(prefix: &str, context: &CompletionContext) -> Vec<String>`, whose `context.argument(name)` is an argument already given and `context.state::<T>()` the server's state (it takes no `State<T>` parameter)",
     note = "it may return any iterable of strings (`Vec<String>`, `Vec<&'static str>`, `[&str; N]`, ...), and must be `Send + Sync + 'static` (a plain `fn` is)"
 )]
 pub trait CompleteFn<M>: Send + Sync + 'static {
@@ -183,6 +238,7 @@ mod tests {
     fn both_kinds_of_function_complete() {
         let context = CompletionContext {
             arguments: [("a".to_owned(), "A".to_owned())].into(),
+            ..CompletionContext::default()
         };
         assert_eq!(Completer::new(tones).candidates("w", &context).len(), 3);
         assert_eq!(Completer::new(by_context).candidates("", &context), ["A-x"]);

@@ -373,6 +373,7 @@ mod sealed_state;
 mod server;
 mod sharded;
 mod sort_order;
+mod state_map;
 mod stderr;
 mod substring;
 mod suggest;

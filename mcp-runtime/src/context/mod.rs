@@ -31,8 +31,8 @@ pub use logging::LoggingLevel;
 pub(crate) use logging::send_log;
 pub(crate) use request_state::RequestState;
 pub(crate) use session_link::SessionLink;
+pub(crate) use state::StateNeed;
 pub use state::{Shareable, State};
-pub(crate) use state::{StateMap, StateNeed};
 
 use crate::auth::Authentication;
 use crate::jsonrpc::{RequestId, RpcError};

@@ -4,8 +4,9 @@
 
 use std::any::Any;
 
-use super::{ClientRequests, LoggingLevel, StateMap};
+use super::{ClientRequests, LoggingLevel};
 use crate::outbound::Outbound;
+use crate::state_map::StateMap;
 
 /// The session a request is served on, as its context sees it.
 ///

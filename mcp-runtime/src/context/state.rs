@@ -1,9 +1,9 @@
 //! Application state shared by every request: `State<T>`.
 
-use std::any::{Any, TypeId};
-use std::collections::HashMap;
 use std::ops::Deref;
 use std::sync::Arc;
+
+use crate::state_map::StateMap;
 
 /// Application state of type `T`, given to the server at start-up with
 /// `ServerBuilder::state(value)` and shared by every request. The value may also be given as
@@ -61,33 +61,6 @@ impl<T: Shareable> Deref for State<T> {
 impl<T: Shareable> Clone for State<T> {
     fn clone(&self) -> Self {
         State(Arc::clone(&self.0))
-    }
-}
-
-/// State values by type.
-#[derive(Default, Clone)]
-pub(crate) struct StateMap {
-    values: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
-}
-
-impl StateMap {
-    pub(crate) fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
-        self.values.insert(TypeId::of::<T>(), Arc::new(value));
-    }
-
-    /// Whether a `T`, or an `Arc<T>`, was given.
-    fn has<T: 'static>(&self) -> bool {
-        self.values.contains_key(&TypeId::of::<T>())
-            || self.values.contains_key(&TypeId::of::<Arc<T>>())
-    }
-
-    /// The `T` given, or the `Arc<T>` given (that very `Arc`, so its other owners share it).
-    pub(crate) fn get<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
-        if let Some(value) = self.values.get(&TypeId::of::<T>()) {
-            return Arc::clone(value).downcast::<T>().ok();
-        }
-        let shared = self.values.get(&TypeId::of::<Arc<T>>())?;
-        shared.downcast_ref::<Arc<T>>().cloned()
     }
 }
 

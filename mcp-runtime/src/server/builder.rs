@@ -7,7 +7,6 @@ use std::time::Duration;
 use super::changes::{ChangeBus, InProcessBus, Listeners};
 use super::{ServerHandle, Sessions};
 use crate::catalog::Live;
-use crate::context::StateMap;
 use crate::error::{BuildError, BuildProblem};
 use crate::handler::registered;
 use crate::jsonrpc::RpcError;
@@ -18,6 +17,7 @@ use crate::protocol::stateless_result::CompleteMembers;
 use crate::protocol::{CacheHints, Implementation};
 use crate::resource::{Resource, ResourceCatalog, ResourceEntry};
 use crate::sealed_state::StateKeys;
+use crate::state_map::StateMap;
 use crate::tool::Tool;
 use crate::tool::{ToolEntry, ToolRegistry};
 
@@ -126,7 +126,8 @@ pub(crate) struct ServerCore {
     )]
     pub(crate) redis: Option<String>,
     pub(crate) listeners: Listeners,
-    pub(crate) state: StateMap,
+    /// Shared with each completion's `CompletionContext`.
+    pub(crate) state: Arc<StateMap>,
     pub(crate) trace: bool,
     pub(crate) max_message_bytes: usize,
     pub(crate) request_timeout: Duration,
@@ -612,7 +613,7 @@ impl ServerBuilder {
             #[cfg(feature = "redis")]
             redis: self.redis,
             listeners: Listeners::default(),
-            state: self.state,
+            state: Arc::new(self.state),
             trace: self.trace,
             max_message_bytes: self.max_message_bytes,
             request_timeout: self.request_timeout,

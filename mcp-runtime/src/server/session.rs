@@ -22,7 +22,7 @@ use super::ServerCore;
 use super::methods::Reply;
 use super::panic::{CatchUnwind, UntilCancelled, catch};
 use super::params::{self, ParamsLayout};
-use crate::context::{ClientRequests, LoggingLevel, RequestState, SessionLink, StateMap};
+use crate::context::{ClientRequests, LoggingLevel, RequestState, SessionLink};
 use crate::handler::BoxFuture;
 use crate::jsonrpc::{
     IdMap, Incoming, IncomingRequest, ParamsText, RequestId, RpcError, encode_error,
@@ -32,6 +32,7 @@ use crate::limit_log::LimitLog;
 use crate::outbound::{Outbound, Outgoing};
 use crate::protocol::envelope::{Claim, Envelope};
 use crate::protocol::{ClientInfo, Revision};
+use crate::state_map::StateMap;
 
 /// A request of a stateless revision, admitted: what its `_meta` declared, checked, and where
 /// the members of its params lie (read in the same pass as the claim, so that its method reads

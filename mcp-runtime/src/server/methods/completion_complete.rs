@@ -1,5 +1,7 @@
 //! `completion/complete`: suggestions for a prompt argument or a URI template variable.
 
+use std::sync::Arc;
+
 use serde_json::json;
 
 use super::Request;
@@ -92,7 +94,7 @@ pub(super) fn complete(request: &Request<'_>, params: Option<&str>) -> Result<Ve
         .ok_or_else(|| {
             RpcError::invalid_params(format!("No argument named `{argument_name}` to complete"))
         })?;
-    let context = CompletionContext { arguments };
+    let context = CompletionContext::new(arguments, Arc::clone(&server.state));
     let candidates = match &spec.completer {
         Some(completer) => completer.candidates(&value, &context),
         None => spec.choices.clone(),
