@@ -37,7 +37,18 @@ use crate::state_map::StateMap;
 ///
 /// A `State<T>` parameter with no `.state(..)` of type `T` (or `Arc<T>`) makes
 /// [`ServerBuilder::build`](crate::ServerBuilder::build) fail, naming the type.
-pub struct State<T: Shareable>(pub Arc<T>);
+///
+/// It reads as the `T` itself (`Deref`): `counter.0` is the field of a `struct Counter(..)`.
+/// [`State::into_arc`] gives the shared `Arc<T>`, to move into a task.
+pub struct State<T: Shareable>(pub(crate) Arc<T>);
+
+impl<T: Shareable> State<T> {
+    /// The `Arc<T>` every request shares (an associated function, so that it never hides a
+    /// method of `T`): `State::into_arc(notes)`.
+    pub fn into_arc(state: Self) -> Arc<T> {
+        state.0
+    }
+}
 
 /// A type state can have: one value is read by every request, and requests run on several
 /// threads, so it is `Send + Sync + 'static`. Implemented for every such type.
