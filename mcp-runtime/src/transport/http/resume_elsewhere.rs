@@ -52,7 +52,8 @@ pub(super) async fn replay(
     let Some((tag, (stream, after))) = split_event_id(last_event_id) else {
         return Err(Refusal::NotThisSession);
     };
-    let mut waited = Duration::ZERO;
+    // Timed from here, loads included: each may take a round trip's whole timeout.
+    let started = tokio::time::Instant::now();
     let stored = loop {
         let stored = store
             .load(session, stream)
@@ -67,11 +68,10 @@ pub(super) async fn replay(
         if record.tag != tag {
             return Err(Refusal::NotThisSession);
         }
-        if !behind(&stored, after) || waited >= WAIT_FOR_WRITES {
+        if !behind(&stored, after) || started.elapsed() >= WAIT_FOR_WRITES {
             break stored;
         }
         tokio::time::sleep(LOOK_EVERY).await;
-        waited += LOOK_EVERY;
     };
     let events = stored.events;
     if events.is_empty() && after == 0 {
@@ -91,8 +91,18 @@ pub(super) async fn replay(
     }
     if after > newest.seq && !newest.last {
         return Err(Refusal::Gone(format!(
-            "the shared store holds the events of stream {stream} up to {} only: the later ones were not written (Redis was away) and cannot be replayed",
+            "the shared store holds the events of stream {stream} up to {} only: the later ones did not reach it within {WAIT_FOR_WRITES:?} (Redis away, slow, or its writes overflowed) and cannot be replayed",
             newest.seq
+        )));
+    }
+    // Each event is written on its own (trimmed from the oldest only), so a hole after the
+    // client's last one is a write that never reached the store: replaying around it would
+    // skip it silently.
+    let replayed = events.iter().filter(|event| event.seq > after);
+    if let Some((next, event)) = (after + 1..).zip(replayed).find(|(next, e)| e.seq != *next) {
+        return Err(Refusal::Gone(format!(
+            "event(s) {next} to {} of stream {stream} never reached the shared store (Redis was away, or the writes waiting for it overflowed): the stream cannot be replayed whole",
+            event.seq - 1
         )));
     }
     let finished = newest.last;
@@ -199,6 +209,36 @@ mod tests {
             refused("s1", "t1.9-1", alice()).await,
             Some(Refusal::Gone(_))
         ));
+    }
+
+    /// A write that never reached the store leaves a hole: a resume that would replay across
+    /// it is refused (410), one after it is served.
+    #[tokio::test]
+    async fn a_resume_across_an_event_the_store_lacks_is_refused() {
+        let store = kept(false);
+        let record = Arc::new(SessionRecord {
+            owner: Some("alice".to_owned()),
+            tag: "t1".to_owned(),
+        });
+        for seq in [7, 8] {
+            let event = StoredEvent {
+                seq,
+                data: Arc::from(format!("{seq}").as_bytes()),
+                last: false,
+            };
+            store.append("s1", &record, 2, event, 3);
+        }
+        for after in ["t1.2-3", "t1.2-5"] {
+            assert!(
+                matches!(
+                    replay(&store, "s1", after, alice()).await.err(),
+                    Some(Refusal::Gone(why)) if why.contains("event(s) 6 to 6 of stream 2 never reached")
+                ),
+                "{after}"
+            );
+        }
+        let (frames, _) = replay(&store, "s1", "t1.2-6", alice()).await.unwrap();
+        assert_eq!(ids(&frames), ["t1.2-7", "t1.2-8"]);
     }
 
     #[tokio::test]
