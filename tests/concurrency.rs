@@ -321,6 +321,57 @@ async fn the_sessions_of_a_server_hold_at_most_its_total_in_flight() {
     second.assert_valid();
 }
 
+/// The requests in flight hold at most `max_request_bytes_in_flight` bytes of params together
+/// (RELIABILITY.md, "Both transports"): a large request while another holds part of the budget
+/// is answered at once with -32603 naming the setting; small ones still pass; alone, a request
+/// larger than the whole budget runs.
+#[tokio::test]
+async fn the_requests_in_flight_hold_at_most_the_bytes_budget() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<slow>()
+        .max_request_bytes_in_flight(1000)
+        .build()
+        .unwrap();
+    let first = Checked::connect(&server, "2025-11-25").await;
+    let second = Checked::connect(&server, "2025-11-25").await;
+    let padding = "x".repeat(600);
+    let large = |id: u32, ms: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": "slow", "arguments": {"ms": ms}, "_meta": {"padding": padding}}})
+        .to_string()
+    };
+    first.client.send_raw(&large(1, 10_000));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    second.client.send_raw(&large(1, 0));
+    let refused = second.next_message().await.expect("answered at once");
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("limit of 1000 bytes of params")
+            && message.contains("max_request_bytes_in_flight"),
+        "{message}"
+    );
+    // Small requests fit beside the large one.
+    second.request("ping", json!({})).await.unwrap();
+    // Alone, a request larger than the whole budget runs.
+    let alone = Checked::connect(
+        &Server::builder(mcp_runtime::server_info!())
+            .tool::<slow>()
+            .max_request_bytes_in_flight(100)
+            .build()
+            .unwrap(),
+        "2025-11-25",
+    )
+    .await;
+    alone.client.send_raw(&large(7, 0));
+    let served = alone.next_message().await.expect("answered");
+    assert_eq!(
+        served["result"]["content"][0]["text"], "slept 0",
+        "{served}"
+    );
+    first.assert_valid();
+}
+
 /// A limit of zero requests in flight could serve nothing: `build` says so.
 #[test]
 fn a_limit_of_no_requests_in_flight_is_a_build_error() {
@@ -347,11 +398,16 @@ async fn limits_of_zero_are_refused_before_serving() {
     let error = Server::builder(mcp_runtime::server_info!())
         .max_message_bytes(0)
         .max_uri_bytes(0)
+        .max_request_bytes_in_flight(0)
         .build()
         .err()
         .expect("zero limits are refused")
         .to_string();
-    for setting in ["max_message_bytes", "max_uri_bytes"] {
+    for setting in [
+        "max_message_bytes",
+        "max_uri_bytes",
+        "max_request_bytes_in_flight",
+    ] {
         assert!(
             error.contains(&format!("`ServerBuilder::{setting}` is 0")),
             "{error}"

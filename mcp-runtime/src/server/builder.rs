@@ -38,6 +38,9 @@ const DEFAULT_MAX_REQUESTS_IN_FLIGHT: usize = 200;
 /// `ServerBuilder::max_requests_in_flight_total` says otherwise: eight per connection at the
 /// HTTP transport's default `max_connections` (512).
 const DEFAULT_MAX_REQUESTS_IN_FLIGHT_TOTAL: usize = 4096;
+/// How many bytes of params the requests in flight of all the sessions may hold together,
+/// unless `ServerBuilder::max_request_bytes_in_flight` says otherwise.
+const DEFAULT_MAX_REQUEST_BYTES_IN_FLIGHT: usize = 64 * 1024 * 1024;
 /// The default bounds of one session's resource subscriptions.
 const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = SubscriptionLimits {
     max: 64,
@@ -85,6 +88,7 @@ pub struct ServerBuilder {
     max_output_backlog: usize,
     max_requests_in_flight: usize,
     max_requests_in_flight_total: usize,
+    max_request_bytes_in_flight: usize,
     max_log_backlog: usize,
     subscriptions: SubscriptionLimits,
     // Used only to serve tasks (the `tasks` feature).
@@ -139,6 +143,10 @@ pub(crate) struct ServerCore {
     /// ([`ServerBuilder::max_requests_in_flight_total`]), and how many they have.
     pub(crate) max_requests_in_flight_total: usize,
     pub(crate) requests_in_flight: std::sync::atomic::AtomicUsize,
+    /// How many bytes of params they may hold together
+    /// ([`ServerBuilder::max_request_bytes_in_flight`]), and how many they hold.
+    pub(crate) max_request_bytes_in_flight: usize,
+    pub(crate) request_bytes_in_flight: std::sync::atomic::AtomicUsize,
     pub(crate) subscriptions: SubscriptionLimits,
     /// The tasks of the tasks extension, held within their limits.
     #[cfg(feature = "tasks")]
@@ -199,6 +207,7 @@ impl Server {
             max_output_backlog: DEFAULT_MAX_OUTPUT_BACKLOG,
             max_requests_in_flight: DEFAULT_MAX_REQUESTS_IN_FLIGHT,
             max_requests_in_flight_total: DEFAULT_MAX_REQUESTS_IN_FLIGHT_TOTAL,
+            max_request_bytes_in_flight: DEFAULT_MAX_REQUEST_BYTES_IN_FLIGHT,
             max_log_backlog: crate::stderr::DEFAULT_BACKLOG_BYTES,
             subscriptions: DEFAULT_SUBSCRIPTION_LIMITS,
             task_limits: crate::tasks::TaskLimits::default(),
@@ -453,6 +462,21 @@ impl ServerBuilder {
         self
     }
 
+    /// Sets how many bytes of params the requests in flight of all the sessions may hold
+    /// together (64 MiB by default): what bounds the memory of requests that are large and
+    /// slow, whose count stays under
+    /// [`max_requests_in_flight_total`](Self::max_requests_in_flight_total) (a request holds
+    /// its params, the arguments read from them and what the handler makes of them, a few
+    /// times their size, until it ends: over HTTP, also for `HttpOptions::resume_grace` after
+    /// its stream is lost). A request that would pass it is answered at once with -32603
+    /// naming it, and does not run, unless nothing else is in flight (so one request as large
+    /// as the server accepts, `max_message_bytes` or `HttpOptions::max_body_bytes`, always
+    /// runs). It must be at least 1.
+    pub fn max_request_bytes_in_flight(mut self, bytes: usize) -> ServerBuilder {
+        self.max_request_bytes_in_flight = bytes;
+        self
+    }
+
     /// Sets how many bytes of log may wait for stderr (1 MiB by default): trace lines, the
     /// runtime's notices and, over stdio, what is printed to stdout. They are written by a
     /// thread of their own, so a stderr nobody reads never makes the server wait; past this
@@ -516,6 +540,10 @@ impl ServerBuilder {
         }
         for (setting, value) in [
             ("ServerBuilder::max_message_bytes", self.max_message_bytes),
+            (
+                "ServerBuilder::max_request_bytes_in_flight",
+                self.max_request_bytes_in_flight,
+            ),
             (
                 "ServerBuilder::max_uri_bytes",
                 self.subscriptions.max_uri_bytes,
@@ -622,6 +650,8 @@ impl ServerBuilder {
             max_requests_in_flight: self.max_requests_in_flight,
             max_requests_in_flight_total: self.max_requests_in_flight_total,
             requests_in_flight: std::sync::atomic::AtomicUsize::new(0),
+            max_request_bytes_in_flight: self.max_request_bytes_in_flight,
+            request_bytes_in_flight: std::sync::atomic::AtomicUsize::new(0),
             subscriptions: self.subscriptions,
             #[cfg(feature = "tasks")]
             tasks: crate::tasks::store::TaskStore::new(self.task_limits, shared_tasks),

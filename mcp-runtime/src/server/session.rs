@@ -182,27 +182,39 @@ impl Session {
     #[cold]
     #[inline(never)]
     fn over_the_limit(&self, limit: InFlightLimit) -> RpcError {
-        if limit == InFlightLimit::Server {
-            let max = self.server.max_requests_in_flight_total;
-            static LOG: LimitLog = LimitLog::new();
-            LOG.hit(|| {
-                format!(
-                    "the server has {max} requests in flight across its sessions (ServerBuilder::max_requests_in_flight_total): another is refused"
-                )
-            });
-            return RpcError::internal(format!(
-                "the server already has its limit of {max} requests in flight across all its clients (ServerBuilder::max_requests_in_flight_total): retry shortly"
-            ));
-        }
-        let max = self.server.max_requests_in_flight;
+        let server = &self.server;
+        // Who holds it (in the log line, in the reply), its maximum, what it counts, and
+        // what to do.
+        let (log, reply, max, what, setting, advice) = match limit {
+            InFlightLimit::Session => (
+                "a session has",
+                "this session already has the server's limit of",
+                server.max_requests_in_flight,
+                "requests in flight",
+                "max_requests_in_flight",
+                "wait for a reply, or cancel a request, before sending another",
+            ),
+            InFlightLimit::Server => (
+                "the server has",
+                "the server already has its limit of",
+                server.max_requests_in_flight_total,
+                "requests in flight across all its clients",
+                "max_requests_in_flight_total",
+                "retry shortly",
+            ),
+            InFlightLimit::Bytes => (
+                "the server's requests in flight hold",
+                "the server's requests in flight already hold its limit of",
+                server.max_request_bytes_in_flight,
+                "bytes of params",
+                "max_request_bytes_in_flight",
+                "retry shortly",
+            ),
+        };
         static LOG: LimitLog = LimitLog::new();
-        LOG.hit(|| {
-            format!(
-                "a session has {max} requests in flight (ServerBuilder::max_requests_in_flight): another is refused"
-            )
-        });
+        LOG.hit(|| format!("{log} {max} {what} (ServerBuilder::{setting}): another is refused"));
         RpcError::internal(format!(
-            "this session already has the server's limit of {max} requests in flight (ServerBuilder::max_requests_in_flight): wait for a reply, or cancel a request, before sending another"
+            "{reply} {max} {what} (ServerBuilder::{setting}): {advice}"
         ))
     }
 
@@ -457,7 +469,11 @@ impl Session {
         let task_state = self.new_state(request.id.clone(), sink, envelope);
         // Counted before anything else, so that requests arriving together cannot pass the
         // limit between a look at the count and its increment.
-        let guard = match RunningGuard::admit(self) {
+        let bytes = request
+            .params
+            .as_ref()
+            .map_or(0, |params| params.get().len());
+        let guard = match RunningGuard::admit(self, bytes) {
             Ok(guard) => guard,
             Err(limit) => {
                 let error = self.over_the_limit(limit);
@@ -876,6 +892,8 @@ fn start_here(mut task: BoxFuture<()>, on_wait: impl FnOnce()) {
 /// ends (finished, panicked, or aborted by a cancel).
 struct RunningGuard {
     session: Arc<Session>,
+    /// The bytes of params it counts in the server's.
+    bytes: usize,
 }
 
 /// Which limit of requests in flight a request met.
@@ -885,24 +903,34 @@ enum InFlightLimit {
     Session,
     /// [`ServerBuilder::max_requests_in_flight_total`](crate::ServerBuilder::max_requests_in_flight_total).
     Server,
+    /// [`ServerBuilder::max_request_bytes_in_flight`](crate::ServerBuilder::max_request_bytes_in_flight).
+    Bytes,
 }
 
 impl RunningGuard {
-    /// Counts one more request running on `session` and on its server, unless either has its
-    /// limit in flight already.
-    fn admit(session: &Arc<Session>) -> Result<RunningGuard, InFlightLimit> {
+    /// Counts one more request running on `session` and on its server, holding `bytes` of
+    /// params, unless either has its limit in flight already (for the bytes: unless others
+    /// hold some, so that a request larger than the limit runs alone).
+    fn admit(session: &Arc<Session>, bytes: usize) -> Result<RunningGuard, InFlightLimit> {
         let server = &session.server;
         let running = session.running.fetch_add(1, Ordering::AcqRel);
         let in_all = server.requests_in_flight.fetch_add(1, Ordering::AcqRel);
-        // Dropped at once if refused, which takes both counts back.
+        let held = server
+            .request_bytes_in_flight
+            .fetch_add(bytes, Ordering::AcqRel);
+        // Dropped at once if refused, which takes every count back.
         let guard = RunningGuard {
             session: Arc::clone(session),
+            bytes,
         };
         if running >= server.max_requests_in_flight {
             return Err(InFlightLimit::Session);
         }
         if in_all >= server.max_requests_in_flight_total {
             return Err(InFlightLimit::Server);
+        }
+        if held > 0 && held.saturating_add(bytes) > server.max_request_bytes_in_flight {
+            return Err(InFlightLimit::Bytes);
         }
         Ok(guard)
     }
@@ -911,10 +939,11 @@ impl RunningGuard {
 impl Drop for RunningGuard {
     fn drop(&mut self) {
         let session = &self.session;
-        session
-            .server
-            .requests_in_flight
-            .fetch_sub(1, Ordering::AcqRel);
+        let server = &session.server;
+        server.requests_in_flight.fetch_sub(1, Ordering::AcqRel);
+        server
+            .request_bytes_in_flight
+            .fetch_sub(self.bytes, Ordering::AcqRel);
         if session.running.fetch_sub(1, Ordering::SeqCst) == 1
             && session.idle_awaited.load(Ordering::SeqCst)
         {
