@@ -83,6 +83,10 @@ pub struct TaskLimits {
     /// Tasks held at once, running or finished (by each instance, when several share Redis); a
     /// call beyond it is refused.
     pub max_live: usize,
+    /// Of those, the tasks one caller of a protected server may hold (as the issuer and
+    /// subject of its token say), so that one client cannot take them all; tasks without a
+    /// caller (an unprotected server) count only toward `max_live`.
+    pub max_live_per_caller: usize,
     /// How long a task is kept from its creation (`ttlMs`); a task still running then is stopped.
     pub ttl: Duration,
     /// How often a client is told to poll (`pollIntervalMs`).
@@ -90,10 +94,11 @@ pub struct TaskLimits {
 }
 
 impl Default for TaskLimits {
-    /// 1024 tasks, kept 10 minutes each, polled every 500 ms.
+    /// 1024 tasks (256 of one caller), kept 10 minutes each, polled every 500 ms.
     fn default() -> TaskLimits {
         TaskLimits {
             max_live: 1024,
+            max_live_per_caller: 256,
             ttl: Duration::from_secs(600),
             poll_interval: Duration::from_millis(500),
         }

@@ -201,7 +201,8 @@ impl TaskStore {
 
     /// A new working task of `owner`, held (and shared) before it is returned: a `tasks/get`
     /// right after finds it, on any instance. -32603 when this instance holds `max_live`
-    /// tasks already, or when the shared store does not answer.
+    /// tasks already, or `max_live_per_caller` of `owner`'s, or when the shared store does not
+    /// answer.
     pub(crate) async fn create(&self, owner: Option<String>) -> Result<Arc<Task>, RpcError> {
         let now = SystemTime::now();
         let task = {
@@ -209,9 +210,18 @@ impl TaskStore {
             self.forget_expired(&mut tasks, now);
             if tasks.len() >= self.limits.max_live {
                 return Err(RpcError::internal(format!(
-                    "the server holds {} tasks, its limit: try again when some have expired",
+                    "the server holds {} tasks, its limit (TaskLimits::max_live): try again when some have expired",
                     self.limits.max_live
                 )));
+            }
+            if let Some(owner) = &owner {
+                let max = self.limits.max_live_per_caller;
+                let mine = |task: &&Arc<Task>| task.lock().record.owner.as_ref() == Some(owner);
+                if tasks.values().filter(mine).count() >= max {
+                    return Err(RpcError::internal(format!(
+                        "you hold {max} tasks on this server, its limit per caller (TaskLimits::max_live_per_caller): try again when some have expired"
+                    )));
+                }
             }
             let id = new_id();
             let record = TaskRecord {
@@ -353,10 +363,10 @@ impl TaskStore {
     }
 }
 
-/// -32603 for a shared store that does not answer.
+/// -32603 for a shared store that does not answer, or answers with an error (out of memory).
 fn unavailable(why: &str) -> RpcError {
     RpcError::internal(format!(
-        "the store of tasks shared by this server's instances did not answer ({why}): try again later"
+        "the store of tasks shared by this server's instances could not be used ({why}): try again later"
     ))
 }
 
@@ -398,6 +408,35 @@ mod tests {
         assert!(store.get(&first.id, None).is_none());
         store.create(None).await.unwrap();
         assert_eq!(first.record().status, Status::Cancelled);
+    }
+
+    /// One caller holds at most `max_live_per_caller` tasks; others, and tasks without a
+    /// caller, still get theirs.
+    #[tokio::test]
+    async fn one_caller_holds_at_most_its_share() {
+        let store = TaskStore::new(
+            TaskLimits {
+                max_live: 10,
+                max_live_per_caller: 2,
+                ..TaskLimits::default()
+            },
+            Arc::new(NotShared),
+        );
+        let alice = || Some("iss alice".to_owned());
+        store.create(alice()).await.unwrap();
+        store.create(alice()).await.unwrap();
+        let error = store.create(alice()).await.err().unwrap();
+        assert!(
+            error.to_string().contains("you hold 2 tasks")
+                && error
+                    .to_string()
+                    .contains("TaskLimits::max_live_per_caller"),
+            "{error}"
+        );
+        store.create(Some("iss bob".to_owned())).await.unwrap();
+        for _ in 0..3 {
+            store.create(None).await.unwrap();
+        }
     }
 
     #[tokio::test]
