@@ -1119,6 +1119,42 @@ async fn the_403_for_a_foreign_host_names_the_option_that_allows_it() {
     );
 }
 
+/// A host value no request could match (a URL given where a host belongs) stops serving
+/// before it starts, naming the value and the method, rather than refusing every client
+/// with 403 later.
+#[tokio::test]
+async fn host_values_no_request_could_match_are_refused_before_serving() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hosts = mcp_runtime::HostPolicy::local()
+        .allow("https://mcp.example.com")
+        .allow("mcp.example.com:8443");
+    let error = server()
+        .serve_http(listener, HttpOptions::new().hosts(hosts))
+        .await
+        .expect_err("a URL is not a host")
+        .to_string();
+    assert!(
+        error.contains(
+            "`HostPolicy::allow(\"https://mcp.example.com\")` would match no request's Host"
+        ) && error.contains("without a scheme or a path")
+            && !error.contains("mcp.example.com:8443"),
+        "{error}"
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hosts = mcp_runtime::HostPolicy::only(["example.com:8080", "example.com"]);
+    let error = server()
+        .serve_http(listener, HttpOptions::new().hosts(hosts).max_connections(0))
+        .await
+        .expect_err("a port is not a host name")
+        .to_string();
+    assert!(
+        error.starts_with("cannot start the MCP server: 2 problems:")
+            && error.contains("`HttpOptions::max_connections` is 0")
+            && error.contains("`HostPolicy::only(\"example.com:8080\")` would match no request's Host: give a host name or IP address alone"),
+        "{error}"
+    );
+}
+
 /// "The client **MUST** include an `Accept` header, listing both `application/json` and
 /// `text/event-stream` as supported content types" (Streamable HTTP > Sending Messages to the
 /// Server, the same in 2025-03-26, 2025-06-18 and 2025-11-25). A client that takes JSON only is

@@ -127,6 +127,14 @@ pub enum BuildProblem {
         /// The setting: `ServerBuilder::max_message_bytes`, `HttpOptions::max_connections`, ...
         setting: &'static str,
     },
+    /// A value given to `HostPolicy::allow` (a host and an optional port) or
+    /// `HostPolicy::only` (a host alone) that no request could match, such as a URL.
+    UnusableHost {
+        /// `HostPolicy::allow` or `HostPolicy::only`.
+        setting: &'static str,
+        /// The value as given.
+        value: String,
+    },
     /// The bus shared with other instances could not start (Redis unreachable).
     ChangeBus {
         /// What went wrong, naming the address.
@@ -194,6 +202,17 @@ impl fmt::Display for BuildProblem {
                 f,
                 "`{setting}` is 0, so everything it bounds would be refused: set it to at least 1"
             ),
+            BuildProblem::UnusableHost { setting, value } => {
+                let form = if *setting == "HostPolicy::allow" {
+                    "a host name or IP address with an optional port, such as `mcp.example.com:443`"
+                } else {
+                    "a host name or IP address alone, such as `mcp.example.com` (its port is the server's)"
+                };
+                write!(
+                    f,
+                    "`{setting}(\"{value}\")` would match no request's Host: give {form}, without a scheme or a path"
+                )
+            }
             BuildProblem::ChangeBus { problem } => f.write_str(problem),
         }
     }

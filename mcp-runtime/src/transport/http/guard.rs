@@ -22,6 +22,9 @@ pub struct HostPolicy {
     /// Hosts accepted besides, each with the port it names (a load balancer's public
     /// address), whatever port the server listens on.
     public: Vec<(String, Option<u16>)>,
+    /// Values given to [`HostPolicy::only`] or [`HostPolicy::allow`] that no request could
+    /// match, with the method: serving refuses to start with them.
+    unusable: Vec<(&'static str, String)>,
 }
 
 /// Why a request was refused, and with which status.
@@ -47,16 +50,27 @@ impl HostPolicy {
             hosts: Some(vec!["localhost".into(), "127.0.0.1".into(), "[::1]".into()]),
             port: None,
             public: Vec::new(),
+            unusable: Vec::new(),
         }
     }
 
     /// Exactly these host names: on the server's own port when `serve_http` serves it (which
-    /// tells the policy its port), on any port when mounted with `http_router`.
+    /// tells the policy its port), on any port when mounted with `http_router`. A value that
+    /// is not a host name or IP address alone (`example.com:443`, `https://example.com`)
+    /// would match no request: serving refuses to start with it, naming it.
     pub fn only(hosts: impl IntoIterator<Item = impl Into<String>>) -> HostPolicy {
+        let (hosts, unusable): (Vec<String>, Vec<String>) = hosts
+            .into_iter()
+            .map(Into::into)
+            .partition(|host| matches!(split_authority(host), Some((_, None))));
         HostPolicy {
-            hosts: Some(hosts.into_iter().map(Into::into).collect()),
+            hosts: Some(hosts),
             port: None,
             public: Vec::new(),
+            unusable: unusable
+                .into_iter()
+                .map(|host| ("HostPolicy::only", host))
+                .collect(),
         }
     }
 
@@ -66,6 +80,7 @@ impl HostPolicy {
             hosts: None,
             port: None,
             public: Vec::new(),
+            unusable: Vec::new(),
         }
     }
 
@@ -74,7 +89,8 @@ impl HostPolicy {
     /// proxy, which forwards their `Host` unchanged. The other hosts stay refused, so DNS
     /// rebinding stays blocked; prefer this to [`HostPolicy::any`], and to a balancer that
     /// rewrites `Host` (that defeats the check). A value that is not a host and an optional
-    /// port matches nothing.
+    /// port (`https://mcp.example.com`, `mcp.example.com/mcp`) would match no request:
+    /// serving refuses to start with it, naming it.
     ///
     /// ```
     /// use mcp_runtime::{HostPolicy, HttpOptions};
@@ -85,10 +101,18 @@ impl HostPolicy {
     #[must_use]
     pub fn allow(mut self, host_and_port: impl Into<String>) -> HostPolicy {
         let value = host_and_port.into();
-        if let Some((host, port)) = split_authority(&value) {
-            self.public.push((host.to_owned(), port));
+        match split_authority(&value) {
+            Some((host, port)) => self.public.push((host.to_owned(), port)),
+            None => self.unusable.push(("HostPolicy::allow", value)),
         }
         self
+    }
+
+    /// The values given that no request could match, each with the method it was given to.
+    pub(super) fn unusable(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        self.unusable
+            .iter()
+            .map(|(method, value)| (*method, value.as_str()))
     }
 
     pub(crate) fn with_port(mut self, port: u16) -> HostPolicy {
@@ -456,6 +480,25 @@ mod tests {
             .is_ok()
         );
         assert!(check(&HostPolicy::any(), &[("host", "evil.example")]).is_ok());
+    }
+
+    #[test]
+    fn values_that_are_not_hosts_are_kept_to_be_reported() {
+        let policy = HostPolicy::only(["example.com", "[::1]", "example.com:80", "http://a"])
+            .allow("mcp.example.com:443")
+            .allow("mcp.example.com")
+            .allow("https://mcp.example.com")
+            .allow("mcp.example.com/mcp");
+        assert_eq!(
+            policy.unusable().collect::<Vec<_>>(),
+            [
+                ("HostPolicy::only", "example.com:80"),
+                ("HostPolicy::only", "http://a"),
+                ("HostPolicy::allow", "https://mcp.example.com"),
+                ("HostPolicy::allow", "mcp.example.com/mcp"),
+            ]
+        );
+        assert_eq!(HostPolicy::local().unusable().count(), 0);
     }
 
     #[test]

@@ -132,7 +132,8 @@ impl HttpOptions {
         self
     }
 
-    /// The limits set to zero, which would refuse everything they bound.
+    /// The limits set to zero, which would refuse everything they bound, and the host values
+    /// no request could match.
     fn problems(&self) -> Option<crate::BuildError> {
         let zero = [
             ("HttpOptions::max_body_bytes", self.max_body_bytes),
@@ -153,9 +154,15 @@ impl HttpOptions {
         ]
         .into_iter()
         .filter(|(_, value)| *value == 0)
-        .map(|(setting, _)| crate::BuildProblem::ZeroLimit { setting })
-        .collect();
-        crate::BuildError::of(zero)
+        .map(|(setting, _)| crate::BuildProblem::ZeroLimit { setting });
+        let hosts =
+            self.hosts
+                .unusable()
+                .map(|(setting, value)| crate::BuildProblem::UnusableHost {
+                    setting,
+                    value: value.to_owned(),
+                });
+        crate::BuildError::of(zero.chain(hosts).collect())
     }
 
     /// Serves without sessions: no `Mcp-Session-Id`, no GET stream, each POST on its own.
@@ -361,7 +368,9 @@ impl HttpOptions {
 impl Server {
     /// The MCP endpoint as an axum `Router` answering at its root: mount it at any path of an
     /// existing app with `Router::nest("/mcp", ...)`. The app must use axum 0.8, the version
-    /// this `Router` is of.
+    /// this `Router` is of. Options [`serve_http`](Self::serve_http) would refuse to start
+    /// with (a limit of 0, a host value no request could match) are said on stderr here, and
+    /// the endpoint is mounted as given.
     ///
     /// ```
     /// use mcp_runtime::HttpOptions;
@@ -380,6 +389,13 @@ impl Server {
     /// # Ok::<(), mcp_runtime::BuildError>(())
     /// ```
     pub fn http_router(&self, options: HttpOptions) -> Router {
+        if let Some(error) = options.problems() {
+            // A `Router` cannot fail: what `serve_http` would refuse to start with is said on
+            // stderr, and the endpoint is mounted as given.
+            crate::stderr::line(format_args!(
+                "mcp: the HTTP endpoint is mounted with options that refuse every request: {error}"
+            ));
+        }
         let state = Arc::new(handlers::HttpState::new(self.clone(), options));
         Router::new()
             .route("/", any(handlers::route))
