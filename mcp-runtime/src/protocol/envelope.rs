@@ -200,10 +200,13 @@ impl Claim<'_> {
                 ),
             ));
         }
+        // The token is the text of one JSON value, checked when `_meta` was read: a string
+        // starts with its quote, and an integer is what Rust reads as one (JSON's grammar has
+        // no `+` or leading zero for it to admit besides).
         if let Some(token) = self.progress_token
-            && !(serde_json::from_str::<Cow<'_, str>>(token).is_ok()
-                || serde_json::from_str::<i64>(token).is_ok()
-                || serde_json::from_str::<u64>(token).is_ok())
+            && !(token.starts_with('"')
+                || token.parse::<i64>().is_ok()
+                || token.parse::<u64>().is_ok())
         {
             return Err(malformed("progressToken", "must be a string or an integer"));
         }
