@@ -37,6 +37,18 @@ pub(crate) fn line(text: impl Display) {
     STDERR.push(format!("{text}\n").into_bytes(), io::stderr);
 }
 
+/// What has a line to say later, asked at its time: the line, or `None` if there is nothing
+/// left to say.
+pub(crate) trait Deferred: Sync {
+    fn line(&self) -> Option<String>;
+}
+
+/// Asks `source` for a line at `at` (or soon after), on the thread that writes stderr, and
+/// queues it (a newline is added) as [`line`] does.
+pub(crate) fn line_later(at: Instant, source: &'static dyn Deferred) {
+    STDERR.push_later(at, source, io::stderr);
+}
+
 /// Copies what `source` yields into the backlog until it ends, on a thread of its own, so a
 /// writer to `source` (the stdout of a stdio server) never waits for stderr.
 pub(crate) fn forward(mut source: impl Read + Send + 'static) -> io::Result<()> {
@@ -92,6 +104,8 @@ struct State {
     writing: bool,
     writer_started: bool,
     forwarders: usize,
+    /// Lines to ask for at their time.
+    later: Vec<(Instant, &'static dyn Deferred)>,
 }
 
 impl Backlog {
@@ -104,6 +118,7 @@ impl Backlog {
                 writing: false,
                 writer_started: false,
                 forwarders: 0,
+                later: Vec::new(),
             }),
             changed: Condvar::new(),
             capacity: AtomicUsize::new(capacity),
@@ -127,18 +142,11 @@ impl Backlog {
             state.dropped += bytes.len();
             return;
         }
-        if !state.writer_started {
-            let spawned = crate::named_thread::spawn(
-                "mcp-stderr",
-                Box::new(move || self.write_forever(open())),
-            );
-            if spawned.is_err() {
-                // No thread to write with: the bytes are dropped rather than written here,
-                // where they could block.
-                state.dropped += bytes.len();
-                return;
-            }
-            state.writer_started = true;
+        if !self.writer_started(&mut state, open) {
+            // No thread to write with: the bytes are dropped rather than written here,
+            // where they could block.
+            state.dropped += bytes.len();
+            return;
         }
         state.held += bytes.len();
         state.queue.push_back(bytes);
@@ -146,15 +154,80 @@ impl Backlog {
         self.changed.notify_all();
     }
 
-    fn write_forever(&self, mut out: impl Write) {
+    /// Keeps `source` to be asked for its line at `at`, by the writing thread.
+    fn push_later<W: Write + 'static>(
+        &'static self,
+        at: Instant,
+        source: &'static dyn Deferred,
+        open: fn() -> W,
+    ) {
         let mut state = self.lock();
-        loop {
-            while state.queue.is_empty() && state.dropped == 0 {
+        if self.writer_started(&mut state, open) {
+            state.later.push((at, source));
+            drop(state);
+            self.changed.notify_all();
+        }
+    }
+
+    /// Starts the writing thread (writing to `open()`) on first use: whether it runs.
+    fn writer_started<W: Write + 'static>(
+        &'static self,
+        state: &mut State,
+        open: fn() -> W,
+    ) -> bool {
+        if !state.writer_started {
+            let spawned = crate::named_thread::spawn(
+                "mcp-stderr",
+                Box::new(move || self.write_forever(open())),
+            );
+            state.writer_started = spawned.is_ok();
+        }
+        state.writer_started
+    }
+
+    /// Waits for bytes to write, asking the sources of lines due meanwhile for them.
+    fn wait_for_bytes<'a>(&'a self, mut state: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        while state.queue.is_empty() && state.dropped == 0 {
+            let now = Instant::now();
+            let Some(next) = state.later.iter().map(|(at, _)| *at).min() else {
                 state = self
                     .changed
                     .wait(state)
                     .unwrap_or_else(PoisonError::into_inner);
+                continue;
+            };
+            if next > now {
+                state = self
+                    .changed
+                    .wait_timeout(state, next - now)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+                continue;
             }
+            let (due, later) = std::mem::take(&mut state.later)
+                .into_iter()
+                .partition::<Vec<_>, _>(|(at, _)| *at <= now);
+            state.later = later;
+            drop(state);
+            let lines: Vec<String> = due.iter().filter_map(|(_, source)| source.line()).collect();
+            state = self.lock();
+            for line in lines {
+                let bytes = format!("{line}\n").into_bytes();
+                if state.held + bytes.len() > self.capacity.load(Ordering::Relaxed) {
+                    state.dropped += bytes.len();
+                } else {
+                    state.held += bytes.len();
+                    state.queue.push_back(bytes);
+                }
+            }
+        }
+        state
+    }
+
+    fn write_forever(&self, mut out: impl Write) {
+        let mut state = self.lock();
+        loop {
+            state = self.wait_for_bytes(state);
             let batch = std::mem::take(&mut state.queue);
             let dropped = std::mem::take(&mut state.dropped);
             state.writing = true;
