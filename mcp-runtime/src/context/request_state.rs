@@ -7,10 +7,12 @@ use std::task::Waker;
 
 use tokio::sync::Notify;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::InputRound;
 use crate::jsonrpc::RequestId;
+use crate::jsonrpc::scan::Members;
 use crate::outbound::{Outbound, Outgoing};
 use crate::protocol::envelope::Envelope;
 use crate::protocol::{ClientInfo, Revision};
@@ -231,6 +233,28 @@ impl LazyMeta {
             .lock()
             .expect("lock poisoned")
             .get_or_insert(params);
+    }
+
+    /// The JSON text of `_meta`'s member `name`, exactly as the client wrote it (the last
+    /// one, as [`LazyMeta::get`] reads a member named twice); `None` without one, or when the
+    /// params give `_meta` twice (which `get` refuses too).
+    pub(crate) fn member_text(&self, name: &str) -> Option<Box<RawValue>> {
+        let params = self.params.lock().expect("lock poisoned").clone()?;
+        let mut members = Members::of(&params)?;
+        let mut meta = None;
+        while let Some(member) = members.next().ok()? {
+            if member.name.decoded()? == "_meta" && meta.replace(member.value).is_some() {
+                return None;
+            }
+        }
+        let mut members = Members::of(meta?)?;
+        let mut text = None;
+        while let Some(member) = members.next().ok()? {
+            if member.name.decoded()? == name {
+                text = Some(member.value);
+            }
+        }
+        RawValue::from_string(text?.to_owned()).ok()
     }
 
     pub(crate) fn get(&self) -> Option<&Map<String, Value>> {

@@ -1016,6 +1016,57 @@ mod tests {
         CallToolResult::text("done")
     }
 
+    /// "The progress token MUST be a string or integer value" and notifications "MUST
+    /// reference the token provided in the original request" (2025-11-25, basic/utilities/
+    /// progress): the token comes back as the client wrote it, also where serde_json would read
+    /// it as a float (beyond 64 bits, `-0`), escapes and all.
+    #[tokio::test]
+    async fn progress_notifications_repeat_the_token_as_written() {
+        let server = Server::builder(Implementation::new("t", "0"))
+            .tool::<Steps>()
+            .build()
+            .unwrap();
+        let sent = Arc::new(Mutex::new(Vec::<String>::new()));
+        let into = Arc::clone(&sent);
+        let outbound = Outbound::new(false, move |_, message| {
+            into.lock()
+                .unwrap()
+                .push(String::from_utf8(message).unwrap());
+        });
+        let session = Session::new_in_order(Arc::clone(&server.core), outbound);
+        let tokens = [
+            "18446744073709551617",
+            "-0",
+            "-12345678901234567890123",
+            "1.5",
+            r#""t\u0041""#,
+        ];
+        for (id, token) in tokens.into_iter().enumerate() {
+            let call = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"steps","arguments":{{"upto":1}},"_meta":{{"progressToken":{token}}}}}}}"#
+            );
+            session.receive(call.as_bytes());
+            let messages = std::mem::take(&mut *sent.lock().unwrap());
+            assert!(
+                messages[0].contains("notifications/progress")
+                    && messages[0].contains(&format!(r#""progressToken":{token},"#)),
+                "{token}: {messages:?}"
+            );
+        }
+        // Not a token: no progress, and the call still answers.
+        for token in ["true", "null", "{}", &format!("\"{}\"", "t".repeat(1023))] {
+            let call = format!(
+                r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"steps","arguments":{{"upto":1}},"_meta":{{"progressToken":{token}}}}}}}"#
+            );
+            session.receive(call.as_bytes());
+            let messages = std::mem::take(&mut *sent.lock().unwrap());
+            assert!(
+                messages.len() == 1 && messages[0].contains(r#""result""#),
+                "{token}: {messages:?}"
+            );
+        }
+    }
+
     /// In an in-order session the second request's state takes the place of the first's:
     /// its progress starts from nothing again, under its own token.
     #[tokio::test]
