@@ -102,6 +102,9 @@ pub(crate) async fn answer_within<T>(
 pub(crate) struct Reconnecting {
     client: redis::Client,
     connection: Option<redis::aio::MultiplexedConnection>,
+    /// How many connections were made: one more than before means Redis may have restarted
+    /// and forgotten what was written on the last one.
+    made: u64,
 }
 
 #[cfg(any(feature = "http", feature = "tasks"))]
@@ -110,7 +113,14 @@ impl Reconnecting {
         Reconnecting {
             client,
             connection: None,
+            made: 0,
         }
+    }
+
+    /// How many connections were made so far.
+    #[cfg(feature = "tasks")]
+    pub(crate) fn connections_made(&self) -> u64 {
+        self.made
     }
 
     /// One round trip within [`CONNECT_TIMEOUT`], on the open connection (a handle to it: a
@@ -128,6 +138,7 @@ impl Reconnecting {
                 Some(connection) => connection.clone(),
                 None => {
                     let connection = connect(&self.client).await?;
+                    self.made += 1;
                     self.connection.insert(connection).clone()
                 }
             };
@@ -158,6 +169,38 @@ pub(crate) mod test_server {
         pub(crate) fn url(&self) -> String {
             format!("redis://127.0.0.1:{}", self.1)
         }
+
+        /// Stops this server (what was written is lost: it saves nothing).
+        pub(crate) fn stop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+
+        /// Starts it again, empty, on the same port.
+        pub(crate) fn start_again(&mut self) {
+            self.stop();
+            self.0 = spawn(self.1).expect("redis-server starts again");
+            wait_listening(self.1);
+        }
+    }
+
+    fn spawn(port: u16) -> std::io::Result<std::process::Child> {
+        Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+    }
+
+    fn wait_listening(port: u16) {
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        panic!("redis-server does not listen on {port}");
     }
 
     impl Drop for Server {
@@ -174,24 +217,13 @@ pub(crate) mod test_server {
             .and_then(|listener| listener.local_addr())
             .ok()?
             .port();
-        let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let Ok(child) = child else {
+        let Ok(child) = spawn(port) else {
             eprintln!("skipped: redis-server is not installed");
             return None;
         };
         let server = Server(child, port);
-        for _ in 0..200 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Some(server);
-            }
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        panic!("redis-server does not listen on {port}");
+        wait_listening(port);
+        Some(server)
     }
 }
 

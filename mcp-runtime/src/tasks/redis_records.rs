@@ -14,7 +14,15 @@
 //! A new task, a read, and a command wait for their answer, within twice the connect timeout
 //! (the writes queued before them go first, so a read sees them): a Redis that does not answer
 //! fails the request with a clear error, never leaves it hanging.
+//!
+//! The thread keeps the last record of each task of this instance until the record expires
+//! ([`Own`]), so that Redis is told again what it missed: a change whose write failed is
+//! written again every [`RETRY`] until Redis takes it, and after a new connection (Redis
+//! restarted, and may have lost everything) every record is written again. While it keeps
+//! records it asks Redis every [`CHECK`] whether the connection still stands, so that a
+//! restart is noticed without waiting for a change.
 
+use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
@@ -27,6 +35,22 @@ use crate::redis_link::{self, Reconnecting};
 
 /// How many record changes may wait for Redis.
 pub(crate) const QUEUE: usize = 4096;
+
+/// How often records Redis missed are written again.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// How often the connection is checked while the thread keeps records.
+const CHECK: Duration = Duration::from_secs(5);
+
+/// The last record of a task this instance runs, kept until it expires.
+struct Own {
+    record: TaskRecord,
+    /// The connection this version was written on ([`Reconnecting::connections_made`] then),
+    /// 0 before it is: Redis has it while that connection stands.
+    written_on: u64,
+    /// Whether its status change is still to be announced.
+    announce: bool,
+}
 
 /// Writes a record unless the stored one has ended, or whatever the stored one when
 /// `ARGV[4]` is `1` (the runner's word on its own task); expires it in `ARGV[3]` ms.
@@ -75,6 +99,8 @@ struct Link {
     ttl: Duration,
     /// This instance's name, in its announcements.
     instance: String,
+    /// The last record of each task this instance runs, by id.
+    own: HashMap<String, Own>,
 }
 
 /// The key of task `id`'s record.
@@ -125,6 +151,7 @@ impl RedisTasks {
             name: name.to_owned(),
             ttl,
             instance: instance.to_owned(),
+            own: HashMap::new(),
         };
         redis_link::spawn_worker(
             "mcp-redis-tasks",
@@ -206,33 +233,63 @@ impl SharedTasks for RedisTasks {
 
 impl Link {
     async fn serve(mut self, mut queue: mpsc::Receiver<Request>) {
-        while let Some(request) = queue.recv().await {
+        loop {
+            let behind = self.behind().next().is_some();
+            let wait = if behind { RETRY } else { CHECK };
+            let request = if self.own.is_empty() {
+                queue.recv().await
+            } else {
+                match tokio::time::timeout(wait, queue.recv()).await {
+                    Ok(request) => request,
+                    Err(_) => {
+                        self.catch_up(!behind).await;
+                        continue;
+                    }
+                }
+            };
+            let Some(request) = request else {
+                return;
+            };
             match request {
                 Request::Update(record, announce) => {
-                    let announcement = announce.then(|| StatusChanged {
-                        from: self.instance.clone(),
-                        task: record.id.clone(),
-                    });
-                    let publish = announcement.map(|announcement| {
-                        let text = serde_json::to_string(&announcement)
-                            .expect("an announcement serializes");
-                        (status_channel(&self.name), text)
-                    });
-                    // Over one that ended only with its own end: a change queued before
-                    // a cancel from elsewhere landed does not undo it.
-                    let ends = record.status.is_terminal();
-                    if let Err(e) = self.write(&record, ends, publish).await {
+                    let id = record.id.clone();
+                    let announce = announce || self.own.get(&id).is_some_and(|own| own.announce);
+                    self.own.insert(
+                        id.clone(),
+                        Own {
+                            record,
+                            written_on: 0,
+                            announce,
+                        },
+                    );
+                    if let Err(e) = self.write_own(&id).await {
                         static FAILED: LimitLog = LimitLog::new();
                         FAILED.hit(|| {
                             format!(
-                                "writing a task's record to Redis at {} failed ({e}): other instances see it as it was until its next change",
+                                "writing a task's record to Redis at {} failed ({e}): other instances see it as it was until Redis takes it (tried again every {RETRY:?})",
                                 self.address
                             )
                         });
+                    } else {
+                        self.catch_up(false).await;
                     }
                 }
                 Request::Create { record, reply } => {
-                    let _ = reply.send(self.write(&record, true, None).await.map(drop));
+                    let written = self.write(&record, true, None).await.map(drop);
+                    if written.is_ok() {
+                        let id = record.id.clone();
+                        let own = Own {
+                            record,
+                            written_on: self.connection.connections_made(),
+                            announce: false,
+                        };
+                        self.own.insert(id, own);
+                    }
+                    let caught_up = written.is_ok();
+                    let _ = reply.send(written);
+                    if caught_up {
+                        self.catch_up(false).await;
+                    }
                 }
                 Request::Load { id, reply } => {
                     let _ = reply.send(self.load(&id).await);
@@ -243,6 +300,77 @@ impl Link {
                     reply,
                 } => {
                     let _ = reply.send(self.command(record, command).await);
+                }
+            }
+        }
+    }
+
+    /// Writes the kept record of task `id`, and announces its status change if that is
+    /// still to be done.
+    async fn write_own(&mut self, id: &str) -> Result<(), String> {
+        let Some(own) = self.own.get(id) else {
+            return Ok(());
+        };
+        let publish = own.announce.then(|| {
+            let announcement = StatusChanged {
+                from: self.instance.clone(),
+                task: own.record.id.clone(),
+            };
+            let text = serde_json::to_string(&announcement).expect("an announcement serializes");
+            (status_channel(&self.name), text)
+        });
+        // Over one that ended only with its own end: a change queued before a cancel from
+        // elsewhere landed does not undo it.
+        let ends = own.record.status.is_terminal();
+        let record = own.record.clone();
+        self.write(&record, ends, publish).await?;
+        let made = self.connection.connections_made();
+        if let Some(own) = self.own.get_mut(id) {
+            own.written_on = made;
+            own.announce = false;
+        }
+        Ok(())
+    }
+
+    /// The tasks whose kept record Redis may not have: never written, or written on a
+    /// connection since replaced.
+    fn behind(&self) -> impl Iterator<Item = &String> {
+        let made = self.connection.connections_made();
+        self.own
+            .iter()
+            .filter(move |(_, own)| own.written_on != made)
+            .map(|(id, _)| id)
+    }
+
+    /// Forgets the expired records, then makes Redis hold the others: those it missed, and
+    /// after a new connection (Redis may have restarted empty) all of them again; with
+    /// `check`, asks Redis first whether the connection stands (a `PING`, which makes a new
+    /// one if not). Stops at the first failure: the next turn tries again.
+    async fn catch_up(&mut self, check: bool) {
+        let now = SystemTime::now();
+        let ttl = self.ttl;
+        self.own.retain(|_, own| own.record.created_at + ttl > now);
+        if check && !self.own.is_empty() {
+            let pinged = self
+                .connection
+                .round_trip(|mut connection| async move {
+                    redis::cmd("PING").query_async::<()>(&mut connection).await
+                })
+                .await;
+            if pinged.is_err() {
+                return;
+            }
+        }
+        // A write may need a new connection, after which the records written before it are
+        // behind again: a few rounds, then the next turn.
+        for _ in 0..3 {
+            let behind: Vec<String> = self.behind().cloned().collect();
+            if behind.is_empty() {
+                return;
+            }
+            for id in behind {
+                if self.write_own(&id).await.is_err() {
+                    return;
                 }
             }
         }
@@ -421,6 +549,54 @@ mod tests {
         let down = store.load("t1").await.expect_err("no Redis");
         assert!(!down.0.is_empty());
         assert!(started.elapsed() < redis_link::CONNECT_TIMEOUT * 2);
+    }
+
+    /// RELIABILITY.md, "Several instances": a change written while Redis is away reaches it
+    /// once it is back, and a Redis that restarted empty is given every record again, without
+    /// a further change: another instance reads each task as its runner has it.
+    #[tokio::test]
+    async fn what_redis_missed_or_forgot_is_written_again() {
+        let Some(mut server) = redis_server() else {
+            return;
+        };
+        let url = server.url();
+        let runner = RedisTasks::start(&url, "t", "a", Duration::from_secs(60)).unwrap();
+        let other = RedisTasks::start(&url, "t", "b", Duration::from_secs(60)).unwrap();
+        let working = record(Status::Working);
+        runner.create(working.clone()).await.unwrap();
+        let mut second = TaskRecord::made_now("t2", Status::Working);
+        second.runner = "a".to_owned();
+        runner.create(second.clone()).await.unwrap();
+        assert_eq!(other.load("t1").await.unwrap(), Some(working.clone()));
+
+        // Redis away while the task completes: the write fails.
+        server.stop();
+        let mut completed = record(Status::Completed);
+        completed.outcome = Some(Ok(json!({"content": []})));
+        runner.update(completed.clone(), true);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        server.start_again();
+        let read = |id: &'static str| {
+            let other = &other;
+            async move {
+                for _ in 0..100 {
+                    if let Ok(Some(record)) = other.load(id).await {
+                        return Some(record);
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                None
+            }
+        };
+        // Back, empty: the completed record (missed) and the second task's (forgotten) are
+        // written again.
+        assert_eq!(read("t1").await, Some(completed.clone()));
+        assert_eq!(read("t2").await, Some(second.clone()));
+
+        // Restarted empty again with nothing changing: the check notices, and writes both.
+        server.start_again();
+        assert_eq!(read("t1").await, Some(completed));
+        assert_eq!(read("t2").await, Some(second));
     }
 
     #[test]
