@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 use super::InputSchema;
 use crate::completion::Completer;
 use crate::handler::{ArgumentSource, Missing, Requirements, describe_error, describe_unreadable};
+use crate::jsonrpc::compact_text;
 use crate::jsonrpc::scan::{Members, only_space};
 use crate::protocol::CallToolResult;
 
@@ -92,6 +93,38 @@ fn take<'t>(text: &'t str, fields: &mut [Field], name: &str) -> Option<&'t str> 
     Some(&text[fields[last?].value.clone()])
 }
 
+/// Decodes `value` as a `T`, through its compact text: the reader of text is the one every
+/// parameter type has anyway, where reading a `Value` would compile a second reader of `T`
+/// (several KB for each structured parameter type of a server). A failure is explained in the
+/// schema's words where the JSON type is wrong.
+fn decode_value<T: DeserializeOwned + JsonSchema>(value: &Value) -> Result<T, String> {
+    let text = compact_text(value);
+    serde_json::from_str(&text).map_err(|error| {
+        let described = describe_error::<T>(value, &error);
+        match described.as_str() {
+            "expected value" => not_a_variant(&text, &error),
+            _ => described,
+        }
+    })
+}
+
+/// Reading valid JSON text, serde_json says only "expected value" where an enum met a value
+/// that names no variant (neither a string nor an object): says what it met, read at the
+/// error's column (the text is one line).
+#[inline(never)]
+fn not_a_variant(text: &str, error: &serde_json::Error) -> String {
+    let met = text
+        .get(error.column().saturating_sub(1)..)
+        .and_then(|rest| {
+            serde_json::Deserializer::from_str(rest)
+                .into_iter::<Value>()
+                .next()
+        })
+        .and_then(Result::ok)
+        .map_or_else(String::new, |met| format!(", got {}", compact_text(&met)));
+    format!("expected a variant's name (or an object naming a variant with data){met}")
+}
+
 /// The value of an argument's JSON text (`null` should it not parse).
 fn parse_value(json: &str) -> Value {
     serde_json::from_str(json).unwrap_or(Value::Null)
@@ -122,9 +155,7 @@ impl Arguments {
             || T::deserialize(Missing).map_err(|_| "missing required argument".to_owned());
         match &mut self.source {
             Source::Map(map) => match map.remove(name) {
-                Some(value) => {
-                    T::deserialize(&value).map_err(|error| describe_error::<T>(&value, &error))
-                }
+                Some(value) => decode_value(&value),
                 None => missing(),
             },
             Source::Raw { text, fields } => {
@@ -133,15 +164,14 @@ impl Arguments {
                 };
                 serde_json::from_str(json).or_else(|text_error| {
                     // Decided by the decoded value, as for a decoded object, so that the
-                    // client reads one outcome whichever way its arguments were decoded:
-                    // serde_json words some failures differently when it reads text (an enum
-                    // given a number is "expected value" there), and a field named twice
-                    // fails from text ("duplicate field") where a decoded object keeps its
-                    // last value. A text that holds no value (a number out of range) fails.
+                    // client reads one outcome whichever way its arguments were decoded: a
+                    // field named twice fails from text ("duplicate field") where a decoded
+                    // object keeps its last value. A text that holds no value (a number out
+                    // of range) fails.
                     let Ok(value) = serde_json::from_str::<Value>(json) else {
                         return Err(describe_unreadable(&text_error));
                     };
-                    T::deserialize(&value).map_err(|error| describe_error::<T>(&value, &error))
+                    decode_value(&value)
                 })
             }
         }
@@ -375,6 +405,71 @@ mod tests {
         // Located from the start of `text`, where the call's params begin.
         let fields = RawFields::scan(&mut arguments, 0).unwrap();
         Arguments::from_raw(text.into(), fields)
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+    enum Kind {
+        Gift,
+        Card { to: String },
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+    struct Order {
+        kind: Kind,
+        count: u32,
+        tags: Vec<String>,
+    }
+
+    /// A structured argument is read through its text whichever way the arguments came, and
+    /// what is wrong inside it is said in the same words either way, also where serde_json's
+    /// reader of text says only "expected value" (an enum given neither a string nor an
+    /// object); a field named twice keeps its last value, as in a decoded object.
+    #[test]
+    fn what_is_wrong_inside_a_structured_argument_is_said_alike_from_text_and_values() {
+        let cases = [
+            (
+                r#"{"kind":5,"count":1,"tags":[]}"#,
+                Err("expected a variant's name (or an object naming a variant with data), got 5"),
+            ),
+            (
+                r#"{"kind":[1, 2],"count":1,"tags":[]}"#,
+                Err(
+                    "expected a variant's name (or an object naming a variant with data), got [1,2]",
+                ),
+            ),
+            (
+                r#"{"kind":"Gift2","count":1,"tags":[]}"#,
+                Err("unknown variant `Gift2`, expected `Gift` or `Card`"),
+            ),
+            (
+                r#"{"kind":{"Card":{}},"count":1,"tags":[]}"#,
+                Err("missing field `to`"),
+            ),
+            (
+                r#"{"kind":"Gift","count":"a","tags":[]}"#,
+                Err("invalid type: string \"a\", expected u32"),
+            ),
+            (r#"{"kind":"Gift","tags":[]}"#, Err("missing field `count`")),
+            (
+                r#"{"kind":"Gift","count":1,"count":2,"tags":["x"]}"#,
+                Ok(Order {
+                    kind: Kind::Gift,
+                    count: 2,
+                    tags: vec!["x".to_owned()],
+                }),
+            ),
+        ];
+        for (order, expected) in cases {
+            let json = format!(r#"{{"name":"t","arguments":{{"o":{order}}}}}"#);
+            let parsed: Value = serde_json::from_str(&json).unwrap();
+            let Value::Object(map) = parsed["arguments"].clone() else {
+                unreachable!()
+            };
+            let expected = expected.map_err(str::to_owned);
+            for (source, mut a) in [("text", raw_args(&json)), ("values", Arguments::new(map))] {
+                assert_eq!(a.decode::<Order>("o"), expected, "{order} from {source}");
+            }
+        }
     }
 
     #[test]
