@@ -552,3 +552,106 @@ async fn old_revisions_get_no_titles() {
     );
     read(&client, "shop://info/logo.png").await;
 }
+
+/// Resources built at run time (`DynamicResource`) are listed, read and removed as those of
+/// `#[mcp_resource]` are: a plain one with its MIME type, a template whose reader gets the
+/// variables, one added to a running server (clients hear the list changed); a malformed one
+/// or a URI taken is refused, naming it.
+#[tokio::test]
+async fn resources_made_at_run_time_are_listed_and_read() {
+    use mcp_runtime::DynamicResource;
+
+    let today = DynamicResource::new("notes://today", "today")
+        .title("Today")
+        .description("Today's note.")
+        .mime_type("text/markdown")
+        .size(8)
+        .reader(|_ctx, _uri, _variables| async { Ok::<_, HandlerError>("# Today\n") });
+    let day = DynamicResource::template("notes://days/{day}", "day").reader(
+        |_ctx, uri, variables| async move {
+            match variables.get("day").map(String::as_str) {
+                Some("monday") => Ok(format!("{uri}: gym")),
+                _ => Err(HandlerError::not_found(uri)),
+            }
+        },
+    );
+    let server = Server::builder(mcp_runtime::server_info!())
+        .resource::<hours>()
+        .dynamic_resource(today)
+        .dynamic_resource(day)
+        .build()
+        .unwrap();
+    let client = Checked::connect(&server, "2025-11-25").await;
+    let list = client.request("resources/list", json!({})).await.unwrap();
+    assert_eq!(
+        list["resources"][0],
+        json!({"uri": "notes://today", "name": "today", "title": "Today",
+            "description": "Today's note.", "mimeType": "text/markdown", "size": 8})
+    );
+    let templates = client
+        .request("resources/templates/list", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(
+        templates["resourceTemplates"],
+        json!([{"uriTemplate": "notes://days/{day}", "name": "day"}])
+    );
+    assert_eq!(
+        read(&client, "notes://today").await["contents"][0],
+        json!({"uri": "notes://today", "mimeType": "text/markdown", "text": "# Today\n"})
+    );
+    assert_eq!(
+        read(&client, "notes://days/monday").await["contents"][0],
+        json!({"uri": "notes://days/monday", "mimeType": "text/plain", "text": "notes://days/monday: gym"})
+    );
+    let error = client
+        .request("resources/read", json!({"uri": "notes://days/sunday"}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, -32002);
+
+    // Added while serving: the list changed; a URI taken is refused and changes nothing.
+    let handle = server.handle();
+    let tomorrow = DynamicResource::new("notes://tomorrow", "tomorrow")
+        .reader(|_ctx, _uri, _variables| async { Ok::<_, HandlerError>(vec![1_u8, 2]) });
+    handle.add_dynamic_resource(tomorrow).unwrap();
+    assert_eq!(
+        client.next_message().await.unwrap()["method"],
+        "notifications/resources/list_changed"
+    );
+    assert_eq!(
+        read(&client, "notes://tomorrow").await["contents"][0],
+        json!({"uri": "notes://tomorrow", "mimeType": "application/octet-stream", "blob": "AQI="})
+    );
+    let taken = handle
+        .add_dynamic_resource(DynamicResource::new("notes://tomorrow", "again"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        taken.contains("two resources have the uri `notes://tomorrow`")
+            && taken.contains("`DynamicResource::new`")
+            && taken.contains("`ServerHandle::remove_resource`"),
+        "{taken}"
+    );
+    assert!(handle.remove_resource("notes://tomorrow"));
+    assert_eq!(
+        client.next_message().await.unwrap()["method"],
+        "notifications/resources/list_changed"
+    );
+
+    let error = Server::builder(mcp_runtime::server_info!())
+        .dynamic_resource(DynamicResource::new("today", "today"))
+        .dynamic_resource(DynamicResource::template("notes://{day", "day"))
+        .dynamic_resource(DynamicResource::new("notes://x", ""))
+        .build()
+        .err()
+        .expect("malformed resources are refused")
+        .to_string();
+    assert!(
+        error.contains("3 problems")
+            && error.contains("invalid resource `today`: its URI must be absolute")
+            && error.contains("invalid resource `notes://{day`: its URI template:")
+            && error.contains("invalid resource `notes://x`: its name is empty"),
+        "{error}"
+    );
+}

@@ -98,7 +98,7 @@ impl<E: Entry> Catalog<E> {
         entries.dedup_by(|a, b| {
             a.key() == b.key()
                 && a.location() == b.location()
-                && a.location() != crate::error::MADE_AT_RUN_TIME
+                && !crate::error::made_at_run_time(a.location())
         });
         let duplicates = entries
             .windows(2)

@@ -57,10 +57,18 @@ impl fmt::Debug for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// The location of a handler made at run time (a `DynamicTool`), as a [`BuildProblem::Duplicate`]
+/// The location of a tool made at run time (a `DynamicTool`), as a [`BuildProblem::Duplicate`]
 /// names it: no place in the source, so two entries with it are two definitions, never one
 /// registered twice.
 pub(crate) const MADE_AT_RUN_TIME: &str = "a tool made at run time (DynamicTool)";
+
+/// [`MADE_AT_RUN_TIME`] of a resource made at run time (a `DynamicResource`).
+pub(crate) const RESOURCE_MADE_AT_RUN_TIME: &str = "a resource made at run time (DynamicResource)";
+
+/// Whether `location` is that of a handler made at run time.
+pub(crate) fn made_at_run_time(location: &str) -> bool {
+    location == MADE_AT_RUN_TIME || location == RESOURCE_MADE_AT_RUN_TIME
+}
 
 /// One problem of a server's configuration.
 #[derive(Clone, PartialEq, Eq)]
@@ -156,10 +164,15 @@ impl fmt::Display for BuildProblem {
                     f,
                     "two {kind}s have the {key} `{name}`: `{first}` and `{second}`; "
                 )?;
-                if second == MADE_AT_RUN_TIME {
+                if made_at_run_time(second) {
+                    let made = if *kind == "resource" {
+                        "DynamicResource::new"
+                    } else {
+                        "DynamicTool::new"
+                    };
                     write!(
                         f,
-                        "give one of them another name (`DynamicTool::new`); to replace a tool of a running server, remove it first (`ServerHandle::remove_tool`)"
+                        "give one of them another {key} (`{made}`); to replace a {kind} of a running server, remove it first (`ServerHandle::remove_{kind}`)"
                     )
                 } else {
                     write!(

@@ -400,7 +400,9 @@ pub use protocol::{
     PromptDefinition, PromptMessage, ReadResourceResult, ResourceContents, ResourceDefinition,
     ResourceLink, Revision, Role, TextContent, ToolAnnotations, ToolDefinition,
 };
-pub use resource::{IntoResourceContents, Resource, list_files, read_file, safe_join};
+pub use resource::{
+    DynamicResource, IntoResourceContents, Resource, list_files, read_file, safe_join,
+};
 pub use sealed_state::{StateKeys, StateKeysError};
 pub use server::{Server, ServerBuilder, ServerHandle};
 pub use tool::{Arguments, DynamicTool, InputSchema, IntoToolResult, Tool};

@@ -133,6 +133,11 @@ impl StringArgs {
         StringArgs { values }
     }
 
+    /// The name → value pairs not decoded yet.
+    pub(crate) fn into_map(self) -> HashMap<String, String> {
+        self.values
+    }
+
     /// Decodes argument `name` as a `T`.
     pub fn decode<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Result<T, String> {
         let Some(text) = self.values.remove(name) else {

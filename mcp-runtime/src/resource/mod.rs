@@ -2,6 +2,7 @@
 //! contents, URI templates, and the registry reads are routed through.
 
 mod contents;
+mod dynamic;
 mod files;
 mod registry;
 mod supplied;
@@ -10,6 +11,7 @@ mod uri_template;
 use std::future::Future;
 
 pub use contents::{IntoResourceContents, ResourceReturns};
+pub use dynamic::DynamicResource;
 pub use files::{list_files, read_file, safe_join};
 pub(crate) use registry::{ResourceCatalog, ResourceEntry};
 pub use supplied::SuppliedParam;

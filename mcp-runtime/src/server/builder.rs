@@ -264,6 +264,18 @@ impl ServerBuilder {
         self
     }
 
+    /// Adds a resource or template built at run time from a URI, a name and a closure.
+    ///
+    /// A malformed one (a URI without a scheme, a template that does not parse, an empty
+    /// name) makes [`build`](Self::build) fail, saying why.
+    pub fn dynamic_resource(mut self, resource: crate::DynamicResource) -> ServerBuilder {
+        match resource.into_entry() {
+            Ok(entry) => self.resources.push(entry),
+            Err(error) => self.errors.push(error),
+        }
+        self
+    }
+
     /// Adds one prompt, by the name of its `#[mcp_prompt]` function.
     pub fn prompt<P: Prompt>(mut self) -> ServerBuilder {
         self.prompts.push(PromptEntry::of::<P>());

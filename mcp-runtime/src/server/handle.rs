@@ -143,7 +143,16 @@ impl ServerHandle {
 
     /// Adds a `#[mcp_resource]` resource or template. Fails if its URI is taken.
     pub fn add_resource<R: Resource>(&self) -> Result<(), BuildError> {
-        let entry = ResourceEntry::of::<R>();
+        self.add_resource_entry(ResourceEntry::of::<R>())
+    }
+
+    /// Adds a resource or template built at run time. Fails if its URI is taken, or if it is
+    /// malformed (saying why).
+    pub fn add_dynamic_resource(&self, resource: crate::DynamicResource) -> Result<(), BuildError> {
+        self.add_resource_entry(resource.into_entry()?)
+    }
+
+    fn add_resource_entry(&self, entry: ResourceEntry) -> Result<(), BuildError> {
         if self.core.resources.update(|r| r.with(entry).map(Some))? {
             self.resource_list_changed();
         }
