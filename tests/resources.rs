@@ -655,3 +655,56 @@ async fn resources_made_at_run_time_are_listed_and_read() {
         "{error}"
     );
 }
+
+/// The names kept in the server's state, for the async completer below.
+struct Aisles(Vec<&'static str>);
+
+/// Looks the aisles up as a database would: after a wait, in the server's state.
+async fn aisle_names(_prefix: String, context: CompletionContext) -> Vec<&'static str> {
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let aisles = context.state::<Aisles>().expect("given with .state(..)");
+    aisles.0.clone()
+}
+
+/// The aisles' names, found later.
+async fn later(_prefix: String) -> [&'static str; 2] {
+    tokio::task::yield_now().await;
+    ["north", "south"]
+}
+
+/// One aisle of the shop.
+#[mcp_resource(uri = "shop://aisles/{wing}/{aisle}")]
+fn aisle(#[complete(later)] wing: String, #[complete(aisle_names)] aisle: String) -> String {
+    format!("{wing} {aisle}")
+}
+
+/// A completer may be an `async fn` taking the prefix (and the context) by value: its values
+/// are awaited, then filtered and capped as a plain function's.
+#[tokio::test]
+async fn async_completers_are_awaited() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .resource::<aisle>()
+        .state(Aisles(vec!["toys", "tools", "food"]))
+        .build()
+        .unwrap();
+    let client = Checked::connect(&server, "2025-11-25").await;
+    let complete = |name: &str, value: &str| {
+        json!({
+            "ref": {"type": "ref/resource", "uri": "shop://aisles/{wing}/{aisle}"},
+            "argument": {"name": name, "value": value},
+        })
+    };
+    let result = client
+        .request("completion/complete", complete("aisle", "to"))
+        .await
+        .unwrap();
+    assert_eq!(
+        result["completion"],
+        json!({"values": ["toys", "tools"], "total": 2})
+    );
+    let result = client
+        .request("completion/complete", complete("wing", "s"))
+        .await
+        .unwrap();
+    assert_eq!(result["completion"]["values"], json!(["south"]));
+}

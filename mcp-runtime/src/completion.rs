@@ -2,11 +2,14 @@
 //!
 //! A completer is a plain function from the typed prefix (and, optionally, a
 //! [`CompletionContext`]: the arguments already filled in, the server's state) to candidate
-//! values; the runtime filters by prefix, caps the answer at
-//! 100 values and reports `total` and `hasMore`. An argument whose type is an enum completes
-//! from its values with no completer at all.
+//! values, or an `async fn` of the same taken by value (to look them up in a database or over
+//! the network); the runtime filters by prefix, caps the answer at 100 values and reports
+//! `total` and `hasMore`. An argument whose type is an enum completes from its values with no
+//! completer at all.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -113,7 +116,25 @@ impl CompletionContext {
     }
 }
 
-type CompleteFnBox = dyn Fn(&str, &CompletionContext) -> Vec<String> + Send + Sync;
+type CompleteFnBox = dyn Fn(&str, &CompletionContext) -> Candidates + Send + Sync;
+
+/// What a completer gives: its values now, or a future of them.
+pub enum Candidates {
+    /// Values found at once (a plain function's).
+    Ready(Vec<String>),
+    /// Values still to be found (an `async fn`'s).
+    Later(Pin<Box<dyn Future<Output = Vec<String>> + Send>>),
+}
+
+impl Candidates {
+    /// The values, once found.
+    pub(crate) async fn found(self) -> Vec<String> {
+        match self {
+            Candidates::Ready(values) => values,
+            Candidates::Later(values) => values.await,
+        }
+    }
+}
 
 /// A function suggesting values for one argument.
 #[derive(Clone)]
@@ -121,14 +142,15 @@ pub struct Completer(Arc<CompleteFnBox>);
 
 impl Completer {
     /// Wraps `fn(prefix) -> values` or `fn(prefix, &CompletionContext) -> values`, where
-    /// values is any iterable of strings.
+    /// values is any iterable of strings, or `async fn(prefix: String) -> values` or
+    /// `async fn(prefix: String, context: CompletionContext) -> values`.
     pub fn new<F: CompleteFn<M>, M>(function: F) -> Completer {
         Completer(Arc::new(move |prefix, context| {
             function.complete(prefix, context)
         }))
     }
 
-    pub(crate) fn candidates(&self, prefix: &str, context: &CompletionContext) -> Vec<String> {
+    pub(crate) fn candidates(&self, prefix: &str, context: &CompletionContext) -> Candidates {
         (self.0)(prefix, context)
     }
 }
@@ -144,11 +166,11 @@ impl std::fmt::Debug for Completer {
     message = "`{Self}` is not a completer function",
     label = "not a completer",
     note = "`#[complete(f)]` names a function taking the typed prefix, `fn f(prefix: &str) -> Vec<String>`, or the prefix and a context, `fn f(prefix: &str, context: &CompletionContext) -> Vec<String>`, whose `context.argument(name)` is an argument already given and `context.state::<T>()` the server's state (it takes no `State<T>` parameter)",
-    note = "it may return any iterable of strings (`Vec<String>`, `Vec<&'static str>`, `[&str; N]`, ...), and must be `Send + Sync + 'static` (a plain `fn` is)"
+    note = "it may return any iterable of strings (`Vec<String>`, `Vec<&'static str>`, `[&str; N]`, ...), and must be `Send + Sync + 'static` (a plain `fn` is); an `async fn` takes them by value: `async fn f(prefix: String, context: CompletionContext) -> Vec<String>` (or the prefix alone)"
 )]
 pub trait CompleteFn<M>: Send + Sync + 'static {
     /// Candidate values for `prefix`.
-    fn complete(&self, prefix: &str, context: &CompletionContext) -> Vec<String>;
+    fn complete(&self, prefix: &str, context: &CompletionContext) -> Candidates;
 
     /// The function as a [`Completer`]. Generated code calls this rather than
     /// [`Completer::new`], so that a path naming no completer is reported on the path alone.
@@ -168,6 +190,23 @@ pub enum PrefixOnly {}
 #[derive(Debug)]
 pub enum WithContext {}
 
+/// Marker: an `async` completer taking the prefix only.
+#[derive(Debug)]
+pub enum AsyncPrefixOnly {}
+
+/// Marker: an `async` completer taking the prefix and the context.
+#[derive(Debug)]
+pub enum AsyncWithContext {}
+
+/// The values of a completer's iterable.
+fn values<I>(values: I) -> Vec<String>
+where
+    I: IntoIterator,
+    I::Item: Into<String>,
+{
+    values.into_iter().map(Into::into).collect()
+}
+
 #[diagnostic::do_not_recommend]
 impl<F, I> CompleteFn<PrefixOnly> for F
 where
@@ -175,8 +214,8 @@ where
     I: IntoIterator,
     I::Item: Into<String>,
 {
-    fn complete(&self, prefix: &str, _context: &CompletionContext) -> Vec<String> {
-        self(prefix).into_iter().map(Into::into).collect()
+    fn complete(&self, prefix: &str, _context: &CompletionContext) -> Candidates {
+        Candidates::Ready(values(self(prefix)))
     }
 }
 
@@ -187,8 +226,36 @@ where
     I: IntoIterator,
     I::Item: Into<String>,
 {
-    fn complete(&self, prefix: &str, context: &CompletionContext) -> Vec<String> {
-        self(prefix, context).into_iter().map(Into::into).collect()
+    fn complete(&self, prefix: &str, context: &CompletionContext) -> Candidates {
+        Candidates::Ready(values(self(prefix, context)))
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<F, Fut, I> CompleteFn<AsyncPrefixOnly> for F
+where
+    F: Fn(String) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = I> + Send + 'static,
+    I: IntoIterator,
+    I::Item: Into<String>,
+{
+    fn complete(&self, prefix: &str, _context: &CompletionContext) -> Candidates {
+        let found = self(prefix.to_owned());
+        Candidates::Later(Box::pin(async move { values(found.await) }))
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<F, Fut, I> CompleteFn<AsyncWithContext> for F
+where
+    F: Fn(String, CompletionContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = I> + Send + 'static,
+    I: IntoIterator,
+    I::Item: Into<String>,
+{
+    fn complete(&self, prefix: &str, context: &CompletionContext) -> Candidates {
+        let found = self(prefix.to_owned(), context.clone());
+        Candidates::Later(Box::pin(async move { values(found.await) }))
     }
 }
 
@@ -234,14 +301,33 @@ mod tests {
         vec![format!("{}-x", context.argument("a").unwrap_or("none"))]
     }
 
-    #[test]
-    fn both_kinds_of_function_complete() {
+    async fn looked_up(prefix: String) -> Vec<String> {
+        tokio::task::yield_now().await;
+        vec![format!("{prefix}-found")]
+    }
+
+    async fn looked_up_by_context(_prefix: String, context: CompletionContext) -> [String; 1] {
+        tokio::task::yield_now().await;
+        [format!("{}-later", context.argument("a").unwrap_or("none"))]
+    }
+
+    #[tokio::test]
+    async fn plain_and_async_functions_complete() {
         let context = CompletionContext {
             arguments: [("a".to_owned(), "A".to_owned())].into(),
             ..CompletionContext::default()
         };
-        assert_eq!(Completer::new(tones).candidates("w", &context).len(), 3);
-        assert_eq!(Completer::new(by_context).candidates("", &context), ["A-x"]);
+        let found = |completer: Completer, prefix: &str| {
+            let candidates = completer.candidates(prefix, &context);
+            async move { candidates.found().await }
+        };
+        assert_eq!(found(Completer::new(tones), "w").await.len(), 3);
+        assert_eq!(found(Completer::new(by_context), "").await, ["A-x"]);
+        assert_eq!(found(Completer::new(looked_up), "p").await, ["p-found"]);
+        assert_eq!(
+            found(Completer::new(looked_up_by_context), "").await,
+            ["A-later"]
+        );
     }
 
     #[test]

@@ -384,7 +384,7 @@ mod transport;
 
 pub use args::{ArgumentSpec, ArgumentSpecs, StringArgs};
 pub use auth::caller::Caller;
-pub use completion::{CompleteFn, Completer, CompletionContext};
+pub use completion::{Candidates, CompleteFn, Completer, CompletionContext};
 pub use context::{
     ClientError, Context, Elicitation, LoggingLevel, Root, SamplingRequest, SamplingResponse,
     Shareable, State, UrlElicitation,

@@ -8,7 +8,7 @@ use super::Request;
 use super::params_object::ParamsObject;
 use crate::args::ArgumentSpec;
 use crate::auth::{Scopes, refused};
-use crate::completion::{Completion, CompletionContext};
+use crate::completion::{Candidates, Completion, CompletionContext};
 use crate::jsonrpc::RpcError;
 use crate::suggest::did_you_mean;
 
@@ -44,7 +44,10 @@ impl Reference {
 }
 
 /// `completion/complete`: the values a prompt argument or template variable may take.
-pub(super) fn complete(request: &Request<'_>, params: Option<&str>) -> Result<Vec<u8>, RpcError> {
+pub(super) async fn complete(
+    request: &Request<'_>,
+    params: Option<&str>,
+) -> Result<Vec<u8>, RpcError> {
     let server = request.server();
     let params = ParamsObject::of("completion/complete", params)?;
     let reference = Reference::read(&params)?;
@@ -97,8 +100,11 @@ pub(super) fn complete(request: &Request<'_>, params: Option<&str>) -> Result<Ve
     let context = CompletionContext::new(arguments, Arc::clone(&server.state));
     let candidates = match &spec.completer {
         Some(completer) => completer.candidates(&value, &context),
-        None => spec.choices.clone(),
+        None => Candidates::Ready(spec.choices.clone()),
     };
+    // The catalogs are not held across a completer's wait (a list change may replace them).
+    drop((prompts, resources));
+    let candidates = candidates.found().await;
     let completion = Completion::filter(candidates, &value);
     Ok(request.reply(&json!({ "completion": completion })))
 }

@@ -250,7 +250,7 @@ pub(crate) async fn route(
             list::list(&request, params, "prompts/list", "prompts", &prompts)
         }
         "prompts/get" => apart(prompts_get::get_prompt(&request, params)).await,
-        "completion/complete" => completion_complete::complete(&request, params),
+        "completion/complete" => apart(completion_complete::complete(&request, params)).await,
         "logging/setLevel" => set_level(session, id, params),
         #[cfg(feature = "tasks")]
         "tasks/get" if request.envelope().is_some() => tasks::get(&request, params).await,
