@@ -39,20 +39,26 @@ pub(crate) fn tool(func: &HandlerFn, attr: &ToolAttr, name: &str, errors: &mut E
             ),
         }
     }
-    let mut headers: Vec<String> = Vec::new();
-    for header in func.params.iter().filter_map(|param| param.header.as_ref()) {
+    // Each header name (lowercase) with the parameter mirrored into it.
+    let mut headers: Vec<(String, &syn::Ident)> = Vec::new();
+    for param in &func.params {
+        let Some(header) = &param.header else {
+            continue;
+        };
         let name = header.name.value();
+        let lowercase = name.to_ascii_lowercase();
         if let Some(problem) = header_name_problem(&name) {
             errors.at(&header.name, problem);
-        } else if headers.contains(&name.to_ascii_lowercase()) {
+        } else if let Some((_, first)) = headers.iter().find(|(taken, _)| *taken == lowercase) {
             errors.at(
                 &header.name,
                 format!(
-                    "another parameter of this tool is mirrored into `Mcp-Param-{name}` already (header names ignore case): give each its own name"
+                    "`{first}` is mirrored into `Mcp-Param-{name}` already (header names ignore case): give `{}` a header of its own",
+                    param.ident
                 ),
             );
         } else {
-            headers.push(name.to_ascii_lowercase());
+            headers.push((lowercase, &param.ident));
         }
     }
     for param in &func.params {

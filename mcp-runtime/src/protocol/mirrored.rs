@@ -18,7 +18,6 @@ pub(crate) struct MirroredArgument {
 
 impl MirroredArgument {
     /// The argument's path as a reader finds it: `region`, or `target.region`.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn dotted(&self) -> String {
         self.path.join(".")
     }
@@ -35,15 +34,15 @@ pub(crate) fn mirrored_arguments(
     let mut found = Vec::new();
     let mut path = Vec::new();
     walk(input_schema, true, &mut path, &mut found)?;
-    let mut names: Vec<&str> = Vec::with_capacity(found.len());
-    for argument in &found {
-        if names.contains(&argument.header.as_str()) {
+    for (index, argument) in found.iter().enumerate() {
+        if let Some(first) = found[..index].iter().find(|a| a.header == argument.header) {
             return Err(format!(
-                "two properties are mirrored into `{}` (x-mcp-header names ignore case): give each its own name",
+                "`{}` and `{}` are both mirrored into `{}` (x-mcp-header names ignore case): give each its own name",
+                first.dotted(),
+                argument.dotted(),
                 argument.header
             ));
         }
-        names.push(&argument.header);
     }
     Ok(found)
 }
@@ -207,7 +206,7 @@ mod tests {
                 json!({"properties": {
                     "a": {"type": "string", "x-mcp-header": "Region"},
                     "b": {"type": "string", "x-mcp-header": "REGION"}}}),
-                "two properties are mirrored into `mcp-param-region`",
+                "`a` and `b` are both mirrored into `mcp-param-region`",
             ),
             (
                 json!({"properties": {"a": {"type": "number", "x-mcp-header": "A"}}}),
