@@ -131,8 +131,14 @@ fn opened_inside(file: &std::fs::File, root: &Path) -> bool {
 /// # std::fs::remove_dir_all(&root).ok();
 /// ```
 pub fn list_files(root: &Path, max_entries: usize) -> Vec<String> {
-    let Ok(root) = root.canonicalize() else {
-        return Vec::new();
+    let root = match root.canonicalize() {
+        Ok(root) => root,
+        Err(error) => {
+            // A folder that is not there lists nothing, and says so (at most once a second).
+            static UNREADABLE: crate::limit_log::LimitLog = crate::limit_log::LimitLog::new();
+            UNREADABLE.hit(|| unreadable_root(root, &error));
+            return Vec::new();
+        }
     };
     let mut found = Vec::new();
     let mut budget = max_entries;
@@ -173,9 +179,29 @@ pub fn list_files(root: &Path, max_entries: usize) -> Vec<String> {
     found
 }
 
+/// The line that says why `list_files` lists nothing from `root`.
+fn unreadable_root(root: &Path, error: &std::io::Error) -> String {
+    format!(
+        "list_files: cannot read the folder `{}` ({error}): nothing is listed",
+        root.display()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_that_is_not_there_lists_nothing_and_is_named() {
+        let missing = std::env::temp_dir().join(format!("mcp-no-such-{}", std::process::id()));
+        assert!(list_files(&missing, 10).is_empty());
+        let error = missing.canonicalize().unwrap_err();
+        let line = unreadable_root(&missing, &error);
+        assert!(
+            line.contains(&missing.display().to_string()) && line.contains("nothing is listed"),
+            "{line}"
+        );
+    }
 
     /// SECURITY.md, "The `files` example": the file a descriptor is open on is checked
     /// against the root, so a folder swapped for a link between the check and the open is
