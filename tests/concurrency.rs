@@ -399,20 +399,25 @@ async fn limits_of_zero_are_refused_before_serving() {
         .max_message_bytes(0)
         .max_uri_bytes(0)
         .max_request_bytes_in_flight(0)
+        .task_limits(mcp_runtime::tasks::TaskLimits {
+            max_live: 0,
+            max_bytes: 0,
+            ..Default::default()
+        })
         .build()
         .err()
         .expect("zero limits are refused")
         .to_string();
     for setting in [
-        "max_message_bytes",
-        "max_uri_bytes",
-        "max_request_bytes_in_flight",
+        "ServerBuilder::max_message_bytes",
+        "ServerBuilder::max_uri_bytes",
+        "ServerBuilder::max_request_bytes_in_flight",
+        "TaskLimits::max_live",
+        "TaskLimits::max_bytes",
     ] {
-        assert!(
-            error.contains(&format!("`ServerBuilder::{setting}` is 0")),
-            "{error}"
-        );
+        assert!(error.contains(&format!("`{setting}` is 0")), "{error}");
     }
+    assert!(!error.contains("max_live_per_caller"), "{error}");
     let server = Server::builder(mcp_runtime::server_info!())
         .build()
         .unwrap();

@@ -560,6 +560,12 @@ impl ServerBuilder {
                 "ServerBuilder::max_uri_bytes",
                 self.subscriptions.max_uri_bytes,
             ),
+            ("TaskLimits::max_live", self.task_limits.max_live),
+            (
+                "TaskLimits::max_live_per_caller",
+                self.task_limits.max_live_per_caller,
+            ),
+            ("TaskLimits::max_bytes", self.task_limits.max_bytes),
         ] {
             if value == 0 {
                 problems.push(BuildProblem::ZeroLimit { setting });

@@ -87,6 +87,10 @@ pub struct TaskLimits {
     /// subject of its token say), so that one client cannot take them all; tasks without a
     /// caller (an unprotected server) count only toward `max_live`.
     pub max_live_per_caller: usize,
+    /// The bytes the tasks held may take: each task's arguments (the call's params as
+    /// received), the answers given to it and its result, counted as JSON text, until the task
+    /// expires; a call that would take more is refused.
+    pub max_bytes: usize,
     /// How long a task is kept from its creation (`ttlMs`); a task still running then is stopped.
     pub ttl: Duration,
     /// How often a client is told to poll (`pollIntervalMs`).
@@ -94,11 +98,13 @@ pub struct TaskLimits {
 }
 
 impl Default for TaskLimits {
-    /// 1024 tasks (256 of one caller), kept 10 minutes each, polled every 500 ms.
+    /// 1024 tasks (256 of one caller) taking at most 64 MiB, kept 10 minutes each, polled
+    /// every 500 ms.
     fn default() -> TaskLimits {
         TaskLimits {
             max_live: 1024,
             max_live_per_caller: 256,
+            max_bytes: 64 * 1024 * 1024,
             ttl: Duration::from_secs(600),
             poll_interval: Duration::from_millis(500),
         }

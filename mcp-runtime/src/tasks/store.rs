@@ -3,6 +3,7 @@
 //! those other instances run (with Redis).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -25,6 +26,9 @@ pub(crate) struct Task {
     changes: broadcast::Sender<String>,
     /// Where its record is written for the other instances.
     shared: Arc<dyn SharedTasks>,
+    /// The bytes it holds, toward [`TaskLimits::max_bytes`]: its arguments, then the answers
+    /// taken and its result, as JSON text.
+    held: AtomicUsize,
 }
 
 /// What changes as a task runs.
@@ -103,6 +107,7 @@ impl Task {
                 .position(|(asked, _)| *asked == key)
             {
                 state.record.pending.remove(at);
+                self.held.fetch_add(json_bytes(&answer), Ordering::Relaxed);
                 state.answers.insert(key, answer);
                 taken = true;
             }
@@ -132,6 +137,11 @@ impl Task {
             Status::Failed
         };
         state.record.pending.clear();
+        let bytes = match &outcome {
+            Ok(result) => json_bytes(result),
+            Err(error) => json_bytes(error),
+        };
+        self.held.fetch_add(bytes, Ordering::Relaxed);
         state.record.outcome = Some(outcome);
         state.abort = None;
         state.record.last_updated_at = SystemTime::now();
@@ -199,11 +209,16 @@ impl TaskStore {
         self.changes.subscribe()
     }
 
-    /// A new working task of `owner`, held (and shared) before it is returned: a `tasks/get`
-    /// right after finds it, on any instance. -32603 when this instance holds `max_live`
-    /// tasks already, or `max_live_per_caller` of `owner`'s, or when the shared store does not
-    /// answer.
-    pub(crate) async fn create(&self, owner: Option<String>) -> Result<Arc<Task>, RpcError> {
+    /// A new working task of `owner`, whose arguments take `bytes`, held (and shared) before
+    /// it is returned: a `tasks/get` right after finds it, on any instance. -32603 when this
+    /// instance holds `max_live` tasks already, or `max_live_per_caller` of `owner`'s, or when
+    /// its tasks with these arguments would take more than `max_bytes`, or when the shared
+    /// store does not answer.
+    pub(crate) async fn create(
+        &self,
+        owner: Option<String>,
+        bytes: usize,
+    ) -> Result<Arc<Task>, RpcError> {
         let now = SystemTime::now();
         let task = {
             let mut tasks = self.tasks.lock().expect("lock poisoned");
@@ -222,6 +237,16 @@ impl TaskStore {
                         "you hold {max} tasks on this server, its limit per caller (TaskLimits::max_live_per_caller): try again when some have expired"
                     )));
                 }
+            }
+            let held: usize = tasks
+                .values()
+                .map(|task| task.held.load(Ordering::Relaxed))
+                .sum();
+            let max = self.limits.max_bytes;
+            if held.saturating_add(bytes) > max {
+                return Err(RpcError::internal(format!(
+                    "the tasks this server holds take {held} bytes (their arguments, answers and results), and this call's {bytes} more would pass its limit of {max} (TaskLimits::max_bytes): try again when some have expired"
+                )));
             }
             let id = new_id();
             let record = TaskRecord {
@@ -244,6 +269,7 @@ impl TaskStore {
                 answered: Notify::new(),
                 changes: self.changes.clone(),
                 shared: Arc::clone(&self.shared),
+                held: AtomicUsize::new(bytes),
             });
             tasks.insert(task.id.clone(), Arc::clone(&task));
             task
@@ -370,6 +396,24 @@ fn unavailable(why: &str) -> RpcError {
     ))
 }
 
+/// The length of `value`'s compact JSON text, counted without writing it.
+fn json_bytes(value: &impl serde::Serialize) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // A value that does not serialize is not held as text either.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
+}
+
 /// 128 random bits, hex: not guessable, so an id is all a client needs to name its task.
 fn new_id() -> String {
     let mut bytes = [0u8; 16];
@@ -398,15 +442,15 @@ mod tests {
     #[tokio::test]
     async fn refuses_beyond_the_cap_and_forgets_expired_tasks() {
         let store = store(2, Duration::from_secs(60));
-        store.create(None).await.unwrap();
-        store.create(None).await.unwrap();
-        let error = store.create(None).await.err().unwrap();
+        store.create(None, 0).await.unwrap();
+        store.create(None, 0).await.unwrap();
+        let error = store.create(None, 0).await.err().unwrap();
         assert!(error.to_string().contains("holds 2 tasks"), "{error}");
 
         let store = self::store(1, Duration::ZERO);
-        let first = store.create(None).await.unwrap();
+        let first = store.create(None, 0).await.unwrap();
         assert!(store.get(&first.id, None).is_none());
-        store.create(None).await.unwrap();
+        store.create(None, 0).await.unwrap();
         assert_eq!(first.record().status, Status::Cancelled);
     }
 
@@ -423,9 +467,9 @@ mod tests {
             Arc::new(NotShared),
         );
         let alice = || Some("iss alice".to_owned());
-        store.create(alice()).await.unwrap();
-        store.create(alice()).await.unwrap();
-        let error = store.create(alice()).await.err().unwrap();
+        store.create(alice(), 0).await.unwrap();
+        store.create(alice(), 0).await.unwrap();
+        let error = store.create(alice(), 0).await.err().unwrap();
         assert!(
             error.to_string().contains("you hold 2 tasks")
                 && error
@@ -433,16 +477,49 @@ mod tests {
                     .contains("TaskLimits::max_live_per_caller"),
             "{error}"
         );
-        store.create(Some("iss bob".to_owned())).await.unwrap();
+        store.create(Some("iss bob".to_owned()), 0).await.unwrap();
         for _ in 0..3 {
-            store.create(None).await.unwrap();
+            store.create(None, 0).await.unwrap();
         }
+    }
+
+    /// RELIABILITY.md, "Tasks": the tasks held take at most `max_bytes`, counting each
+    /// one's arguments, then the answers taken and its result; a call that would pass it is
+    /// refused, naming the limit, until tasks expire.
+    #[tokio::test]
+    async fn the_tasks_held_take_at_most_max_bytes() {
+        let store = TaskStore::new(
+            TaskLimits {
+                max_bytes: 100,
+                ttl: Duration::from_millis(300),
+                ..TaskLimits::default()
+            },
+            Arc::new(NotShared),
+        );
+        let first = store.create(None, 40).await.unwrap();
+        let error = store.create(None, 61).await.err().unwrap().to_string();
+        assert!(
+            error.contains("take 40 bytes")
+                && error.contains("this call's 61 more")
+                && error.contains("TaskLimits::max_bytes"),
+            "{error}"
+        );
+        // An answer taken and the result count too: 40 + 12 + 12 of 100.
+        first.lock().record.pending = vec![("q".into(), json!({}))];
+        first.answer(Map::from_iter([("q".into(), json!({"ok": "yes"}))]));
+        first.finish(Ok(json!({"result": 1})));
+        assert_eq!(first.held.load(Ordering::Relaxed), 40 + 12 + 12);
+        assert!(store.create(None, 37).await.is_err());
+        store.create(None, 36).await.unwrap();
+        // Expired, they hold nothing.
+        tokio::time::sleep(Duration::from_millis(350)).await;
+        store.create(None, 100).await.unwrap();
     }
 
     #[tokio::test]
     async fn a_task_is_its_owners_only() {
         let store = store(4, Duration::from_secs(60));
-        let task = store.create(Some("iss alice".into())).await.unwrap();
+        let task = store.create(Some("iss alice".into()), 0).await.unwrap();
         assert!(store.get(&task.id, Some("iss alice")).is_some());
         assert!(store.get(&task.id, Some("iss mallory")).is_none());
         assert!(store.get(&task.id, None).is_none());
@@ -453,7 +530,7 @@ mod tests {
     #[tokio::test]
     async fn answers_only_pending_questions_and_ends_once() {
         let store = store(4, Duration::from_secs(60));
-        let task = store.create(None).await.unwrap();
+        let task = store.create(None, 0).await.unwrap();
         task.lock().record.pending = vec![("a".into(), json!({})), ("b".into(), json!({}))];
         task.answer(Map::from_iter([
             ("a".into(), json!(1)),

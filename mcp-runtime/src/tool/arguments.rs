@@ -177,6 +177,19 @@ impl Arguments {
         }
     }
 
+    /// The bytes these arguments hold as JSON text: the params received (for arguments read
+    /// from text), or the object's compact text.
+    #[cfg(feature = "tasks")]
+    pub(crate) fn held_bytes(&self) -> usize {
+        match &self.source {
+            Source::Raw { text, .. } => text.len(),
+            Source::Map(map) => map
+                .iter()
+                .map(|(name, value)| name.len() + compact_text(value).len() + 4)
+                .sum(),
+        }
+    }
+
     /// The whole `arguments` object (without what parameters have taken).
     pub fn into_map(self) -> Map<String, Value> {
         match self.source {

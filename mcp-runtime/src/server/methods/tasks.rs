@@ -103,7 +103,9 @@ pub(super) async fn start(
     }
     let server = request.server();
     let owner = request.state.sink.authentication().owner();
-    let task = server.tasks.create(owner).await?;
+    let task = (server.tasks)
+        .create(owner, rerun.arguments.held_bytes())
+        .await?;
     let run = tokio::spawn(run(Arc::clone(&task), call, round, rerun));
     task.set_abort(run.abort_handle());
     Ok(encode_result(
