@@ -25,7 +25,7 @@ impl Context {
     pub fn progress_token(&self) -> Option<&Value> {
         self.state
             .meta
-            .member_text("progressToken")
+            .progress_token()
             .filter(|token| is_progress_token(token.get()))?;
         self.meta()?.get("progressToken")
     }
@@ -40,7 +40,7 @@ impl Context {
         let Some(token) = self
             .state
             .meta
-            .member_text("progressToken")
+            .progress_token()
             .filter(|token| is_progress_token(token.get()))
         else {
             return;
@@ -59,7 +59,7 @@ impl Context {
         self.notify(
             "notifications/progress",
             &ProgressParams {
-                progress_token: &token,
+                progress_token: token,
                 progress,
                 total,
                 message,

@@ -224,6 +224,9 @@ pub(crate) struct LazyMeta {
     /// times what an uncontended lock costs, and every stateless request sets it.
     params: Mutex<Option<Arc<str>>>,
     parsed: OnceLock<Option<Map<String, Value>>>,
+    /// `_meta.progressToken`'s text, found once: progress may be reported many times, and
+    /// finding it scans the params.
+    progress_token: OnceLock<Option<Box<RawValue>>>,
 }
 
 impl LazyMeta {
@@ -235,10 +238,18 @@ impl LazyMeta {
             .get_or_insert(params);
     }
 
+    /// The JSON text of `_meta.progressToken`, exactly as the client wrote it (see
+    /// [`member_text`](Self::member_text)).
+    pub(crate) fn progress_token(&self) -> Option<&RawValue> {
+        self.progress_token
+            .get_or_init(|| self.member_text("progressToken"))
+            .as_deref()
+    }
+
     /// The JSON text of `_meta`'s member `name`, exactly as the client wrote it (the last
     /// one, as [`LazyMeta::get`] reads a member named twice); `None` without one, or when the
     /// params give `_meta` twice (which `get` refuses too).
-    pub(crate) fn member_text(&self, name: &str) -> Option<Box<RawValue>> {
+    fn member_text(&self, name: &str) -> Option<Box<RawValue>> {
         let params = self.params.lock().expect("lock poisoned").clone()?;
         let mut members = Members::of(&params)?;
         let mut meta = None;
