@@ -95,6 +95,10 @@ impl crate::stderr::Deferred for LimitLog {
             // Still the second of a line, which the next line says them with.
             return None;
         }
+        self.last_line()
+    }
+
+    fn last_line(&self) -> Option<String> {
         let unsaid = self.unsaid.swap(0, Ordering::Relaxed);
         let said = self.said.lock().unwrap_or_else(PoisonError::into_inner);
         (unsaid > 0).then(|| unsaid_line(&said, unsaid))
@@ -155,5 +159,22 @@ mod tests {
             unsaid_line("a limit was hit", 4),
             "mcp: 4 more time(s) in the second after: a limit was hit"
         );
+    }
+
+    /// When the process ends (the end of serving flushes stderr) within a limit's second, the
+    /// hits left unsaid are said then.
+    #[test]
+    fn hits_left_unsaid_are_said_when_stderr_is_flushed_at_the_end() {
+        static LOG: LimitLog = LimitLog::new();
+        let into_second = epoch().elapsed().subsec_millis();
+        if into_second > 500 {
+            std::thread::sleep(Duration::from_millis(u64::from(1010 - into_second)));
+        }
+        for _ in 0..3 {
+            LOG.hit(|| "a limit was hit before the end".to_owned());
+        }
+        assert_eq!(LOG.unsaid.load(Ordering::Relaxed), 2);
+        crate::stderr::flush(Duration::from_secs(2));
+        assert_eq!(LOG.unsaid.load(Ordering::Relaxed), 0);
     }
 }

@@ -41,6 +41,9 @@ pub(crate) fn line(text: impl Display) {
 /// left to say.
 pub(crate) trait Deferred: Sync {
     fn line(&self) -> Option<String>;
+
+    /// The line, asked before its time because the process ends ([`flush`]).
+    fn last_line(&self) -> Option<String>;
 }
 
 /// Asks `source` for a line at `at` (or soon after), on the thread that writes stderr, and
@@ -211,17 +214,22 @@ impl Backlog {
             drop(state);
             let lines: Vec<String> = due.iter().filter_map(|(_, source)| source.line()).collect();
             state = self.lock();
-            for line in lines {
-                let bytes = format!("{line}\n").into_bytes();
-                if state.held + bytes.len() > self.capacity.load(Ordering::Relaxed) {
-                    state.dropped += bytes.len();
-                } else {
-                    state.held += bytes.len();
-                    state.queue.push_back(bytes);
-                }
-            }
+            self.queue_lines(&mut state, lines);
         }
         state
+    }
+
+    /// Queues `lines` (a newline added to each), dropping what does not fit.
+    fn queue_lines(&self, state: &mut State, lines: Vec<String>) {
+        for line in lines {
+            let bytes = format!("{line}\n").into_bytes();
+            if state.held + bytes.len() > self.capacity.load(Ordering::Relaxed) {
+                state.dropped += bytes.len();
+            } else {
+                state.held += bytes.len();
+                state.queue.push_back(bytes);
+            }
+        }
     }
 
     fn write_forever(&self, mut out: impl Write) {
@@ -255,6 +263,18 @@ impl Backlog {
     fn wait_written(&self, limit: Duration) {
         let deadline = Instant::now() + limit;
         let mut state = self.lock();
+        // The lines due later are said now: there is no later.
+        let later = std::mem::take(&mut state.later);
+        if !later.is_empty() {
+            drop(state);
+            let lines = later
+                .iter()
+                .filter_map(|(_, source)| source.last_line())
+                .collect();
+            state = self.lock();
+            self.queue_lines(&mut state, lines);
+            self.changed.notify_all();
+        }
         while !state.queue.is_empty() || state.writing || state.forwarders > 0 {
             let Some(left) = deadline.checked_duration_since(Instant::now()) else {
                 return;
