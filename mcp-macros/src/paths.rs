@@ -176,7 +176,9 @@ pub(crate) const RETURN_KINDS: &[&str] = &[
     "ViaDirectResultOfAnyError",
     "ViaSerializedResultOfAnyError",
     "ViaSerializedInPartResult",
+    "ViaDescribedInPartResult",
     "ViaSerializedInPart",
+    "ViaDescribedInPart",
     "ViaUnsupported",
 ];
 

@@ -725,8 +725,9 @@ pub mod __private {
     pub use crate::completion::CompleteFn;
     pub use crate::context::Context;
     pub use crate::handler::{
-        Absent, ArgumentSource, Convert, Direct, Failure, FromArguments, FromRequestContext, Param,
-        Probe, Registration, Returns, Serialized, SerializedInPart, kinds,
+        Absent, ArgumentSource, Convert, DescribedInPart, Direct, Failure, FromArguments,
+        FromRequestContext, Param, Probe, Registration, Returns, Serialized, SerializedInPart,
+        kinds,
     };
     pub use crate::handler_error::HandlerError;
     pub use crate::prompt::{IntoPromptResult, Prompt};

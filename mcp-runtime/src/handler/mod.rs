@@ -21,7 +21,8 @@ pub use param::{ArgumentSource, Param};
 pub use registration::Registration;
 pub(crate) use registration::registered;
 pub use returns::{
-    Absent, Convert, Direct, Failure, Probe, Returns, Serialized, SerializedInPart, kinds,
+    Absent, Convert, DescribedInPart, Direct, Failure, Probe, Returns, Serialized,
+    SerializedInPart, kinds,
 };
 pub use supply::{FromArguments, FromContext, FromRequestContext, Requirements};
 

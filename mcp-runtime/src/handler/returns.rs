@@ -23,7 +23,7 @@
 //! ([`SerializedInPart`]: for a tool, `Serialize` without `JsonSchema`), alone or as a
 //! `Result`'s `Ok`, selects rule 2 anyway, whose impl then asks for the rest, so that the
 //! compiler names the type and the trait missing (`Gift: JsonSchema`, where `Gift` may sit
-//! inside a `Vec`); a type that fits no rule selects [`Unsupported`](kinds::Unsupported),
+//! inside a `Vec`; `Gift: Serialize` for the other part, [`DescribedInPart`]); a type that fits no rule selects [`Unsupported`](kinds::Unsupported),
 //! which each kind implements asking for its own conversion trait, reported with the kind's
 //! "cannot be returned" message.
 
@@ -70,6 +70,11 @@ pub trait Absent: Returns {
 /// trait.
 pub trait SerializedInPart<K: Returns> {}
 
+/// The other part of what rule 2 needs, where there are two (a tool's structured output:
+/// `JsonSchema` without `Serialize`): given rule 2 all the same, as [`SerializedInPart`], so
+/// that the compiler names the trait missing. No type has both parts without rule 2 itself.
+pub trait DescribedInPart<K: Returns> {}
+
 /// Rule 3: an error an `Err` of which becomes the kind's failure.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not `Display`, so an `Err` of it cannot be reported to the client",
@@ -108,7 +113,10 @@ impl<K, R> Default for Probe<K, R> {
 
 /// The kinds, one per rule, and the levels of the probe that select them.
 pub mod kinds {
-    use super::{Absent, Convert, Direct, Failure, Probe, Returns, Serialized, SerializedInPart};
+    use super::{
+        Absent, Convert, DescribedInPart, Direct, Failure, Probe, Returns, Serialized,
+        SerializedInPart,
+    };
 
     /// Rule 1.
     pub struct DirectKind;
@@ -188,8 +196,17 @@ pub mod kinds {
         [K: Returns, T: SerializedInPart<K>, E], &&Probe<K, Result<T, E>>
     );
     level!(
+        /// Level 2 too: `Result<T: DescribedInPart, E>` (never both parts: that is level 3).
+        ViaDescribedInPartResult, SerializedOrError,
+        [K: Returns, T: DescribedInPart<K>, E], &&Probe<K, Result<T, E>>
+    );
+    level!(
         /// Level 1: `T: SerializedInPart`, as level 2.
         ViaSerializedInPart, SerializedKind, [K: Returns, T: SerializedInPart<K>], &Probe<K, T>
+    );
+    level!(
+        /// Level 1 too: `T: DescribedInPart`.
+        ViaDescribedInPart, SerializedKind, [K: Returns, T: DescribedInPart<K>], &Probe<K, T>
     );
     level!(
         /// Level 0: anything else.

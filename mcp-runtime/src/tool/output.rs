@@ -16,7 +16,9 @@ use std::sync::OnceLock;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::handler::{Convert, Direct, Failure, Returns, Serialized, SerializedInPart, kinds};
+use crate::handler::{
+    Convert, DescribedInPart, Direct, Failure, Returns, Serialized, SerializedInPart, kinds,
+};
 use crate::handler_error::HandlerError;
 use crate::protocol::{CallToolResult, Content, OutputSchema};
 use crate::schema::output_schema_for;
@@ -134,6 +136,10 @@ impl<T: Serialize + JsonSchema> Serialized<ToolReturns> for T {
 /// does): given structured output all the same, whose bound then names the type without a
 /// schema.
 impl<T: Serialize> SerializedInPart<ToolReturns> for T {}
+
+/// `JsonSchema` without `Serialize`: given structured output all the same, whose bound then
+/// names the type that does not serialize.
+impl<T: JsonSchema> DescribedInPart<ToolReturns> for T {}
 
 #[diagnostic::do_not_recommend]
 impl<E: Display> Failure<ToolReturns> for E {
