@@ -198,6 +198,40 @@ fn end_of_input_stops_the_server_after_replies_in_flight_are_written() {
     assert_eq!(replies[0]["result"]["content"][0]["text"], "waited 300 ms");
 }
 
+/// At the end of input the client may still read: an open `subscriptions/listen` (revision
+/// 2026-07-28) is ended as the server ends one, with its complete result tagged with its
+/// `subscriptionId` (basic/patterns/subscriptions, "Graceful Closure"), before the server
+/// exits; before, it was dropped without a reply.
+#[test]
+fn at_the_end_of_input_an_open_listen_gets_its_closing_result() {
+    let mut server = Running::start("printing", &[]);
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+    });
+    server.send(
+        &json!({"jsonrpc": "2.0", "id": 5, "method": "subscriptions/listen",
+            "params": {"notifications": {"toolsListChanged": true}, "_meta": meta}})
+        .to_string(),
+    );
+    let acknowledged = server.next();
+    assert_eq!(
+        acknowledged["method"], "notifications/subscriptions/acknowledged",
+        "{acknowledged}"
+    );
+    let (rest, stderr, success) = server.finish();
+    assert!(success, "{stderr}");
+    assert_eq!(rest.len(), 1, "{rest:?}");
+    let closing: Value = serde_json::from_str(&rest[0]).unwrap();
+    assert_eq!(closing["id"], 5, "{closing}");
+    assert_eq!(closing["result"]["resultType"], "complete", "{closing}");
+    assert_eq!(
+        closing["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 5,
+        "{closing}"
+    );
+}
+
 /// Over stdio a request enters the in-flight map only when it waits: an id reused while a
 /// request waits is still refused, a waiting request can still be cancelled, and the id of
 /// a request that has finished (at once, or after waiting) can be used again.

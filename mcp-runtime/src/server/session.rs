@@ -423,15 +423,31 @@ impl Session {
     /// The client is gone: the server's own requests fail instead of waiting forever, and
     /// requests that run until the client ends them (listen streams) end now.
     pub(crate) fn close(&self) {
+        self.close_with(false);
+    }
+
+    /// [`close`](Self::close), or (`still_read`: the client sends nothing more, stdin ended,
+    /// but may still read) with each request that runs until the client ends it (a listen
+    /// stream) ended as the server ends one, with its closing result ("Graceful Closure").
+    pub(crate) fn close_with(&self, still_read: bool) {
+        let mut ended = Vec::new();
         self.inflight
             .lock()
             .expect("lock poisoned")
-            .retain(|_, request| {
+            .retain(|id, request| {
                 if request.is_endless() {
+                    // Stopped first, so that nothing of it follows its closing result.
                     request.cancel();
+                    if still_read {
+                        ended.push(id.clone());
+                    }
                 }
                 !request.is_endless()
             });
+        for id in ended {
+            let closing = super::methods::closing_result(&self.server, &id);
+            self.outbound.send(Outgoing::Reply(Some(id)), closing);
+        }
         self.client_requests.fail_all();
     }
 

@@ -66,7 +66,9 @@ impl Server {
             |writer| self.stdio_session(writer),
         )?;
         let read_outcome = serve(input, max, &session, &writer, &mut release, serving).await;
-        session.close();
+        // At the end of input the client may still read: listen streams get their closing
+        // results.
+        session.close_with(matches!(read_outcome, Ok(Ended::Input)));
         match read_outcome {
             // No reply can reach the client any more.
             Ok(Ended::Output) => session.cancel_all(),

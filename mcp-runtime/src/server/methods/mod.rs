@@ -32,7 +32,6 @@ use serde_json::json;
 #[cfg(feature = "http")]
 pub(crate) use completion_complete::{Reference, completing};
 pub(crate) use reply::Reply;
-#[cfg(feature = "http")]
 pub(crate) use subscriptions_listen::closing_result;
 
 use super::params::ParamsLayout;

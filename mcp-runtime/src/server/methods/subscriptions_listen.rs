@@ -7,7 +7,8 @@
 //! `tasks/get` would show it).
 //! The stream ends when the client cancels the request (stdio) or closes it (HTTP); the
 //! server ends it itself with [`closing_result`] ("Graceful Closure") when it stops
-//! publishing changes, and over HTTP when it shuts down (the transport's drain).
+//! publishing changes, over HTTP when it shuts down (the transport's drain), and over stdio
+//! at the end of input (`Session::close_with`).
 
 use serde::Serialize;
 use serde_json::value::RawValue;
