@@ -89,7 +89,7 @@ pub struct TaskLimits {
     pub max_live_per_caller: usize,
     /// The bytes the tasks held may take: each task's arguments (the call's params as
     /// received), the answers given to it and its result, counted as JSON text, until the task
-    /// expires; a call that would take more is refused.
+    /// expires; a call, or a `tasks/update` whose answers would take more, is refused.
     pub max_bytes: usize,
     /// How long a task is kept from its creation (`ttlMs`); a task still running then is stopped.
     pub ttl: Duration,

@@ -15,6 +15,7 @@ use super::TaskLimits;
 use super::record::{Status, TaskRecord};
 use super::shared::{Command, SharedTasks, Unavailable};
 use crate::jsonrpc::RpcError;
+use crate::limit_log::LimitLog;
 
 /// One task this instance runs.
 pub(crate) struct Task {
@@ -95,24 +96,24 @@ impl Task {
         }
     }
 
-    /// Takes the answers to pending questions; keys no pending question has are ignored.
-    pub(crate) fn answer(&self, responses: Map<String, Value>) {
+    /// Takes the answers to pending questions (keys no pending question has are ignored),
+    /// unless together they take more than `room` bytes: then none is taken, and `Err` says
+    /// how many they take.
+    fn answer(&self, responses: Map<String, Value>, room: usize) -> Result<(), usize> {
         let mut state = self.lock();
-        let mut taken = false;
-        for (key, answer) in responses {
-            if let Some(at) = state
-                .record
-                .pending
-                .iter()
-                .position(|(asked, _)| *asked == key)
-            {
-                state.record.pending.remove(at);
-                self.held.fetch_add(json_bytes(&answer), Ordering::Relaxed);
+        let taken: Vec<(String, Value)> = responses
+            .into_iter()
+            .filter(|(key, _)| state.record.pending.iter().any(|(asked, _)| asked == key))
+            .collect();
+        let bytes = taken.iter().map(|(_, answer)| json_bytes(answer)).sum();
+        let fits = bytes <= room;
+        let took = fits && !taken.is_empty();
+        if took {
+            self.held.fetch_add(bytes, Ordering::Relaxed);
+            for (key, answer) in taken {
+                state.record.pending.retain(|(asked, _)| *asked != key);
                 state.answers.insert(key, answer);
-                taken = true;
             }
-        }
-        if taken {
             state.record.last_updated_at = SystemTime::now();
         }
         let record = state.record.clone();
@@ -120,9 +121,13 @@ impl Task {
         // Written even when nothing was taken: another instance may have written answers
         // taken off a record older than this one.
         self.changed(record, false);
-        if taken {
+        if !fits {
+            return Err(bytes);
+        }
+        if took {
             self.answered.notify_waiters();
         }
+        Ok(())
     }
 
     /// Ends the task with `outcome`, unless it already ended (a cancel came first).
@@ -238,15 +243,9 @@ impl TaskStore {
                     )));
                 }
             }
-            let held: usize = tasks
-                .values()
-                .map(|task| task.held.load(Ordering::Relaxed))
-                .sum();
-            let max = self.limits.max_bytes;
-            if held.saturating_add(bytes) > max {
-                return Err(RpcError::internal(format!(
-                    "the tasks this server holds take {held} bytes (their arguments, answers and results), and this call's {bytes} more would pass its limit of {max} (TaskLimits::max_bytes): try again when some have expired"
-                )));
+            let held = held(&tasks);
+            if held.saturating_add(bytes) > self.limits.max_bytes {
+                return Err(self.over_budget(held, "this call's", bytes));
             }
             let id = new_id();
             let record = TaskRecord {
@@ -335,7 +334,10 @@ impl TaskStore {
         responses: Map<String, Value>,
     ) -> Result<(), RpcError> {
         match found {
-            Found::Here(task) => task.answer(responses),
+            Found::Here(task) => {
+                let (held, result) = self.answer_here(&task, responses);
+                result.map_err(|bytes| self.over_budget(held, "these answers'", bytes))?;
+            }
             Found::Elsewhere(mut record) => {
                 if !record.status.is_terminal() {
                     record.take_answered(responses.keys().map(String::as_str));
@@ -359,9 +361,39 @@ impl TaskStore {
         if let Some(task) = task {
             match command {
                 Command::Cancel => task.cancel(),
-                Command::Answer { responses } => task.answer(responses),
+                Command::Answer { responses } => {
+                    if let (held, Err(bytes)) = self.answer_here(&task, responses) {
+                        static OVER: LimitLog = LimitLog::new();
+                        let error = self.over_budget(held, "these answers'", bytes);
+                        OVER.hit(|| format!("mcp-runtime: answers to task {id}, given on another instance, were not taken: {}", error.message));
+                    }
+                }
             }
         }
+    }
+
+    /// Gives `task` the answers that fit within [`TaskLimits::max_bytes`], with what the
+    /// tasks held took before: a task's answers are taken with the tasks' lock held, so that
+    /// two calls cannot both take the room left.
+    fn answer_here(
+        &self,
+        task: &Task,
+        responses: Map<String, Value>,
+    ) -> (usize, Result<(), usize>) {
+        let mut tasks = self.tasks.lock().expect("lock poisoned");
+        self.forget_expired(&mut tasks, SystemTime::now());
+        let held = held(&tasks);
+        let room = self.limits.max_bytes.saturating_sub(held);
+        (held, task.answer(responses, room))
+    }
+
+    /// -32603 for what would take the tasks held past [`TaskLimits::max_bytes`]: `what` and
+    /// its `bytes`, on top of the `held` ones.
+    fn over_budget(&self, held: usize, what: &str, bytes: usize) -> RpcError {
+        let max = self.limits.max_bytes;
+        RpcError::internal(format!(
+            "the tasks this server holds take {held} bytes (their arguments, answers and results), and {what} {bytes} more would pass its limit of {max} (TaskLimits::max_bytes): try again when some have expired"
+        ))
     }
 
     /// A task another instance runs changed its status: the listen streams here that follow
@@ -387,6 +419,14 @@ impl TaskStore {
             alive
         });
     }
+}
+
+/// The bytes the tasks held take, toward [`TaskLimits::max_bytes`].
+fn held(tasks: &HashMap<String, Arc<Task>>) -> usize {
+    tasks
+        .values()
+        .map(|task| task.held.load(Ordering::Relaxed))
+        .sum()
 }
 
 /// -32603 for a shared store that does not answer, or answers with an error (out of memory).
@@ -504,13 +544,37 @@ mod tests {
                 && error.contains("TaskLimits::max_bytes"),
             "{error}"
         );
-        // An answer taken and the result count too: 40 + 12 + 12 of 100.
-        first.lock().record.pending = vec![("q".into(), json!({}))];
-        first.answer(Map::from_iter([("q".into(), json!({"ok": "yes"}))]));
+        // Answers that would pass it are refused, none of them taken, the question still
+        // pending: 40 held, 2 + 61 more.
+        first.lock().record.pending = vec![("q".into(), json!({})), ("r".into(), json!({}))];
+        let answers = |text: &str| {
+            let answers = json!({"q": {"ok": "yes"}, "r": text, "never asked": "x".repeat(200)});
+            serde_json::from_value(answers).unwrap()
+        };
+        let error = store
+            .answer(Found::Here(Arc::clone(&first)), answers(&"y".repeat(59)))
+            .await
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.contains("take 40 bytes")
+                && error.contains("these answers' 73 more")
+                && error.contains("TaskLimits::max_bytes"),
+            "{error}"
+        );
+        assert_eq!(first.record().pending.len(), 2);
+        assert_eq!(first.held.load(Ordering::Relaxed), 40);
+        // Those that fit are taken, and count, as the result does: 40 + 12 + 3 + 12 of 100.
+        store
+            .answer(Found::Here(Arc::clone(&first)), answers("y"))
+            .await
+            .unwrap();
+        assert!(first.record().pending.is_empty());
         first.finish(Ok(json!({"result": 1})));
-        assert_eq!(first.held.load(Ordering::Relaxed), 40 + 12 + 12);
-        assert!(store.create(None, 37).await.is_err());
-        store.create(None, 36).await.unwrap();
+        assert_eq!(first.held.load(Ordering::Relaxed), 40 + 12 + 3 + 12);
+        assert!(store.create(None, 34).await.is_err());
+        store.create(None, 33).await.unwrap();
         // Expired, they hold nothing.
         tokio::time::sleep(Duration::from_millis(350)).await;
         store.create(None, 100).await.unwrap();
@@ -532,10 +596,11 @@ mod tests {
         let store = store(4, Duration::from_secs(60));
         let task = store.create(None, 0).await.unwrap();
         task.lock().record.pending = vec![("a".into(), json!({})), ("b".into(), json!({}))];
-        task.answer(Map::from_iter([
-            ("a".into(), json!(1)),
-            ("zz".into(), json!(2)),
-        ]));
+        let answers = Map::from_iter([("a".into(), json!(1)), ("zz".into(), json!(2))]);
+        store
+            .answer(Found::Here(Arc::clone(&task)), answers)
+            .await
+            .unwrap();
         let state = task.lock();
         assert_eq!(state.record.pending.len(), 1);
         assert_eq!(state.answers, Map::from_iter([("a".into(), json!(1))]));
