@@ -1679,6 +1679,52 @@ async fn resuming_a_finished_stream_ends_it() {
     assert_eq!(resumed.next_event().await, None, "a finished stream ends");
 }
 
+/// RELIABILITY.md, "Streamable HTTP": the finished request streams kept for a resume are
+/// bounded in all the sessions together (`max_finished_streams`), the oldest forgotten first;
+/// a session that finished a stream and went quiet kept it until it expired.
+#[tokio::test]
+async fn finished_streams_kept_for_a_resume_are_bounded_across_sessions() {
+    let port = start(HttpOptions::new().max_finished_streams(1)).await;
+    // A streamed call run to its reply: the id of its first event.
+    let finish_a_stream = async |session: &str, number: u64| {
+        let mut response = request(
+            port,
+            "POST",
+            &[ACCEPT, ("mcp-session-id", session)],
+            &call(number, "steps", json!({})),
+        )
+        .await;
+        let mut first = None;
+        while let Some((event_id, data)) = response.next_event().await {
+            first = first.or(event_id);
+            if data.contains("\"result\"") {
+                break;
+            }
+        }
+        first.expect("the stream's events have ids")
+    };
+    let quiet = session(port, "2025-11-25", json!({})).await;
+    let first = finish_a_stream(&quiet, 1).await;
+    let mut resumed = get_stream(port, &quiet, Some(&first)).await;
+    assert_eq!(
+        resumed.status, 200,
+        "a finished stream is kept for a resume"
+    );
+    let mut replayed = String::new();
+    while let Some((_, data)) = resumed.next_event().await {
+        replayed.push_str(&data);
+    }
+    assert!(replayed.contains("\"result\""), "{replayed}");
+
+    // Another session's stream finishes: the quiet session's, the oldest, is forgotten.
+    let busy = session(port, "2025-11-25", json!({})).await;
+    finish_a_stream(&busy, 2).await;
+    let gone = get_stream(port, &quiet, Some(&first)).await;
+    assert_eq!(gone.status, 410);
+    let message = error_message(gone).await;
+    assert!(message.contains("max_finished_streams"), "{message}");
+}
+
 #[tokio::test]
 async fn subscriptions_are_capped_in_number_and_uri_length() {
     let port = start(HttpOptions::new()).await;

@@ -12,6 +12,7 @@ use super::HttpOptions;
 use super::authorize;
 use super::drain::Drain;
 use super::exchange::{Exchange, First};
+use super::finished_streams::FinishedStreams;
 use super::guard::{Accepts, Refused, check_content_type};
 use super::resume_elsewhere::{self, Refusal as ElsewhereRefusal};
 use super::resume_grace::GraceTimer;
@@ -37,6 +38,8 @@ pub(super) struct HttpState {
     /// Whether the server shuts down (`drain.rs`).
     pub(super) drain: Arc<Drain>,
     sessions: Arc<SessionTable>,
+    /// The sessions' finished request streams kept for a resume (`finished_streams.rs`).
+    finished_streams: Arc<FinishedStreams>,
     /// Where messages no one can receive go: a stateless session's own (nothing reaches its
     /// client outside its request), and whatever a POSTed notification or response causes.
     discard: Outbound,
@@ -53,6 +56,7 @@ impl HttpState {
                 options.max_sessions,
                 options.max_sessions_per_caller,
             )),
+            finished_streams: Arc::new(FinishedStreams::new(options.max_finished_streams)),
             server,
             options,
             drain: Arc::default(),
@@ -597,6 +601,9 @@ fn open_stream(
     };
     let hub = http_session.open_stream();
     let stream = hub.stream;
+    let finished_streams = Arc::clone(&state.finished_streams);
+    let finished_session = Arc::downgrade(http_session);
+    hub.set_on_finished(move || finished_streams.finished(finished_session, stream));
     let runtime_session = Arc::clone(session);
     let http_session = Arc::downgrade(http_session);
     let timer = Arc::new(GraceTimer::new(state.options.resume_grace));
@@ -840,7 +847,7 @@ pub(super) async fn get(
             StatusCode::GONE,
             crate::ErrorCode::InvalidRequest,
             format!(
-                "stream {stream} can no longer be resumed: it ended and its events are no longer kept"
+                "stream {stream} can no longer be resumed: it ended and its events are no longer kept (HttpOptions::max_finished_streams)"
             ),
         );
     };

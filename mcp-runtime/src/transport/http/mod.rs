@@ -30,6 +30,7 @@
 mod authorize;
 mod drain;
 mod exchange;
+mod finished_streams;
 mod guard;
 mod handlers;
 mod health;
@@ -68,6 +69,7 @@ pub struct HttpOptions {
     pub(crate) shared_events_ttl: Duration,
     pub(crate) stream_queue: usize,
     pub(crate) resume_grace: Duration,
+    pub(crate) max_finished_streams: usize,
     pub(crate) session_idle: Duration,
     pub(crate) keepalive: Duration,
     pub(crate) max_sessions: usize,
@@ -95,6 +97,7 @@ impl Default for HttpOptions {
             shared_events_ttl: Duration::from_secs(10 * 60),
             stream_queue: 256,
             resume_grace: Duration::from_secs(30),
+            max_finished_streams: 4096,
             session_idle: Duration::from_secs(60 * 60),
             keepalive: Duration::from_secs(15),
             max_sessions: 10_000,
@@ -187,6 +190,17 @@ impl HttpOptions {
     #[must_use]
     pub fn resume_grace(mut self, grace: Duration) -> HttpOptions {
         self.resume_grace = grace;
+        self
+    }
+
+    /// How many finished request streams of the sessions (of the 2025 revisions) are kept, in
+    /// all, for a client that resumes one after it lost it before the reply (4096 by default,
+    /// as many as [`max_requests_in_flight_total`](crate::ServerBuilder::max_requests_in_flight_total)).
+    /// Past it the oldest is forgotten, and a resume of it gets `410 Gone`. A session also
+    /// forgets its finished streams when it opens its next one, or ends. 0 keeps none.
+    #[must_use]
+    pub fn max_finished_streams(mut self, streams: usize) -> HttpOptions {
+        self.max_finished_streams = streams;
         self
     }
 

@@ -128,9 +128,10 @@ impl HttpSession {
         StreamSlot::take(&self.get_streams, max)
     }
 
+    /// Forgets the stream `id`, if it is still kept: a resume of it then gets 410.
     pub(super) fn forget_stream(&self, id: u64) {
-        self.streams.lock().expect("lock poisoned").remove(&id);
-        if let Some(mirror) = &self.mirror {
+        let forgotten = self.streams.lock().expect("lock poisoned").remove(&id);
+        if let (Some(_), Some(mirror)) = (forgotten, &self.mirror) {
             mirror.forget_streams(&[id]);
         }
     }

@@ -90,6 +90,8 @@ struct HubInner {
     finished: bool,
     /// Called when the subscriber goes away before the reply: the request may be cancelled.
     on_abandoned: Option<Box<dyn Fn() + Send + Sync>>,
+    /// Called once when the stream finishes (its reply, or the request ended without one).
+    on_finished: Option<Box<dyn FnOnce() + Send + Sync>>,
 }
 
 impl Hub {
@@ -138,6 +140,7 @@ impl Hub {
                 delivered: 0,
                 finished: false,
                 on_abandoned: None,
+                on_finished: None,
             }),
         })
     }
@@ -146,9 +149,22 @@ impl Hub {
         self.inner.lock().expect("lock poisoned").on_abandoned = Some(Box::new(f));
     }
 
+    /// Calls `f` once the stream finishes, after its lock is released (`f` may take others).
+    pub(super) fn set_on_finished(&self, f: impl FnOnce() + Send + Sync + 'static) {
+        self.inner.lock().expect("lock poisoned").on_finished = Some(Box::new(f));
+    }
+
     /// Records a message and hands it to the subscriber, if any. `reply`: the message is the
     /// reply that ends a request's stream.
     pub(super) fn push(&self, message: Vec<u8>, reply: bool) {
+        if let Some(finished) = self.record(message, reply) {
+            finished();
+        }
+    }
+
+    /// [`push`](Self::push) under the lock: what to call once it is released, when the
+    /// message finished the stream.
+    fn record(&self, message: Vec<u8>, reply: bool) -> Option<Box<dyn FnOnce() + Send + Sync>> {
         let last = reply && self.for_request;
         let data: Arc<[u8]> = message.into();
         let mut inner = self.inner.lock().expect("lock poisoned");
@@ -180,12 +196,14 @@ impl Hub {
         } else {
             inner.dropped_through = seq;
         }
-        if last {
-            inner.finished = true;
-        }
+        let on_finished = if last && !std::mem::replace(&mut inner.finished, true) {
+            inner.on_finished.take()
+        } else {
+            None
+        };
         let id = self.event_id(seq);
         let Some(subscriber) = &inner.subscriber else {
-            return;
+            return on_finished;
         };
         match subscriber.try_send(Frame::Event { id, data, last }) {
             Ok(()) => inner.delivered = seq,
@@ -205,6 +223,7 @@ impl Hub {
             }
             Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
+        on_finished
     }
 
     fn event_id(&self, seq: u64) -> String {
@@ -297,6 +316,11 @@ impl Hub {
         inner.finished = true;
         if let Some(subscriber) = inner.subscriber.take() {
             let _ = subscriber.try_send(Frame::Close);
+        }
+        let on_finished = inner.on_finished.take();
+        drop(inner);
+        if let Some(finished) = on_finished {
+            finished();
         }
     }
 
