@@ -658,16 +658,20 @@ impl Session {
 
     /// Removes a finished request; false if it was cancelled meanwhile (no reply is due). One
     /// that never entered the in-flight map (finished in its first poll, in an in-order
-    /// session) could not be.
+    /// session) could not be. The entry under its id is removed only if it is this request's:
+    /// a client that cancelled it may have sent another with its id since.
     fn finish(&self, id: &RequestId, state: &RequestState) -> bool {
         if !state.is_registered() {
             return true;
         }
-        self.inflight
-            .lock()
-            .expect("lock poisoned")
-            .remove(id)
-            .is_some()
+        let mut inflight = self.inflight.lock().expect("lock poisoned");
+        let own = inflight
+            .get(id)
+            .is_some_and(|entry| std::ptr::eq(Arc::as_ptr(entry), state));
+        if own {
+            inflight.remove(id);
+        }
+        own
     }
 
     fn reply(&self, reply_to: &ReplyTo, request: &RequestState, reply: Reply) {
@@ -1081,6 +1085,33 @@ mod tests {
                 "{token}: {messages:?}"
             );
         }
+    }
+
+    /// A request that ends removes its own entry of the requests in flight only. A client
+    /// that cancels a request and sends another with its id (a reuse the revisions forbid)
+    /// before the first has ended: the second keeps its place, so it is answered and can be
+    /// cancelled, and the first, cancelled, gets no reply.
+    #[tokio::test]
+    async fn a_request_that_ends_removes_its_own_entry_only() {
+        let server = Server::builder(Implementation::new("t", "0"))
+            .build()
+            .unwrap();
+        let session = Session::new(Arc::clone(&server.core), Outbound::discard());
+        let id = RequestId::from_number(7);
+        let cancelled = session.request_state(id.clone(), Outbound::discard(), None);
+        cancelled.mark_registered();
+        let again = Arc::new(session.request_state(id.clone(), Outbound::discard(), None));
+        again.mark_registered();
+        let inflight = || session.inflight.lock().unwrap().len();
+        session
+            .inflight
+            .lock()
+            .unwrap()
+            .insert(id.clone(), Arc::clone(&again));
+        assert!(!session.finish(&id, &cancelled), "no reply is due");
+        assert_eq!(inflight(), 1, "the second request is still in flight");
+        assert!(session.finish(&id, &again), "the second is answered");
+        assert_eq!(inflight(), 0);
     }
 
     /// In an in-order session the second request's state takes the place of the first's:
