@@ -125,6 +125,26 @@ pub(crate) fn encode_request(id: &RequestId, method: &str, params: &impl Seriali
     out
 }
 
+/// The length of `value`'s compact JSON text, counted without writing it: what a task holds
+/// (`tasks/store.rs`).
+#[cfg(feature = "tasks")]
+pub(crate) fn json_bytes(value: &impl serde::Serialize) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // A value that does not serialize is not held as text either.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

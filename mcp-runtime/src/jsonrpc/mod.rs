@@ -14,6 +14,8 @@ pub(crate) mod scan;
 mod shown;
 mod text;
 
+#[cfg(feature = "tasks")]
+pub(crate) use encode::json_bytes;
 pub(crate) use encode::{
     encode_error, encode_error_without_id, encode_notification, encode_request, encode_result,
     encode_result_with, encode_result_written, write_result,

@@ -14,7 +14,7 @@ use tokio::task::AbortHandle;
 use super::TaskLimits;
 use super::record::{Status, TaskRecord};
 use super::shared::{Command, SharedTasks, Unavailable};
-use crate::jsonrpc::RpcError;
+use crate::jsonrpc::{RpcError, json_bytes};
 use crate::limit_log::LimitLog;
 
 /// One task this instance runs.
@@ -434,24 +434,6 @@ fn unavailable(why: &str) -> RpcError {
     RpcError::internal(format!(
         "the store of tasks shared by this server's instances could not be used ({why}): try again later"
     ))
-}
-
-/// The length of `value`'s compact JSON text, counted without writing it.
-fn json_bytes(value: &impl serde::Serialize) -> usize {
-    struct Counter(usize);
-    impl std::io::Write for Counter {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut counter = Counter(0);
-    // A value that does not serialize is not held as text either.
-    let _ = serde_json::to_writer(&mut counter, value);
-    counter.0
 }
 
 /// 128 random bits, hex: not guessable, so an id is all a client needs to name its task.

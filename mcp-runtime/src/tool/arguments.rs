@@ -183,10 +183,7 @@ impl Arguments {
     pub(crate) fn held_bytes(&self) -> usize {
         match &self.source {
             Source::Raw { text, .. } => text.len(),
-            Source::Map(map) => map
-                .iter()
-                .map(|(name, value)| name.len() + compact_text(value).len() + 4)
-                .sum(),
+            Source::Map(map) => crate::jsonrpc::json_bytes(map),
         }
     }
 
