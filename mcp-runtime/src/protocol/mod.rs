@@ -12,6 +12,7 @@ mod resource;
 mod revision;
 pub(crate) mod stateless_result;
 mod tool;
+mod uri_scheme;
 
 #[cfg(feature = "http")]
 pub(crate) use crate::base64::base64_decode;
@@ -35,3 +36,4 @@ pub use revision::Revision;
 pub use stateless_result::{CacheHints, CacheScope};
 pub(crate) use tool::WireTool;
 pub use tool::{CallToolResult, OutputSchema, ToolAnnotations, ToolDefinition};
+pub(crate) use uri_scheme::is_uri_scheme;

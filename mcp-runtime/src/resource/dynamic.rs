@@ -14,7 +14,7 @@ use crate::error::BuildProblem;
 use crate::handler::{BoxFuture, Entry};
 use crate::handler_error::HandlerError;
 use crate::protocol::stateless_result::ItemCacheHints;
-use crate::protocol::{Annotations, ResourceContents, ResourceDefinition};
+use crate::protocol::{Annotations, ResourceContents, ResourceDefinition, is_uri_scheme};
 
 type Reader =
     Arc<dyn Fn(Context, String, HashMap<String, String>) -> BoxFuture<ReadResult> + Send + Sync>;
@@ -196,13 +196,8 @@ impl DynamicResource {
     }
 }
 
-/// Whether `uri` starts with a scheme (RFC 3986, section 3.1: a letter, then letters, digits,
-/// `+`, `-`, `.`) and a colon.
+/// Whether `uri` starts with a scheme and a colon.
 fn is_absolute_uri(uri: &str) -> bool {
-    uri.split_once(':').is_some_and(|(scheme, _)| {
-        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-            && scheme
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-    })
+    uri.split_once(':')
+        .is_some_and(|(scheme, _)| is_uri_scheme(scheme))
 }

@@ -207,10 +207,7 @@ impl HostPolicy {
 /// else: userinfo (`http://localhost:3000@evil.example`), a path, a query.
 fn origin_authority(origin: &str) -> Option<&str> {
     let (scheme, authority) = origin.split_once("://")?;
-    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    let scheme_ok = crate::protocol::is_uri_scheme(scheme);
     // Browsers send no trailing slash; one is tolerated, as before.
     let authority = authority.strip_suffix('/').unwrap_or(authority);
     (scheme_ok && split_authority(authority).is_some()).then_some(authority)
