@@ -399,6 +399,9 @@ async fn limits_of_zero_are_refused_before_serving() {
         .max_message_bytes(0)
         .max_uri_bytes(0)
         .max_request_bytes_in_flight(0)
+        .max_subscriptions(0)
+        .max_listeners(0)
+        .max_log_backlog(0)
         .task_limits(mcp_runtime::tasks::TaskLimits {
             max_live: 0,
             max_bytes: 0,
@@ -412,6 +415,9 @@ async fn limits_of_zero_are_refused_before_serving() {
         "ServerBuilder::max_message_bytes",
         "ServerBuilder::max_uri_bytes",
         "ServerBuilder::max_request_bytes_in_flight",
+        "ServerBuilder::max_subscriptions",
+        "ServerBuilder::max_listeners",
+        "ServerBuilder::max_log_backlog",
         "TaskLimits::max_live",
         "TaskLimits::max_bytes",
     ] {

@@ -493,14 +493,16 @@ impl ServerBuilder {
     /// runtime's notices and, over stdio, what is printed to stdout. They are written by a
     /// thread of their own, so a stderr nobody reads never makes the server wait; past this
     /// backlog they are dropped, and a line says how many bytes were. The process has one
-    /// stderr: the server built last sets it.
+    /// stderr: the server built last sets it. It must be at least 1.
     pub fn max_log_backlog(mut self, bytes: usize) -> ServerBuilder {
         self.max_log_backlog = bytes;
         self
     }
 
     /// Sets how many resources one session may subscribe to at once (64 by default). One more
-    /// `resources/subscribe` is refused with -32602 (invalid params) naming the limit.
+    /// `resources/subscribe` is refused with -32602 (invalid params) naming the limit. It also
+    /// bounds how many resources, and how many task ids, one `subscriptions/listen` request
+    /// (revision 2026-07-28) may name. It must be at least 1.
     pub fn max_subscriptions(mut self, subscriptions: usize) -> ServerBuilder {
         self.subscriptions.max = subscriptions;
         self
@@ -518,7 +520,8 @@ impl ServerBuilder {
     /// Sets how many `subscriptions/listen` streams (revision 2026-07-28) the server keeps
     /// open at once, over every transport (1024 by default). One more is refused with -32603
     /// naming the limit. Each listen request may name at most
-    /// [`max_subscriptions`](Self::max_subscriptions) resources.
+    /// [`max_subscriptions`](Self::max_subscriptions) resources, and as many task ids. It must
+    /// be at least 1.
     pub fn max_listeners(mut self, listeners: usize) -> ServerBuilder {
         self.subscriptions.max_listeners = listeners;
         self
@@ -560,6 +563,12 @@ impl ServerBuilder {
                 "ServerBuilder::max_uri_bytes",
                 self.subscriptions.max_uri_bytes,
             ),
+            ("ServerBuilder::max_subscriptions", self.subscriptions.max),
+            (
+                "ServerBuilder::max_listeners",
+                self.subscriptions.max_listeners,
+            ),
+            ("ServerBuilder::max_log_backlog", self.max_log_backlog),
             ("TaskLimits::max_live", self.task_limits.max_live),
             (
                 "TaskLimits::max_live_per_caller",
