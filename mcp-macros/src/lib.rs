@@ -2,9 +2,10 @@
 //! re-exports (`mcp_runtime::mcp_tool`); the runtime's documentation describes what they do.
 //!
 //! Each macro parses its input (`attr`, `ast`), checks it (`check`), and expands it
-//! (`expand`). The user's function is always emitted as written (minus the `///` comments on
-//! its parameters, which Rust does not accept there), even when there are errors, so one
-//! mistake gives one message and the rest of the crate still type-checks.
+//! (`expand`). The user's function is always emitted as written (minus its parameters' `///`
+//! comments, which Rust does not accept there, and their `#[complete]` and `#[header]`
+//! attributes, which are this crate's), even when there are errors, so one mistake gives one
+//! message and the rest of the crate still type-checks.
 
 mod ast;
 mod attr;

@@ -180,9 +180,10 @@
 //! # }
 //! ```
 //!
-//! A resource returns text, bytes (`Vec<u8>`, `&[u8]`, sent base64), a `Serialize` value (sent
-//! as JSON), [`ResourceContents`], an `Option` of these (`None`: not found), or a `Result` of
-//! these ([`IntoResourceContents`]). [`safe_join`],
+//! A resource returns text, bytes (`Vec<u8>`, `&[u8]`, sent base64) or [`ResourceContents`]
+//! (what [`IntoResourceContents`] covers, and what a [`DynamicResource`]'s reader returns), a
+//! `Serialize` value (sent as JSON), an `Option` of these (`None`: not found), or a `Result` of
+//! these. [`safe_join`],
 //! [`read_file`] and [`list_files`] serve a folder without letting a URI escape it.
 //!
 //! # Prompts and completion

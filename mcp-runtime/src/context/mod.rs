@@ -43,7 +43,7 @@ use crate::protocol::{ClientInfo, Revision};
 /// Cloning is cheap; the clone speaks for the same request. Through it a handler:
 ///
 /// - reports progress ([`report_progress`](Self::report_progress)): `notifications/progress`
-///   with the caller's token, only when the client asked for progress, never decreasing;
+///   with the caller's token, only when the client asked for progress, strictly increasing;
 /// - logs to the client ([`info`](Self::info), [`warning`](Self::warning), [`log`](Self::log),
 ///   ...): `notifications/message`, filtered by the client's `logging/setLevel`;
 /// - notices cancellation ([`is_cancelled`](Self::is_cancelled), [`cancelled`](Self::cancelled));
