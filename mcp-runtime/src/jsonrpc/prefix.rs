@@ -14,7 +14,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::{RequestId, Text};
+use super::{MAX_ID_BYTES, RequestId, Text};
 
 /// The id of the request `kept` begins, when that is certain from `kept` alone.
 pub(crate) fn request_id_in_prefix(kept: &[u8]) -> Option<RequestId> {
@@ -26,9 +26,10 @@ pub(crate) fn request_id_in_prefix(kept: &[u8]) -> Option<RequestId> {
     // The scan stops at the end of `kept`, mid-message: the error that follows is expected,
     // and what was read before it stands.
     let _ = Scan(&mut found).deserialize(&mut deserializer);
-    let id = found
-        .id
-        .filter(|_| found.method && !found.response && !found.duplicate)?;
+    // An id over the limit is not echoed, as for a message read whole.
+    let id = found.id.filter(|id| {
+        found.method && !found.response && !found.duplicate && id.get().len() <= MAX_ID_BYTES
+    })?;
     // A number cut off by the end of `kept` (`"id":12` of `"id":123`) parses as well as a
     // whole one: only a delimiter after it proves it ended.
     let end = id.get().as_ptr() as usize - kept.as_ptr() as usize + id.get().len();
@@ -135,5 +136,13 @@ mod tests {
         ] {
             assert_eq!(id_in(kept), None, "{kept}");
         }
+    }
+
+    #[test]
+    fn an_id_over_the_limit_is_not_echoed() {
+        let named = |id: &str| id_in(&format!(r#"{{"id":"{id}","method":"ping","params":{{"#));
+        let longest = "x".repeat(MAX_ID_BYTES - 2);
+        assert!(named(&longest).is_some(), "1024 bytes with its quotes");
+        assert_eq!(named(&format!("{longest}x")), None);
     }
 }
