@@ -1568,6 +1568,46 @@ async fn slow_headers_and_idle_connections_are_cut_off_and_a_slow_body_gets_408(
     );
 }
 
+/// A body that ends before its `Content-Length`, or whose chunked framing is malformed, is
+/// refused as what it is (400), not as a body over the size limit (413), which it was.
+#[tokio::test]
+async fn a_body_cut_short_or_badly_framed_gets_400_saying_so() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let port = start(HttpOptions::new()).await;
+    let body = initialize("2025-11-25", json!({}));
+    let head = |framing: String| {
+        format!(
+            "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\naccept: application/json, text/event-stream\r\ncontent-type: application/json\r\n{framing}\r\n\r\n"
+        )
+    };
+    let short = format!(
+        "{}{body}",
+        head(format!("content-length: {}", body.len() + 10))
+    );
+    let bad_chunk = format!(
+        "{}zz\r\n{body}\r\n0\r\n\r\n",
+        head("transfer-encoding: chunked".into())
+    );
+    for (what, request) in [("cut short", short), ("bad chunk size", bad_chunk)] {
+        let mut connection = tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .unwrap();
+        connection.write_all(request.as_bytes()).await.unwrap();
+        connection.shutdown().await.unwrap();
+        let mut answer = Vec::new();
+        tokio::time::timeout(Duration::from_secs(5), connection.read_to_end(&mut answer))
+            .await
+            .expect("answered")
+            .unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 400"), "{what}: {answer}");
+        assert!(
+            answer.contains("could not be read") && !answer.contains("max_body_bytes"),
+            "{what}: {answer}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn at_the_connection_cap_a_new_connection_gets_503_and_one_closing_lets_the_next_in() {
     let port = start(HttpOptions::new().max_connections(2)).await;

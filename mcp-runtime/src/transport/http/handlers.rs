@@ -253,7 +253,13 @@ pub(super) async fn post(
     let timeout = state.options.body_read_timeout;
     let body = match tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await {
         Ok(Ok(body)) => body,
-        Ok(Err(_)) => return too_large(),
+        Ok(Err(error)) => {
+            let error = error.into_inner();
+            if error.is::<http_body_util::LengthLimitError>() {
+                return too_large();
+            }
+            return body_unreadable(&*error);
+        }
         Err(_) => return body_too_slow(timeout),
     };
 
@@ -378,6 +384,27 @@ fn body_too_slow(timeout: std::time::Duration) -> Response {
         format!(
             "the request body did not arrive within the server's limit of {} s",
             timeout.as_secs_f64()
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// The answer to a body that could not be read whole, for another reason than its size: it
+/// ended before its `Content-Length`, or its chunked framing is malformed.
+fn body_unreadable(error: &(dyn std::error::Error + 'static)) -> Response {
+    // The first cause says it (hyper's layers above it repeat "error reading a body").
+    let mut cause = error;
+    while let Some(source) = cause.source() {
+        cause = source;
+    }
+    let mut response = refuse(
+        StatusCode::BAD_REQUEST,
+        crate::ErrorCode::InvalidRequest,
+        format!(
+            "the request body could not be read ({cause}): it ended before its Content-Length, or its chunked framing is malformed"
         ),
     );
     response
