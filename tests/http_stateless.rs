@@ -294,6 +294,83 @@ async fn headers_that_disagree_with_the_body_are_header_mismatch() {
     }
 }
 
+/// A refused header says what to send instead: `MCP-Protocol-Version` and `Mcp-Method` that
+/// are not ASCII are not told to use the base64 form (which they may not), a `name` that is
+/// not a string is not called missing, a mirrored header without its argument is not said to
+/// differ from it, and a session-based request's version that is not ASCII is shown.
+#[tokio::test]
+async fn a_refused_header_says_what_to_send() {
+    let (port, _) = start().await;
+    let call = |name: Value, arguments: Value| {
+        message(
+            8,
+            "tools/call",
+            json!({"name": name, "arguments": arguments}),
+        )
+    };
+    let echo = call(json!("echo"), json!({"text": "x"}));
+    type Case<'a> = (&'a str, String, Vec<(&'a str, &'a str)>, &'a str);
+    let cases: [Case<'_>; 5] = [
+        (
+            "version not ASCII",
+            echo.clone(),
+            vec![
+                ("mcp-protocol-version", "2026-07-28é"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "echo"),
+            ],
+            "header is not visible ASCII: send the value the body has, as written (this header is never base64-encoded)",
+        ),
+        (
+            "method not ASCII",
+            echo,
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "tools/callé"),
+                ("mcp-name", "echo"),
+            ],
+            "never base64-encoded",
+        ),
+        (
+            "name not a string",
+            call(json!(5), json!({})),
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "5"),
+            ],
+            "the body's `name` is missing, or not a string",
+        ),
+        (
+            "mirrored header without its argument",
+            call(json!("mirrored"), json!({})),
+            vec![
+                ("mcp-protocol-version", REVISION),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "mirrored"),
+                ("mcp-param-region", "eu"),
+            ],
+            "the mcp-param-region header is sent but the body has no argument `region`",
+        ),
+        (
+            "session-based version not ASCII",
+            json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}).to_string(),
+            vec![("mcp-protocol-version", "2025-11-25é")],
+            "unsupported MCP-Protocol-Version `2025-11-25é`",
+        ),
+    ];
+    for (label, body, extra, says) in cases {
+        let mut headers = vec![ACCEPT];
+        headers.extend(extra);
+        let response = request(port, "POST", &headers, &body).await;
+        assert_eq!(response.status, 400, "{label}");
+        let reply = response.json().await;
+        let error = reply["error"]["message"].as_str().unwrap_or_default();
+        assert!(error.contains(says), "{label}: {reply}");
+        assert!(!error.contains("=?base64?"), "{label}: {reply}");
+    }
+}
+
 /// basic/versioning and basic/index: the revision checks, with their statuses.
 #[tokio::test]
 async fn revision_and_meta_errors_have_their_statuses() {

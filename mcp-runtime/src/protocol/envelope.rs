@@ -234,10 +234,13 @@ impl Claim<'_> {
             // The same shape as `initialize`'s `clientInfo`, read by the same code.
             Some(info) => match serde_json::from_str::<WireClientInfo>(info) {
                 Ok(WireClientInfo { name, version }) => (name, version),
-                Err(_) => {
+                Err(error) => {
                     return Err(malformed(
                         CLIENT_INFO,
-                        "must be an object with string `name` and `version`",
+                        &format!(
+                            "must be an object with string `name` and `version` ({})",
+                            crate::jsonrpc::message_without_position(&error)
+                        ),
                     ));
                 }
             },
@@ -489,6 +492,21 @@ mod tests {
             assert_eq!(error.code, -32602, "{error}");
             assert!(error.message.contains(field), "{error}");
         }
+    }
+
+    #[test]
+    fn a_client_info_that_cannot_be_read_says_why() {
+        let meta = format!(
+            r#"{{"{PROTOCOL_VERSION}":"2026-07-28","{CLIENT_CAPABILITIES}":{{}},"{CLIENT_INFO}":{{"name":"app\ud83d","version":"1"}}}}"#
+        );
+        let claim = Claim::of(&meta).unwrap();
+        let error = claim.into_envelope(&LastClient::default()).unwrap_err();
+        assert!(
+            error.message.contains(
+                "must be an object with string `name` and `version` (unexpected end of hex escape)"
+            ),
+            "serde_json's reason, without its position in the member: {error}"
+        );
     }
 
     #[test]

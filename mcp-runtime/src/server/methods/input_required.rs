@@ -19,7 +19,7 @@ use serde_json::{Map, Value, json};
 use super::Request;
 use super::params_object::ParamsObject;
 use crate::context::{InputRound, Interruption, RoundAt, UntilInput};
-use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
+use crate::jsonrpc::{ErrorCode, RpcError, encode_result, message_without_position};
 use crate::protocol::stateless_result::{InputRequiredResult, ResultType, ServerMeta};
 use crate::sealed_state::{Binding, StateKeys, StateRefusal};
 
@@ -124,9 +124,14 @@ pub(super) fn begin<'a>(
         None => {}
         Some(text) => match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(responses)) => answers.extend(responses),
-            _ => {
+            decoded => {
+                // Why an object was not read, when that is not its shape.
+                let why = match decoded {
+                    Err(error) => format!(" ({})", message_without_position(&error)),
+                    Ok(_) => String::new(),
+                };
                 return Err(RpcError::invalid_params(format!(
-                    "`inputResponses` must be an object mapping each question's key to its answer, got {}",
+                    "`inputResponses` must be an object mapping each question's key to its answer, got {}{why}",
                     shorten(text)
                 ))
                 .with_data(json!({ "field": "inputResponses" })));

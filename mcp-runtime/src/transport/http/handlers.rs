@@ -121,8 +121,8 @@ fn refused(refusal: Refused) -> Response {
 /// The `MCP-Protocol-Version` check shared by every method.
 fn check_headers(headers: &HeaderMap) -> Result<(), Refusal> {
     if let Some(version) = headers.get(&VERSION_HEADER) {
-        let version = version.to_str().unwrap_or("");
-        if Revision::parse(version).is_none() {
+        let version = String::from_utf8_lossy(version.as_bytes());
+        if Revision::parse(&version).is_none() {
             return Err(Box::new(refuse(
                 StatusCode::BAD_REQUEST,
                 crate::ErrorCode::InvalidRequest,

@@ -51,7 +51,7 @@ pub(super) fn admit(
         Err(version) => (version, sent_as_is(standard.version, version)),
     };
     if !version_as_is {
-        match plain_header(standard.version, &VERSION_HEADER)? {
+        match plain_header(standard.version, &VERSION_HEADER, AS_IN_THE_BODY)? {
             Some(version) if version == claimed => {}
             Some(version) => {
                 return Err(mismatch(format!(
@@ -73,7 +73,7 @@ pub(super) fn admit(
         None => sent_as_is(standard.method, &request.method),
     };
     if !method_as_is {
-        match plain_header(standard.method, &METHOD_HEADER)? {
+        match plain_header(standard.method, &METHOD_HEADER, AS_IN_THE_BODY)? {
             Some(method) if method == request.method => {}
             Some(method) => {
                 return Err(mismatch(format!(
@@ -98,7 +98,10 @@ pub(super) fn admit(
                 (Some(name), named) => {
                     return Err(mismatch(format!(
                         "the Mcp-Name header says `{name}` but the body's `{field}` is {}",
-                        named.map_or_else(|| "missing".to_owned(), |n| format!("`{n}`"))
+                        named.map_or_else(
+                            || "missing, or not a string".to_owned(),
+                            |n| format!("`{n}`")
+                        )
                     )));
                 }
                 (None, _) => {
@@ -175,6 +178,11 @@ fn check_mirrored(
                     "missing {name} header: the tool mirrors argument `{argument}` into it, and the body has the argument"
                 )));
             }
+            (None, Some(_)) => {
+                return Err(mismatch(format!(
+                    "the {name} header is sent but the body has no argument `{argument}` (or it is null): send the header only with the argument"
+                )));
+            }
             _ => false,
         };
         if !agrees {
@@ -190,7 +198,7 @@ fn check_mirrored(
 /// revision: `initialize` with -32020 (the header contradicts the handshake), any other
 /// request with -32602 (its `_meta` lacks what the revision requires). Both 400.
 pub(super) fn refuse_unclaimed(headers: &HeaderMap, method: &str) -> Result<(), Refusal> {
-    let Ok(Some(version)) = plain_header(headers.get(&VERSION_HEADER), &VERSION_HEADER) else {
+    let Ok(Some(version)) = plain_header(headers.get(&VERSION_HEADER), &VERSION_HEADER, "") else {
         return Ok(());
     };
     if !crate::Revision::parse(version).is_some_and(crate::Revision::is_stateless) {
@@ -277,6 +285,10 @@ fn sent_as_plain(value: Option<&HeaderValue>, expected: &str) -> bool {
     value.is_some_and(|value| value.as_bytes() == expected.as_bytes())
 }
 
+/// What to do with a `MCP-Protocol-Version` or `Mcp-Method` header that is not text.
+const AS_IN_THE_BODY: &str =
+    "send the value the body has, as written (this header is never base64-encoded)";
+
 /// Visible ASCII without spaces, not `=?base64?...?=`: what [`header`] reads as itself.
 fn is_plain(text: &str) -> bool {
     !text.starts_with("=?") && text.bytes().all(|byte| byte.is_ascii_graphic())
@@ -285,17 +297,18 @@ fn is_plain(text: &str) -> bool {
 /// A header's value (of the header `name`) with surrounding whitespace removed, as sent: how
 /// `MCP-Protocol-Version` and `Mcp-Method` are compared with the body, since only `Mcp-Name`
 /// and `Mcp-Param-*` may be base64-encoded (streamable-http "Server Validation"); -32020 for a
-/// value that is not text.
-fn plain_header(
-    value: Option<&HeaderValue>,
+/// value that is not text, saying `what_to_do`.
+fn plain_header<'a>(
+    value: Option<&'a HeaderValue>,
     name: impl std::fmt::Display,
-) -> Result<Option<&str>, Refusal> {
+    what_to_do: &str,
+) -> Result<Option<&'a str>, Refusal> {
     let Some(value) = value else {
         return Ok(None);
     };
     let Ok(text) = value.to_str() else {
         return Err(mismatch(format!(
-            "the {name} header is not visible ASCII: wrap other text as `=?base64?...?=`"
+            "the {name} header is not visible ASCII: {what_to_do}"
         )));
     };
     // Visible ASCII, spaces and tabs only (`to_str`): only spaces and tabs are trimmed.
@@ -309,7 +322,7 @@ fn header(
     value: Option<&HeaderValue>,
     name: impl std::fmt::Display,
 ) -> Result<Option<Cow<'_, str>>, Refusal> {
-    let Some(text) = plain_header(value, &name)? else {
+    let Some(text) = plain_header(value, &name, "wrap other text as `=?base64?...?=`")? else {
         return Ok(None);
     };
     let Some(encoded) = text
