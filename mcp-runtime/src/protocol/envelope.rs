@@ -64,18 +64,20 @@ pub(crate) struct Claim<'a> {
 }
 
 impl<'a> Claim<'a> {
-    /// The fields of `_meta`, whose members are `meta`, read to its end; `None` if a name's
-    /// escapes do not decode. A field named twice is kept the first time and noted. A field
-    /// whose value is `null` is present: a `null` revision still claims the era.
+    /// The fields of `_meta`, whose members are `meta`, read to its end; `None` if it is not
+    /// JSON. A field named twice is kept the first time and noted. A field whose value is
+    /// `null` is present: a `null` revision still claims the era. A name whose escapes stand
+    /// for no character (a lone surrogate) names none of the fields, and is passed over as
+    /// any other member is.
     pub(crate) fn scan(meta: &mut Members<'a>) -> Option<Claim<'a>> {
         let mut claim = Claim::default();
         while let Some(name) = meta.next_name().ok()? {
-            let (slot, key) = match &*name.decoded()? {
-                PROTOCOL_VERSION => (&mut claim.protocol_version, PROTOCOL_VERSION),
-                CLIENT_CAPABILITIES => (&mut claim.client_capabilities, CLIENT_CAPABILITIES),
-                CLIENT_INFO => (&mut claim.client_info, CLIENT_INFO),
-                LOG_LEVEL => (&mut claim.log_level, LOG_LEVEL),
-                "progressToken" => (&mut claim.progress_token, "progressToken"),
+            let (slot, key) = match name.decoded().as_deref() {
+                Some(PROTOCOL_VERSION) => (&mut claim.protocol_version, PROTOCOL_VERSION),
+                Some(CLIENT_CAPABILITIES) => (&mut claim.client_capabilities, CLIENT_CAPABILITIES),
+                Some(CLIENT_INFO) => (&mut claim.client_info, CLIENT_INFO),
+                Some(LOG_LEVEL) => (&mut claim.log_level, LOG_LEVEL),
+                Some("progressToken") => (&mut claim.progress_token, "progressToken"),
                 _ => {
                     meta.value().ok()?;
                     continue;

@@ -72,8 +72,8 @@ impl<'a> Params<'a> {
     /// Reads `params`, a JSON object (the JSON-RPC layer admits no other params). Never fails:
     /// a member of the wrong type is left for its method to explain.
     pub(crate) fn read(params: &'a str) -> Params<'a> {
-        // A `_meta` that is not an object, a name whose escapes do not decode: no claim, and
-        // `tools/call` explains what it can through a decoded object. (A `_meta` given twice,
+        // A `_meta` that is not an object: no claim, and `tools/call` explains what it can
+        // through a decoded object. (A `_meta` given twice,
         // or naming a field twice, is a claim the era's check refuses.)
         Members::of(params)
             .and_then(|mut members| Params::scan(&mut members))
@@ -81,13 +81,16 @@ impl<'a> Params<'a> {
     }
 
     /// The params object `members`, read to its end; `None` for what [`Params::read`] reads
-    /// as nothing.
+    /// as nothing. Text whose escapes stand for no character (a lone surrogate, which
+    /// serde_json refuses) does not hide the rest: such a member name is none the pass looks
+    /// for, and such a `name`, `uri` or `taskId` is not read as a string (its method, which
+    /// decodes it, says why).
     fn scan(members: &mut Members<'a>) -> Option<Params<'a>> {
         let mut params = Params::nothing("", ArgumentsAt::Absent);
         // Positions are kept from where the params begin.
         let base = members.start();
         while let Some(name) = members.next_name().ok()? {
-            match &*name.bytes()? {
+            match &*name.bytes().unwrap_or_default() {
                 // The first `_meta` is the one that claims; a claim is refused when another
                 // `_meta` follows or precedes it.
                 b"_meta" => {
@@ -106,9 +109,9 @@ impl<'a> Params<'a> {
                         params.has_meta = true;
                     }
                 }
-                b"name" => params.name = string(members.value().ok()?)?,
-                b"uri" => params.uri = string(members.value().ok()?)?,
-                b"taskId" => params.task_id = string(members.value().ok()?)?,
+                b"name" => params.name = decoded(members.value().ok()?),
+                b"uri" => params.uri = decoded(members.value().ok()?),
+                b"taskId" => params.task_id = decoded(members.value().ok()?),
                 b"arguments" => {
                     params.arguments = match members.nested() {
                         Some(mut fields) => {
@@ -243,15 +246,6 @@ impl ParamsLayout {
     }
 }
 
-/// A member's value, if a string: `Some(None)` for any other JSON value; `None` if an escape
-/// in it stands for no character.
-fn string(value: &str) -> Option<Option<Cow<'_, str>>> {
-    match value.starts_with('"') {
-        true => decoded(value).map(Some),
-        false => Some(None),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::value::RawValue;
@@ -274,6 +268,39 @@ mod tests {
         assert!(claims(json!({"_meta": {PROTOCOL_VERSION: 5}})));
         assert!(claims(json!({"_meta": {PROTOCOL_VERSION: null}})));
         assert!(claim(None).is_none());
+    }
+
+    /// basic/versioning: a request carrying the modern `_meta` is served statelessly. Text
+    /// whose escape stands for no character (`\ud800`, which serde_json refuses) anywhere in
+    /// the params used to end the pass, and the request lost its claim: it was served as a
+    /// session-based one (a question to the client written as a server request).
+    #[test]
+    fn a_lone_surrogate_does_not_hide_the_claim() {
+        let meta = format!(
+            r#""_meta":{{"{PROTOCOL_VERSION}":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}"#
+        );
+        for (text, name) in [
+            (format!(r#"{{{meta},"_meta":{{"\ud800":1}}}}"#), None),
+            (format!(r#"{{"_meta":{{"\ud800":1,{}}}"#, &meta[9..]), None),
+            (format!(r#"{{"x\udc00":1,"name":"p",{meta}}}"#), Some("p")),
+            (format!(r#"{{"name":"p\ud800",{meta}}}"#), None),
+            (format!(r#"{{"uri":"a\ud800",{meta}}}"#), None),
+            (
+                format!(r#"{{"name":"t","arguments":{{"\ud800":1,"a":2}},{meta}}}"#),
+                Some("t"),
+            ),
+        ] {
+            let params = claim(Some(&text)).unwrap_or_else(|| panic!("no claim: {text}"));
+            assert_eq!(params.named("name"), name, "{text}");
+            assert_eq!(params.named("uri"), None, "{text}");
+        }
+        let text = format!(r#"{{"name":"t","arguments":{{"\ud800":1,"a":2}},{meta}}}"#);
+        let params = claim(Some(&text)).unwrap();
+        assert_eq!(
+            params.argument("a"),
+            Some("2"),
+            "the other arguments are found"
+        );
     }
 
     #[test]

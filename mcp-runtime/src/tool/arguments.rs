@@ -249,12 +249,14 @@ impl RawFields {
     }
 
     /// The members of the object `members`, read to its end, located from byte `base` of the
-    /// text scanned.
+    /// text scanned. A name whose escapes stand for no character (a lone surrogate) is kept
+    /// as written, which names no parameter.
     pub(crate) fn scan(members: &mut Members<'_>, base: usize) -> Option<RawFields> {
         let mut fields = Vec::with_capacity(4);
         while let Some(name) = members.next_name().ok()? {
-            let name = if name.escaped {
-                Name::Decoded(name.decoded()?.into_owned())
+            let decoded = name.escaped.then(|| name.decoded()).flatten();
+            let name = if let Some(decoded) = decoded {
+                Name::Decoded(decoded.into_owned())
             } else {
                 let range = name.raw_range();
                 Name::InText(range.start - base..range.end - base)
