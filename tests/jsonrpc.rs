@@ -222,6 +222,30 @@ async fn a_batch_longer_than_the_requests_a_session_runs_at_once_is_refused_whol
     assert_eq!(served.as_array().map(Vec::len), Some(3), "{served}");
 }
 
+/// basic/versioning: a request whose `_meta` names revision 2026-07-28 is served statelessly,
+/// and that revision has no batches; inside a 2025-03-26 batch it was served as the
+/// session's (`server/discover` unknown, no `resultType`). It is refused with its id; the
+/// rest of the batch is served.
+#[tokio::test]
+async fn a_2026_07_28_request_in_a_batch_is_refused_with_its_id() {
+    let client = Checked::connect(&server(), "2025-03-26").await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}},
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+    ]);
+    let reply = raw_reply(&client, &batch.to_string()).await;
+    let replies = reply.as_array().expect("a batch reply is an array");
+    let by_id = |id: u64| replies.iter().find(|r| r["id"] == id).unwrap();
+    assert_eq!(by_id(1)["error"]["code"], -32600, "{reply}");
+    let message = by_id(1)["error"]["message"].as_str().unwrap();
+    assert!(message.contains("cannot be in a batch"), "{message}");
+    assert_eq!(by_id(2)["result"], json!({}), "{reply}");
+}
+
 #[tokio::test]
 async fn batches_work_in_2025_03_26() {
     let client = Checked::connect(&server(), "2025-03-26").await;

@@ -769,6 +769,17 @@ impl Session {
         });
         for item in items {
             match item {
+                Incoming::Request(request)
+                    if params::claim(request.params.as_ref().map(ParamsText::get)).is_some() =>
+                {
+                    // Served as a session's request, it would lose its revision.
+                    batch.push(encode_error(
+                        Some(&request.id),
+                        &RpcError::invalid_request(
+                            "a request of revision 2026-07-28 (its `_meta` names the revision) cannot be in a batch: send it on its own",
+                        ),
+                    ));
+                }
                 Incoming::Request(request) => {
                     // Batches exist only in 2025-03-26: their requests are served in the session.
                     let reply_to = (batch.outbound.clone(), ReplyTo::Batch(Arc::clone(&batch)));
