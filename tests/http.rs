@@ -342,7 +342,12 @@ async fn a_client_that_reads_nothing_is_cut_off_after_the_write_timeout() {
     .await;
     let text = "x".repeat(24 * 1024 * 1024);
     let body = call(9, "echo", json!({ "text": text }));
-    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+    // A receive buffer of its own size, so the kernel does not grow it to hold the whole
+    // response (`net.ipv4.tcp_rmem` lets it reach 32 MiB on some machines).
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(64 * 1024).unwrap();
+    let mut stream = socket
+        .connect(std::net::SocketAddr::from(([127, 0, 0, 1], port)))
         .await
         .unwrap();
     let head = format!(
@@ -352,7 +357,12 @@ async fn a_client_that_reads_nothing_is_cut_off_after_the_write_timeout() {
     );
     stream.write_all(head.as_bytes()).await.unwrap();
     stream.write_all(body.as_bytes()).await.unwrap();
-    // Reads nothing for three times the timeout.
+    // Once the response has begun (a debug build takes a while to echo 24 MB), reads nothing
+    // for three times the timeout.
+    tokio::time::timeout(Duration::from_secs(60), stream.readable())
+        .await
+        .expect("the response begins within 60 s")
+        .unwrap();
     tokio::time::sleep(Duration::from_secs(3)).await;
     let mut received = 0;
     let mut buffer = vec![0u8; 1 << 16];
