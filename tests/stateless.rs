@@ -415,6 +415,54 @@ async fn a_meta_given_twice_or_naming_a_field_twice_is_invalid_params() {
     }
 }
 
+/// RFC 8259 section 7: `protocol\u0056ersion` is the name `protocolVersion`, whatever the
+/// server's quick looks at the raw text search for. A claim, and the answers of a retry, whose
+/// names are written with escapes count as written plainly (the first was served as a
+/// session-based request, and the retry ran the handler as a first run, asking again).
+#[tokio::test]
+async fn names_written_with_escapes_are_the_same_names() {
+    let client = Client::new(&server());
+    let meta = r#"{"io.modelcontextprotocol/protocol\u0056ersion":"2026-07-28","io.modelcontextprotocol/client\u0043apabilities":{"elicitation":{}}}"#;
+    client.client.send_raw(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{"_meta":{meta}}}}}"#
+    ));
+    let discovered = client
+        .client
+        .next_message(Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(
+        discovered["result"]["resultType"], "complete",
+        "{discovered}"
+    );
+    assert!(
+        discovered["result"]["supportedVersions"].is_array(),
+        "{discovered}"
+    );
+
+    // A prompt's retry is told from a first run by the look at its raw text.
+    let first = client
+        .request_with("prompts/get", json!({"name": "letter"}), caps(ELICITATION))
+        .await
+        .unwrap();
+    let state = first["requestState"].as_str().unwrap();
+    let answers = json!({"recipient": accept(json!({"name": "Zoe"}))});
+    client.client.send_raw(&format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{{"name":"letter","input\u0052esponses":{answers},"request\u0053tate":"{state}","_meta":{meta}}}}}"#
+    ));
+    let done = client
+        .client
+        .next_message(Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    assert_eq!(
+        done["result"]["messages"][0]["content"]["text"], "Write a letter to Zoe.",
+        "{done}"
+    );
+    client.assert_valid();
+}
+
 /// A prompt whose text is a file that is not there.
 #[mcp_prompt]
 fn missing_notes() -> Result<String, std::io::Error> {

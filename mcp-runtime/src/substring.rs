@@ -44,9 +44,19 @@ pub(crate) fn contains(haystack: &str, needle: &str) -> bool {
     false
 }
 
+/// Whether the JSON text `json` may have a member named by one of `words` (or by a name
+/// ending in one): it contains one as written, or it has a backslash, since an escape can
+/// write any name otherwise (`protocol\u0056ersion` is `protocolVersion`, RFC 8259 section
+/// 7). A look at the raw text before a member-by-member pass, which decodes names; no JSON
+/// library escapes ASCII letters, so the pass is made for such text only when it also has
+/// some other escape.
+pub(crate) fn may_name(json: &str, words: &[&str]) -> bool {
+    words.iter().any(|word| contains(json, word)) || find_byte(b'\\', json.as_bytes()).is_some()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{contains, find_byte};
+    use super::{contains, find_byte, may_name};
 
     #[test]
     fn finds_the_first_byte_at_every_place_and_length() {
@@ -100,5 +110,26 @@ mod tests {
         let text = "protocolVersio".repeat(10_000);
         assert!(!contains(&text, "protocolVersion"));
         assert!(contains(&(text + "n"), "protocolVersion"));
+    }
+
+    #[test]
+    fn a_name_may_be_written_with_escapes() {
+        let word = ["protocolVersion"];
+        assert!(may_name(
+            r#"{"io.modelcontextprotocol/protocolVersion":1}"#,
+            &word
+        ));
+        assert!(may_name(
+            r#"{"io.modelcontextprotocol/protocol\u0056ersion":1}"#,
+            &word
+        ));
+        assert!(may_name(
+            r#"{"requestState":1}"#,
+            &["inputResponses", "requestState"]
+        ));
+        assert!(!may_name(
+            r#"{"name":"add","arguments":{"a":"protocol"}}"#,
+            &word
+        ));
     }
 }

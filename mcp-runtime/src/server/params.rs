@@ -42,10 +42,11 @@ pub(crate) struct Params<'a> {
 /// pass; `None` for a request of the session-based era.
 ///
 /// Most requests of the session-based era carry no `_meta` at all; a search for the key's last
-/// part in the raw text rules them out without parsing anything.
+/// part in the raw text rules them out without parsing anything (text with an escape, which
+/// could spell the key otherwise, is read).
 pub(crate) fn claim(params: Option<&str>) -> Option<Params<'_>> {
     let params = params?;
-    if !crate::substring::contains(params, "protocolVersion") {
+    if !crate::substring::may_name(params, &["protocolVersion"]) {
         return None;
     }
     Some(Params::read(params)).filter(Params::claims_era)
@@ -60,7 +61,7 @@ impl<'de> ParamsPass<'de> for InMessage {
     type Read = Params<'de>;
 
     fn wanted(&self, method: Option<&str>, text: &str) -> bool {
-        method == Some("tools/call") || crate::substring::contains(text, "protocolVersion")
+        method == Some("tools/call") || crate::substring::may_name(text, &["protocolVersion"])
     }
 
     fn read(&self, params: &mut Members<'de>) -> Option<Params<'de>> {

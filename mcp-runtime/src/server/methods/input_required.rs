@@ -75,10 +75,7 @@ impl<'a> Retry<'a> {
 /// Whether params may carry answers (`inputResponses` or `requestState`), judged from their
 /// text; a method whose params were read member by member knows it exactly.
 pub(super) fn may_carry_answers(params: Option<&str>) -> bool {
-    params.is_some_and(|text| {
-        crate::substring::contains(text, "inputResponses")
-            || crate::substring::contains(text, "requestState")
-    })
+    params.is_some_and(|text| crate::substring::may_name(text, &["inputResponses", "requestState"]))
 }
 
 /// Opens what a stateless request carries for the handler `name` of `method`: `None` in a
