@@ -17,6 +17,23 @@ pub fn parse_message(bytes: &[u8]) -> bool {
     matches!(crate::jsonrpc::parse_message(bytes), Incoming::Request(_))
 }
 
+/// For a request, whether it claims revision 2026-07-28 (its `_meta` names a revision), read as
+/// the transports read it: in the pass made with the message, or by the search and pass made
+/// after it. `None` if `bytes` is not a request. (The `era_claim` fuzz target holds it to a
+/// reading by serde_json.)
+pub fn claims_stateless_era(bytes: &[u8]) -> Option<bool> {
+    use crate::jsonrpc::ParamsText;
+    use crate::server::params;
+    let mut read = None;
+    let Incoming::Request(request) =
+        crate::jsonrpc::parse_message_with(bytes, &params::InMessage, &mut read)
+    else {
+        return None;
+    };
+    let read = read.or_else(|| params::claim(request.params.as_ref().map(ParamsText::get)));
+    Some(read.is_some_and(|read| read.claims_era()))
+}
+
 /// Whether `text` is one JSON object and nothing else, as the runtime's own scanner of JSON
 /// text reads it (the `json_scan` fuzz target holds it to serde_json's verdict).
 pub fn scans_as_object(text: &str) -> bool {
