@@ -1,7 +1,8 @@
 //! The command line [`ServerBuilder::run`](crate::ServerBuilder::run) understands.
 //!
 //! `--http ADDRESS` (or `--http=ADDRESS`) serves Streamable HTTP; the address is an IP or a
-//! host name and a port (`127.0.0.1:8000`, `localhost:8000`). `--help` (or `-h`) asks for the
+//! host name and a port (`127.0.0.1:8000`, `localhost:8000`); a program built without the
+//! `http` feature refuses it, saying so. `--help` (or `-h`) asks for the
 //! usage. Three options run the server as one of several instances behind a load balancer:
 //! `--redis URL` (the change bus shared through Redis, with the `redis` feature),
 //! `--state-keys FILE` (the keys that seal `requestState`, one base64 key per line, the
@@ -11,7 +12,9 @@
 //! stops the program instead of serving stdio unnoticed. Arguments that are not options (a
 //! folder to serve) and everything after `--` belong to the program and are left alone.
 
-use std::net::{SocketAddr, ToSocketAddrs};
+use std::net::SocketAddr;
+#[cfg(feature = "http")]
+use std::net::ToSocketAddrs;
 use std::path::PathBuf;
 
 use crate::error::Error;
@@ -50,6 +53,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<CommandLin
     let mut args = args.into_iter();
     let program = args.next().unwrap_or_default();
     let mut launch = Launch::default();
+    // Resolved once the whole line is read, so that `--help` anywhere wins.
+    let mut http = None;
     while let Some(arg) = args.next() {
         if arg == "--" {
             break;
@@ -76,8 +81,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<CommandLin
             .ok_or_else(|| Error::Usage(format!("`{option}` needs {}", example(option))))?;
         let twice = || Error::Usage(format!("`{option}` is given twice"));
         match *option {
-            "--http" if launch.http.is_some() => return Err(twice()),
-            "--http" => launch.http = Some(resolve(&value)?),
+            "--http" if http.is_some() => return Err(twice()),
+            "--http" => http = Some(value),
             "--redis" if launch.redis.is_some() => return Err(twice()),
             "--redis" => launch.redis = Some(value),
             "--state-keys" if launch.state_keys.is_some() => return Err(twice()),
@@ -85,6 +90,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<CommandLin
             _ => launch.allow_hosts.push(host_and_port(&value)?),
         }
     }
+    launch.http = http.as_deref().map(resolve).transpose()?;
     if launch.http.is_none() && !launch.allow_hosts.is_empty() {
         return Err(Error::Usage(
             "`--allow-host` names a host HTTP clients reach the server at: it goes with `--http ADDRESS`".to_owned(),
@@ -130,9 +136,19 @@ fn host_and_port(value: &str) -> Result<String, Error> {
     Ok(value.to_ascii_lowercase())
 }
 
+/// What `--http` gets from a program built without the `http` feature, which cannot serve
+/// HTTP: the address is not read (reading it would link a resolver for nothing).
+#[cfg(not(feature = "http"))]
+fn resolve(_: &str) -> Result<SocketAddr, Error> {
+    Err(Error::Usage(
+        "`--http`: this program was built without HTTP support: enable the `http` feature of mcp-runtime".to_owned(),
+    ))
+}
+
 /// The address `--http` names: an IP and a port, or a host name and a port. A name that
 /// resolves to several addresses gives its first IPv4 one (`localhost` is `127.0.0.1`, which
 /// every client trying `localhost` reaches), else its first.
+#[cfg(feature = "http")]
 fn resolve(value: &str) -> Result<SocketAddr, Error> {
     if let Ok(addr) = value.parse() {
         return Ok(addr);
@@ -215,6 +231,7 @@ mod tests {
         parse(args).map_err(|e| e.to_string())
     }
 
+    #[cfg(feature = "http")]
     fn serve(addr: &str) -> Result<CommandLine, String> {
         Ok(CommandLine::Serve(Launch {
             http: Some(addr.parse().unwrap()),
@@ -234,6 +251,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "http")]
     fn http_takes_an_ip_address_in_both_spellings() {
         assert_eq!(
             parsed(&["--http", "127.0.0.1:8000"]),
@@ -243,6 +261,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "http")]
     fn http_takes_a_host_name() {
         let Ok(CommandLine::Serve(Launch {
             http: Some(addr), ..
@@ -255,11 +274,29 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_address_says_what_is_wrong() {
+    fn an_address_is_needed_once() {
         for missing in [&["--http"][..], &["--http="], &["--http", ""]] {
             let error = parsed(missing).unwrap_err();
             assert!(error.contains("needs an address"), "{missing:?}: {error}");
         }
+        let error = parsed(&["--http", "127.0.0.1:1", "--http", "127.0.0.1:2"]).unwrap_err();
+        assert!(error.contains("given twice"), "{error}");
+    }
+
+    #[test]
+    #[cfg(not(feature = "http"))]
+    fn http_is_refused_without_the_feature_saying_so() {
+        let error = parsed(&["--http", "127.0.0.1:8000"]).unwrap_err();
+        assert!(
+            error.contains("built without HTTP support")
+                && error.contains("enable the `http` feature"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    #[cfg(feature = "http")]
+    fn a_bad_address_says_what_is_wrong() {
         let error = parsed(&["--http", "localhost"]).unwrap_err();
         assert!(error.contains("has no port"), "{error}");
         let error = parsed(&["--http", "8000"]).unwrap_err();
@@ -284,8 +321,6 @@ mod tests {
             error.contains("cannot resolve `nowhere.invalid`"),
             "{error}"
         );
-        let error = parsed(&["--http", "127.0.0.1:1", "--http", "127.0.0.1:2"]).unwrap_err();
-        assert!(error.contains("given twice"), "{error}");
     }
 
     #[test]
@@ -309,6 +344,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "http")]
     fn the_deployment_options_are_read_in_both_spellings() {
         let Ok(CommandLine::Serve(launch)) = parsed(&[
             "--http",

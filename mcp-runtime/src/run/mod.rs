@@ -44,15 +44,11 @@ impl ServerBuilder {
         return self.run_with(HttpOptions::new());
         #[cfg(not(feature = "http"))]
         {
-            let Some((server, launch)) = self.prepare()? else {
+            // `--http` is refused as the command line is read (`command_line::resolve`).
+            let Some((server, _)) = self.prepare()? else {
                 return Ok(());
             };
-            match launch.http {
-                None => server.run_stdio(),
-                Some(_) => Err(Error::Usage(
-                    "this program was built without HTTP support: enable the `http` feature of mcp-runtime".to_owned(),
-                )),
-            }
+            server.run_stdio()
         }
     }
 
