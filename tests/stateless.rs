@@ -415,7 +415,7 @@ async fn a_meta_given_twice_or_naming_a_field_twice_is_invalid_params() {
     }
 }
 
-/// RFC 8259 section 7: `protocol\u0056ersion` is the name `protocolVersion`, whatever the
+/// RFC 8259 section 8.3: `protocol\u0056ersion` is the name `protocolVersion`, whatever the
 /// server's quick looks at the raw text search for. A claim, and the answers of a retry, whose
 /// names are written with escapes count as written plainly (the first was served as a
 /// session-based request, and the retry ran the handler as a first run, asking again).

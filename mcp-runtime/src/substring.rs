@@ -45,11 +45,11 @@ pub(crate) fn contains(haystack: &str, needle: &str) -> bool {
 }
 
 /// Whether the JSON text `json` may have a member named by one of `words` (or by a name
-/// ending in one): it contains one as written, or it has a backslash, since an escape can
-/// write any name otherwise (`protocol\u0056ersion` is `protocolVersion`, RFC 8259 section
-/// 7). A look at the raw text before a member-by-member pass, which decodes names; no JSON
-/// library escapes ASCII letters, so the pass is made for such text only when it also has
-/// some other escape.
+/// ending in one), judged from the raw text before a member-by-member pass, which decodes
+/// names: it may if it contains one as written, or if it holds a backslash at all, since an
+/// escape can spell a name otherwise (`protocol\u0056ersion` is `protocolVersion`: RFC 8259
+/// section 8.3 compares names after escapes are converted). Most messages hold no backslash;
+/// those that do are read member by member.
 pub(crate) fn may_name(json: &str, words: &[&str]) -> bool {
     words.iter().any(|word| contains(json, word)) || find_byte(b'\\', json.as_bytes()).is_some()
 }
