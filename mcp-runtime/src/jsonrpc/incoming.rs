@@ -339,7 +339,10 @@ fn classify(envelope: Envelope<'_>) -> Incoming {
             }
         },
     };
-    if envelope.jsonrpc != Some("\"2.0\"") {
+    // As written by every client; decoded only otherwise (`"2\u002e0"` is "2.0" as well).
+    if envelope.jsonrpc != Some("\"2.0\"")
+        && envelope.jsonrpc.and_then(decoded).as_deref() != Some("2.0")
+    {
         return invalid(id, "`jsonrpc` must be exactly \"2.0\"");
     }
     match envelope.params.and_then(|p| p.as_bytes().first().copied()) {
@@ -480,6 +483,12 @@ mod tests {
         assert_eq!(code("42"), -32600);
         assert_eq!(code("[]"), -32600);
         assert_eq!(code(r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#), -32600);
+        assert_eq!(code(r#"{"jsonrpc":2.0,"id":1,"method":"ping"}"#), -32600);
+        // The same string written with an escape is "2.0" (RFC 8259 section 7).
+        assert!(matches!(
+            classify_text(r#"{"jsonrpc":"2\u002e0","id":1,"method":"ping"}"#),
+            Incoming::Request(_)
+        ));
         assert_eq!(
             code(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#),
             -32600
