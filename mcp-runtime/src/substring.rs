@@ -45,7 +45,7 @@ pub(crate) fn contains(haystack: &str, needle: &str) -> bool {
 }
 
 /// Whether the JSON text `json` may have a member named by one of `words` (or by a name
-/// ending in one), judged from the raw text before a member-by-member pass, which decodes
+/// holding one), judged from the raw text before a member-by-member pass, which decodes
 /// names: it may if it contains one as written, or if it holds a backslash at all, since an
 /// escape can spell a name otherwise (`protocol\u0056ersion` is `protocolVersion`: RFC 8259
 /// section 8.3 compares names after escapes are converted). Most messages hold no backslash;
