@@ -2,8 +2,9 @@
 //!
 //! `--http ADDRESS` (or `--http=ADDRESS`) serves Streamable HTTP; the address is an IP or a
 //! host name and a port (`127.0.0.1:8000`, `localhost:8000`); a program built without the
-//! `http` feature refuses it, saying so. `--help` (or `-h`) asks for the
-//! usage. Three options run the server as one of several instances behind a load balancer:
+//! `http` feature refuses it, saying so. `--help` (or `-h`) asks for the usage, which lists
+//! the options this build can use. Three options run the server as one of several instances
+//! behind a load balancer:
 //! `--redis URL` (the change bus shared through Redis, with the `redis` feature),
 //! `--state-keys FILE` (the keys that seal `requestState`, one base64 key per line, the
 //! first sealing, the file watched for rotation) and `--allow-host HOST:PORT` (repeatable,
@@ -22,9 +23,6 @@ use crate::suggest::did_you_mean;
 
 /// The options that take a value.
 const VALUED: [&str; 4] = ["--http", "--redis", "--state-keys", "--allow-host"];
-
-/// Every option, for "did you mean".
-const OPTIONS: [&str; 6] = [VALUED[0], VALUED[1], VALUED[2], VALUED[3], "--help", "-h"];
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
@@ -71,8 +69,9 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<CommandLin
         };
         let Some(option) = VALUED.iter().find(|option| **option == name) else {
             return Err(Error::Usage(format!(
-                "unknown option `{name}`{}; the options are `--http ADDRESS`, `--redis URL`, `--state-keys FILE`, `--allow-host HOST:PORT` and `--help` (the program's own options go after `--`)",
-                did_you_mean(name, OPTIONS)
+                "unknown option `{name}`{}; the options are {} (the program's own options go after `--`)",
+                did_you_mean(name, offered_names()),
+                options_in_words()
             )));
         };
         let value = inline
@@ -193,30 +192,113 @@ fn resolve(value: &str) -> Result<SocketAddr, Error> {
         .ok_or_else(|| Error::Usage(format!("`--http {value}`: `{host}` has no address")))
 }
 
-/// The text `--help` prints.
+/// One option as `--help` lists it.
+struct Listed {
+    /// The option and its value, as the usage line and the "unknown option" message give it.
+    form: &'static str,
+    /// Whether it may be given more than once.
+    repeatable: bool,
+    /// What it does, one line or more, as `--help` prints it beside the form.
+    help: &'static str,
+    /// Whether this build can use it (`--help` lists only those).
+    built: bool,
+}
+
+/// The options `--help` lists, in its order. One a build cannot use (`--http` without the
+/// `http` feature) is still read, to be refused saying why, but not offered.
+const LISTED: [Listed; 4] = [
+    Listed {
+        form: "--http ADDRESS",
+        repeatable: false,
+        help: "serve Streamable HTTP at http://ADDRESS/mcp instead, with /health
+and /ready beside it; ADDRESS is an IP or a host name and a port:
+127.0.0.1:8000, localhost:8000, [::1]:8000",
+        built: cfg!(feature = "http"),
+    },
+    Listed {
+        form: "--allow-host HOST:PORT",
+        repeatable: true,
+        help: "accept this Host (and Origin) besides the local ones: the public
+address of a load balancer in front; repeatable",
+        built: cfg!(feature = "http"),
+    },
+    Listed {
+        form: "--redis URL",
+        repeatable: false,
+        help: "share change notifications with the other instances through the
+Redis at URL (redis://HOST:PORT)",
+        built: cfg!(feature = "redis"),
+    },
+    Listed {
+        form: "--state-keys FILE",
+        repeatable: false,
+        help: "seal input-required state with the keys in FILE (one base64 key of
+32 bytes a line, the first one sealing), read again when it changes",
+        built: true,
+    },
+];
+
+/// The names of the options this build can use, for "did you mean".
+fn offered_names() -> impl Iterator<Item = &'static str> {
+    LISTED
+        .iter()
+        .filter(|option| option.built)
+        .map(|option| option.form.split(' ').next().unwrap_or(option.form))
+        .chain(["--help", "-h"])
+}
+
+/// The options this build can use, for the "unknown option" message: "`--http ADDRESS`,
+/// ... and `--help`".
+fn options_in_words() -> String {
+    let mut words = String::new();
+    for option in LISTED.iter().filter(|option| option.built) {
+        words.push_str(&format!("`{}`, ", option.form));
+    }
+    if let Some(comma) = words.rfind(", ") {
+        words.truncate(comma);
+        words.push_str(" and ");
+    }
+    words + "`--help`"
+}
+
+/// The text `--help` prints: the options this build can use.
 pub(crate) fn usage(program: &str) -> String {
+    /// Where the help of each option begins.
+    const HELP_COLUMN: usize = 26;
     let program = std::path::Path::new(program)
         .file_name()
         .map_or_else(|| "server".into(), |name| name.to_string_lossy());
+    let built = || LISTED.iter().filter(|option| option.built);
+    let mut synopsis = String::new();
+    let mut options = String::new();
+    for option in built() {
+        let dots = if option.repeatable { "..." } else { "" };
+        synopsis.push_str(&format!(" [{}]{dots}", option.form));
+        for (i, line) in option.help.lines().enumerate() {
+            let left = if i == 0 { option.form } else { "" };
+            options.push_str(&format!(
+                "  {left:<width$}{line}\n",
+                width = HELP_COLUMN - 2
+            ));
+        }
+    }
+    let transports = if cfg!(feature = "http") {
+        ""
+    } else {
+        "\nThis build serves stdio only (mcp-runtime's `http` feature adds `--http ADDRESS`).\n"
+    };
     format!(
         "An MCP (Model Context Protocol) server.
 
-Usage: {program} [--http ADDRESS] [--allow-host HOST:PORT]... [--redis URL] [--state-keys FILE]
+Usage: {program}{synopsis}
 
 With no option it speaks MCP over stdin and stdout: an MCP client starts it as a command.
-
+{transports}
 Options:
-  --http ADDRESS          serve Streamable HTTP at http://ADDRESS/mcp instead, with /health
-                          and /ready beside it; ADDRESS is an IP or a host name and a port:
-                          127.0.0.1:8000, localhost:8000, [::1]:8000
-  --allow-host HOST:PORT  accept this Host (and Origin) besides the local ones: the public
-                          address of a load balancer in front; repeatable
-  --redis URL             share change notifications with the other instances through the
-                          Redis at URL (redis://HOST:PORT)
-  --state-keys FILE       seal input-required state with the keys in FILE (one base64 key of
-                          32 bytes a line, the first one sealing), read again when it changes
-  -h, --help              print this help and exit
-"
+{options}  {help:<width$}print this help and exit
+",
+        help = "-h, --help",
+        width = HELP_COLUMN - 2,
     )
 }
 
@@ -329,15 +411,69 @@ mod tests {
             let Ok(CommandLine::Help(text)) = parsed(&["--http", "127.0.0.1:1", help]) else {
                 panic!("{help} asks for the usage");
             };
-            assert!(text.contains("Usage: server [--http ADDRESS]"), "{text}");
+            assert!(
+                text.starts_with("An MCP (Model Context Protocol) server."),
+                "{text}"
+            );
+            assert!(text.contains("\nUsage: server ["), "{text}");
         }
+    }
+
+    /// `--help` offers only what the build can do: a stdio-only program does not list
+    /// `--http`, which it refuses.
+    #[test]
+    fn help_lists_the_options_this_build_can_use() {
+        let Ok(CommandLine::Help(text)) = parsed(&["--help"]) else {
+            panic!("--help asks for the usage");
+        };
+        let listed = |form: &str| text.contains(&format!("\n  {form} "));
+        let in_synopsis = |form: &str| text.contains(&format!(" [{form}]"));
+        for (form, built) in [
+            ("--http ADDRESS", cfg!(feature = "http")),
+            ("--allow-host HOST:PORT", cfg!(feature = "http")),
+            ("--redis URL", cfg!(feature = "redis")),
+            ("--state-keys FILE", true),
+        ] {
+            assert_eq!(listed(form), built, "{form}: {text}");
+            assert_eq!(in_synopsis(form), built, "{form}: {text}");
+        }
+        assert_eq!(
+            text.contains("serves stdio only"),
+            !cfg!(feature = "http"),
+            "{text}"
+        );
+        // Each option's help starts in one column, its further lines too.
+        assert!(
+            text.contains(
+                "\n  --state-keys FILE       seal input-required state with the keys in FILE (one base64 key of\n                          32 bytes a line,"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("\n  -h, --help              print this help and exit\n"),
+            "{text}"
+        );
     }
 
     #[test]
     fn an_unknown_option_is_refused_by_name() {
         let error = parsed(&["--htp", "127.0.0.1:8000"]).unwrap_err();
         assert!(error.starts_with("unknown option `--htp`"), "{error}");
-        assert!(error.contains("did you mean `--http`?"), "{error}");
+        // The options offered are this build's.
+        assert_eq!(
+            error.contains("did you mean `--http`?"),
+            cfg!(feature = "http"),
+            "{error}"
+        );
+        assert_eq!(
+            error.contains("`--http ADDRESS`, "),
+            cfg!(feature = "http"),
+            "{error}"
+        );
+        assert!(
+            error.contains("`--state-keys FILE` and `--help`"),
+            "{error}"
+        );
         let error = parsed(&["--verbose=2"]).unwrap_err();
         assert!(error.starts_with("unknown option `--verbose`"), "{error}");
         assert!(error.contains("go after `--`"), "{error}");
@@ -393,6 +529,12 @@ mod tests {
             assert!(error.contains(why), "{value}: {error}");
         }
         let error = parsed(&["--alow-host", "a:1"]).unwrap_err();
-        assert!(error.contains("did you mean `--allow-host`?"), "{error}");
+        assert_eq!(
+            error.contains("did you mean `--allow-host`?"),
+            cfg!(feature = "http"),
+            "{error}"
+        );
+        let error = parsed(&["--state-key", "keys"]).unwrap_err();
+        assert!(error.contains("did you mean `--state-keys`?"), "{error}");
     }
 }

@@ -16,8 +16,8 @@ impl ServerBuilder {
     /// Builds the server and serves it from a plain `fn main`, on a Tokio runtime of its own:
     /// over stdin/stdout until stdin closes, or over Streamable HTTP at `http://ADDRESS/mcp`
     /// when the program was started with `--http ADDRESS` (`--http 127.0.0.1:8000`,
-    /// `--http localhost:8000`; needs the `http` feature). `--help` prints the usage and
-    /// returns; any other option (an argument starting with `-`, before a `--`) is refused by
+    /// `--http localhost:8000`; needs the `http` feature). `--help` prints the usage (the
+    /// options this build can use) and returns; any other option (an argument starting with `-`, before a `--`) is refused by
     /// name with [`Error::Usage`]. Arguments that are not options are left to the program.
     ///
     /// Three options run it as one instance of several behind a load balancer:

@@ -106,6 +106,15 @@ fn refuse(status: StatusCode, code: crate::ErrorCode, message: impl Into<String>
     json_response(status, body.to_string().into_bytes())
 }
 
+/// `response`, saying the connection closes after it: what is left of the request's body on
+/// it cannot be told from the next request.
+fn closing(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
 /// A refusal of the checks in [`guard`](super::guard), as a response.
 fn refused(refusal: Refused) -> Response {
     let reason = match refusal.status {
@@ -378,18 +387,14 @@ fn body_too_slow(timeout: std::time::Duration) -> Response {
             timeout.as_secs_f64()
         )
     });
-    let mut response = refuse(
+    closing(refuse(
         StatusCode::REQUEST_TIMEOUT,
         crate::ErrorCode::InvalidRequest,
         format!(
             "the request body did not arrive within the server's limit of {} s",
             timeout.as_secs_f64()
         ),
-    );
-    response
-        .headers_mut()
-        .insert(header::CONNECTION, HeaderValue::from_static("close"));
-    response
+    ))
 }
 
 /// The answer to a body that could not be read whole, for another reason than its size: it
@@ -400,17 +405,13 @@ fn body_unreadable(error: &(dyn std::error::Error + 'static)) -> Response {
     while let Some(source) = cause.source() {
         cause = source;
     }
-    let mut response = refuse(
+    closing(refuse(
         StatusCode::BAD_REQUEST,
         crate::ErrorCode::InvalidRequest,
         format!(
             "the request body could not be read ({cause}): it ended before its Content-Length, or its chunked framing is malformed"
         ),
-    );
-    response
-        .headers_mut()
-        .insert(header::CONNECTION, HeaderValue::from_static("close"));
-    response
+    ))
 }
 
 /// The answer to `initialize` when `max` sessions are live: the server is at capacity (503),
