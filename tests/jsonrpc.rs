@@ -145,6 +145,8 @@ async fn invalid_requests_are_answered_with_invalid_request() {
         (r#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#, json!(4)),
         (r#"{"id":5,"method":"ping"}"#, json!(5)),
         (r#"{"jsonrpc":"2.0","id":6,"method":7}"#, json!(6)),
+        // JSON by its grammar, but the escape stands for no character (RFC 8259, 8.2).
+        (r#"{"jsonrpc":"2.0","id":8,"method":"\ud800"}"#, json!(8)),
         (
             r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
             Value::Null,
@@ -159,6 +161,23 @@ async fn invalid_requests_are_answered_with_invalid_request() {
             "{line} -> {reply}"
         );
     }
+}
+
+/// A lone surrogate escape where a method reads text (a tool's name) is -32602 saying so,
+/// with no position (it would count within the params, not the message).
+#[tokio::test]
+async fn params_text_that_is_no_character_is_invalid_params_saying_so() {
+    let client = Checked::connect(&server(), "2025-11-25").await;
+    let reply = raw_reply(
+        &client,
+        r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"ech\udc00","arguments":{}}}"#,
+    )
+    .await;
+    assert_eq!(reply["id"], 9, "{reply}");
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.contains("lone surrogate"), "{message}");
+    assert!(!message.contains("column"), "{message}");
 }
 
 /// An id comes back in its reply and in every notification about its request, so it is

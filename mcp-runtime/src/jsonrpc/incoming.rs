@@ -8,7 +8,7 @@
 //! members without decoding them; the params of a request that a [`ParamsPass`] wants are
 //! read by it in the same step, from the text the scanner found ([`parse_message_with`]), so
 //! that they are located once. Anything unusual (text that is not JSON, an envelope member
-//! named with escapes or twice, a `method` that is not a plain string) is read again by
+//! named with escapes or twice, a `method` that is not a string) is read again by
 //! serde_json, which classifies it and words its error as it always has.
 
 use std::borrow::Cow;
@@ -176,6 +176,7 @@ fn scanned<'de, P: ParamsPass<'de>>(
     let mut envelope = Envelope::default();
     // Members seen, one bit each: a repeated one is left to serde_json's error.
     let mut seen = 0u8;
+    let mut unreadable_method = false;
     while let Some(name) = members.next_name().ok()? {
         if name.escaped {
             return None;
@@ -213,11 +214,20 @@ fn scanned<'de, P: ParamsPass<'de>>(
             4 => envelope.params = Some(value),
             8 => envelope.result = Some(value),
             16 => envelope.error = (value != "null").then_some(value),
-            // Not a string (nor `null`), or not one that decodes: serde_json's error.
             32 => {
                 envelope.method = match value {
                     "null" => None,
-                    quoted => Some(Text(decoded(quoted)?)),
+                    quoted => match decoded(quoted) {
+                        Some(method) => Some(Text(method)),
+                        // Checked JSON text, so a string that does not decode holds a lone
+                        // surrogate: the message is JSON, the request invalid (with its id).
+                        None if quoted.starts_with('"') => {
+                            unreadable_method = true;
+                            None
+                        }
+                        // Not a string: serde_json's error.
+                        None => return None,
+                    },
                 }
             }
             _ => {}
@@ -225,6 +235,16 @@ fn scanned<'de, P: ParamsPass<'de>>(
     }
     if !only_space(&text[members.end()..]) {
         return None;
+    }
+    if unreadable_method {
+        let id = match request_id(envelope.id) {
+            Ok(id) => id,
+            Err(why) => return Some(invalid(None, why)),
+        };
+        return Some(invalid(
+            id,
+            "`method` is not text: a `\\u` escape in it stands for no character (a lone surrogate)",
+        ));
     }
     if read.is_none()
         && let Some(params) = envelope.params
@@ -317,27 +337,25 @@ fn malformed_response(id: RequestId, message: &str) -> Incoming {
     }
 }
 
+/// The message's `id` (its JSON text, if it has one), or why it cannot be one (the message is
+/// then refused without an id).
+fn request_id(text: Option<&str>) -> Result<Option<RequestId>, String> {
+    match text {
+        None => Ok(None),
+        Some(text) if text.len() > MAX_ID_BYTES => Err(format!(
+            "`id` is {} bytes long, over the server's limit of {MAX_ID_BYTES}: an id comes back in the reply and in every notification about the request, so use a shorter string or an integer",
+            text.len()
+        )),
+        Some(text) => RequestId::from_json(text)
+            .map(Some)
+            .ok_or_else(|| format!("`id` must be a string or an integer, not {text}")),
+    }
+}
+
 fn classify(envelope: Envelope<'_>) -> Incoming {
-    let id = match envelope.id {
-        None => None,
-        Some(text) if text.len() > MAX_ID_BYTES => {
-            return invalid(
-                None,
-                format!(
-                    "`id` is {} bytes long, over the server's limit of {MAX_ID_BYTES}: an id comes back in the reply and in every notification about the request, so use a shorter string or an integer",
-                    text.len()
-                ),
-            );
-        }
-        Some(text) => match RequestId::from_json(text) {
-            Some(id) => Some(id),
-            None => {
-                return invalid(
-                    None,
-                    format!("`id` must be a string or an integer, not {text}"),
-                );
-            }
-        },
+    let id = match request_id(envelope.id) {
+        Ok(id) => id,
+        Err(why) => return invalid(None, why),
     };
     // As written by every client; decoded only otherwise (`"2\u002e0"` is "2.0" as well).
     if envelope.jsonrpc != Some("\"2.0\"")
@@ -498,6 +516,40 @@ mod tests {
             code(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":3}"#),
             -32600
         );
+    }
+
+    /// A `method` whose `\u` escape stands for no character (RFC 8259 section 8.2: the
+    /// grammar allows it, the text is no Unicode string) is JSON, so the message is an
+    /// invalid request, answered with its id; an id that cannot be one is still refused.
+    #[test]
+    fn a_method_that_is_not_text_is_an_invalid_request_with_its_id() {
+        for text in [
+            r#"{"jsonrpc":"2.0","id":7,"method":"\ud800"}"#,
+            r#"{"id":7,"method":"tools/\udc00call","jsonrpc":"2.0","params":{}}"#,
+        ] {
+            let Incoming::Invalid {
+                id: Some(id),
+                error,
+                as_response: false,
+            } = classify_text(text)
+            else {
+                panic!("{text}: {:?}", classify_text(text));
+            };
+            assert_eq!(id.as_json(), "7", "{text}");
+            assert_eq!(error.code, -32600, "{text}");
+            assert!(
+                error.message.contains("lone surrogate"),
+                "{}",
+                error.message
+            );
+        }
+        let Incoming::Invalid {
+            id: None, error, ..
+        } = classify_text(r#"{"jsonrpc":"2.0","id":[1],"method":"\ud800"}"#)
+        else {
+            panic!("an array id was taken");
+        };
+        assert!(error.message.contains("`id` must be"), "{}", error.message);
     }
 
     #[test]

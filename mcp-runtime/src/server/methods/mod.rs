@@ -37,6 +37,7 @@ pub(crate) use subscriptions_listen::closing_result;
 use super::params::ParamsLayout;
 use super::{ServerCore, Session};
 use crate::context::{Context, LoggingLevel, RequestState};
+use crate::handler::describe_unreadable;
 use crate::jsonrpc::{
     ErrorCode, IncomingRequest, ParamsText, RequestId, RpcError, encode_error, encode_result,
     encode_result_with, encode_result_written,
@@ -368,5 +369,7 @@ fn parse_params_text<T: DeserializeOwned>(
     params: Option<&str>,
 ) -> Result<T, RpcError> {
     let text = params.unwrap_or("{}");
-    serde_json::from_str(text).map_err(|error| params_object::invalid(method, &error.to_string()))
+    // Its position would be within the params, not the message: left out.
+    serde_json::from_str(text)
+        .map_err(|error| params_object::invalid(method, &describe_unreadable(&error)))
 }
