@@ -26,6 +26,13 @@ async fn needs_sampling(ctx: Context) -> Result<String, ClientError> {
     ctx.ask_model("Say hi.", 10).await
 }
 
+/// Reports progress, then needs the client's model.
+#[mcp_tool]
+async fn progress_then_sampling(ctx: Context) -> Result<String, ClientError> {
+    ctx.report_progress(1.0, None, None);
+    ctx.ask_model("Say hi.", 10).await
+}
+
 /// Reports progress, then answers: its answer is a stream.
 #[mcp_tool]
 async fn steps(ctx: Context) -> String {
@@ -76,6 +83,7 @@ fn server() -> Server {
         .dynamic_tool(mirrored())
         .tool::<echo>()
         .tool::<needs_sampling>()
+        .tool::<progress_then_sampling>()
         .tool::<steps>()
         .tool::<slow>()
         .max_listeners(1)
@@ -451,6 +459,33 @@ async fn a_missing_client_capability_is_400() {
     assert_eq!(reply["error"]["code"], -32021);
     assert_eq!(
         reply["error"]["data"]["requiredCapabilities"],
+        json!({"sampling": {}})
+    );
+}
+
+/// HTTP sends its status first: once a progress notification has made the answer a stream
+/// (200), a -32021 that follows is the stream's last event, not a 400.
+#[tokio::test]
+async fn a_missing_client_capability_after_progress_ends_the_stream() {
+    let (port, _) = start().await;
+    let mut params = json!({"name": "progress_then_sampling", "arguments": {}});
+    params["_meta"] = meta(json!({}));
+    params["_meta"]["progressToken"] = json!("p");
+    let body =
+        json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": params}).to_string();
+    let mut response = post(port, "tools/call", Some("progress_then_sampling"), &body).await;
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("content-type"), Some("text/event-stream"));
+    let mut events = Vec::new();
+    while let Some((_, data)) = response.next_event().await {
+        events.push(serde_json::from_str::<Value>(&data).unwrap());
+    }
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[0]["method"], "notifications/progress");
+    assert_eq!(events[1]["id"], 11);
+    assert_eq!(events[1]["error"]["code"], -32021);
+    assert_eq!(
+        events[1]["error"]["data"]["requiredCapabilities"],
         json!({"sampling": {}})
     );
 }

@@ -4,7 +4,9 @@
 //! client, closing the stream) makes the answer a stream, when the client takes one: the
 //! endpoint attaches a [`Hub`], which receives what was sent meanwhile and then everything up to
 //! the reply. A client that takes only JSON gets the reply alone; what comes before it is
-//! dropped.
+//! dropped. A refusal the specification answers with 400 (say -32021, a question for a
+//! capability the request did not declare) gets it when it comes first; after something else
+//! the stream's 200 is already sent, and the refusal is its last event.
 
 use std::mem;
 use std::sync::{Arc, Mutex};
