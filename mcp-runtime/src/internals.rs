@@ -1,7 +1,7 @@
 //! What the micro-benchmarks (`bench/micro`) and the fuzz targets (`fuzz/`) reach inside the
 //! crate, as `mcp_runtime::__internals`: the framing steps on their own, a connection without
-//! a transport, URI template matching, the text path of tool arguments, and the scanner of
-//! JSON text. Not a public API:
+//! a transport, URI template matching, the text path of tool arguments, the scanner of JSON
+//! text, and the sealing of `requestState`. Not a public API:
 //! it changes without notice.
 
 use serde::Serialize;
@@ -92,4 +92,71 @@ fn frame_bytes(frame: crate::transport::Frame<'_>) -> Option<&[u8]> {
 pub fn arguments_from_text(json: &str) -> Option<Arguments> {
     let fields = RawFields::of(json)?;
     Some(Arguments::from_raw(json.into(), fields))
+}
+
+/// How long past its expiry a sealed state still opens.
+pub const STATE_EXPIRY_LEEWAY: std::time::Duration = crate::sealed_state::EXPIRY_LEEWAY;
+
+/// The request a sealed state is bound to, for [`StateSeal`].
+#[derive(Debug, Clone, Copy)]
+pub struct StateRequest<'a> {
+    /// `tools/call`, `prompts/get` or `resources/read`.
+    pub method: &'a str,
+    /// The tool or prompt name, or the resource URI.
+    pub name: &'a str,
+    /// The request's `arguments`.
+    pub arguments: Option<&'a serde_json::Value>,
+    /// The server's public identity.
+    pub audience: &'a str,
+    /// The authenticated caller, on a protected server.
+    pub caller: Option<&'a str>,
+}
+
+impl<'a> StateRequest<'a> {
+    fn binding(&self) -> crate::sealed_state::Binding<'a> {
+        crate::sealed_state::Binding {
+            method: self.method,
+            name: self.name,
+            arguments: self.arguments,
+            audience: self.audience,
+            caller: self.caller,
+        }
+    }
+}
+
+/// Seals and opens `requestState` as the runtime does, under given keys (the `sealed_state`
+/// fuzz target holds that a state opens only as sealed, for its own request, in time).
+#[derive(Debug)]
+pub struct StateSeal(crate::StateKeys);
+
+impl StateSeal {
+    /// The keys, the first sealing, every one opening; `None` if two are the same.
+    pub fn new(keys: impl IntoIterator<Item = [u8; 32]>) -> Option<StateSeal> {
+        crate::StateKeys::from_keys(keys).ok().map(StateSeal)
+    }
+
+    /// `payload` sealed for `request`, valid for `lifetime` from `now`; `None` if the sealed
+    /// string would be over the length a state may have.
+    pub fn seal(
+        &self,
+        request: &StateRequest<'_>,
+        payload: &[u8],
+        lifetime: std::time::Duration,
+        now: std::time::SystemTime,
+    ) -> Option<String> {
+        self.0.seal(&request.binding(), payload, lifetime, now).ok()
+    }
+
+    /// The payload of `sealed` if it opens for `request` at `now`, else why not (the reason
+    /// the runtime logs: `malformed`, `unknown_key`, `forged`, `expired`, `too_large`).
+    pub fn open(
+        &self,
+        request: &StateRequest<'_>,
+        sealed: &str,
+        now: std::time::SystemTime,
+    ) -> Result<Vec<u8>, &'static str> {
+        self.0
+            .open(&request.binding(), sealed, now)
+            .map_err(|refusal| refusal.reason())
+    }
 }

@@ -28,4 +28,5 @@ mod tests;
 pub(crate) use binding::Binding;
 pub use error::StateKeysError;
 pub(crate) use error::StateRefusal;
+pub(crate) use state_keys::EXPIRY_LEEWAY;
 pub use state_keys::StateKeys;
