@@ -406,6 +406,32 @@ async fn oversized_bodies_get_413_and_bad_versions_400() {
     )
     .await;
     assert_eq!(response.status, 400);
+    // streamable-http "Protocol Version Header" (2026-07-28): "If the server does not implement
+    // the requested protocol version ... it MUST respond with 400 Bad Request and an
+    // UnsupportedProtocolVersionError listing its supported versions", for a GET too.
+    let error = response.json().await["error"].clone();
+    assert_eq!(error["code"], -32022, "{error}");
+    assert_eq!(error["data"]["requested"], "1999-01-01", "{error}");
+    assert!(
+        error["data"]["supported"]
+            .as_array()
+            .is_some_and(|supported| supported.contains(&json!("2026-07-28"))
+                && supported.contains(&json!("2025-03-26"))),
+        "{error}"
+    );
+    let get = request(
+        port,
+        "GET",
+        &[
+            ("accept", "text/event-stream"),
+            ("mcp-session-id", &id),
+            ("mcp-protocol-version", "2099-01-01"),
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(get.status, 400);
+    assert_eq!(get.json().await["error"]["code"], -32022);
     let garbage = request(
         port,
         "POST",
@@ -702,6 +728,47 @@ async fn stateless_mode_needs_no_session() {
     assert_eq!(reply.json().await["result"]["content"][0]["text"], "hi");
     let get = request(port, "GET", &[("accept", "text/event-stream")], "").await;
     assert_eq!(get.status, 405);
+    assert_eq!(get.header("allow"), Some("POST"), "RFC 9110 section 15.5.6");
+    let delete = request(port, "DELETE", &[("mcp-session-id", "0f")], "").await;
+    assert_eq!(delete.status, 405);
+    assert_eq!(delete.header("allow"), Some("POST"));
+}
+
+/// streamable-http "Earlier Streamable HTTP Revisions" (2026-07-28): GET and DELETE are not
+/// part of the revision, and a server of that revision alone answers them with 405. A server
+/// of both eras does so for a client naming 2026-07-28 in `MCP-Protocol-Version` (telling it
+/// neither to `initialize` nor to send a session id), and keeps both for a session's client.
+#[tokio::test]
+async fn get_and_delete_of_a_2026_client_are_405_and_a_session_keeps_them() {
+    let port = start(HttpOptions::new()).await;
+    for method in ["GET", "DELETE"] {
+        let response = request(
+            port,
+            method,
+            &[
+                ("accept", "text/event-stream"),
+                ("mcp-protocol-version", "2026-07-28"),
+            ],
+            "",
+        )
+        .await;
+        assert_eq!(response.status, 405, "{method}");
+        assert_eq!(response.header("allow"), Some("POST"), "{method}");
+        let error = response.json().await["error"].clone();
+        assert!(
+            error["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("POST each request") && !m.contains("initialize")),
+            "{method}: {error}"
+        );
+    }
+    let id = session(port, "2025-11-25", json!({})).await;
+    let session_headers = [
+        ("mcp-session-id", id.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let delete = request(port, "DELETE", &session_headers, "").await;
+    assert_eq!(delete.status, 204);
 }
 
 /// A stateless server has no client capabilities and no way back to a waiting handler: asking

@@ -655,14 +655,15 @@ async fn listen_without_event_streams_is_not_acceptable() {
 
 /// streamable-http "Custom Headers from Tool Parameters": each argument a tool mirrors
 /// (`x-mcp-header`) must come in its `Mcp-Param-*` header exactly when it is in the body, and
-/// equal it (strings as written or base64-wrapped, numbers by value, booleans as words), a
+/// equal it (strings as written or base64-wrapped, numbers by value, integers exactly,
+/// booleans as words), a
 /// nested one read at its path of properties ("Nested object properties are permitted"); any
 /// other case is 400 with -32020 and the tool does not run.
 #[tokio::test]
 async fn mirrored_arguments_must_agree_with_their_headers() {
     let (port, _) = start().await;
     type Case<'a> = (&'a str, Value, Vec<(&'a str, &'a str)>, u16);
-    let cases: [Case<'_>; 14] = [
+    let cases: [Case<'_>; 16] = [
         (
             "a mirrored header twice",
             json!({"region": "eu"}),
@@ -702,6 +703,18 @@ async fn mirrored_arguments_must_agree_with_their_headers() {
             "numbers by value",
             json!({"count": 3}),
             vec![("mcp-param-count", "3.0")],
+            200,
+        ),
+        (
+            "integers exactly, past what a double holds",
+            json!({"count": 9_007_199_254_740_993_i64}),
+            vec![("mcp-param-count", "9007199254740992")],
+            400,
+        ),
+        (
+            "a large integer that agrees",
+            json!({"count": 9_007_199_254_740_993_i64}),
+            vec![("mcp-param-count", "9007199254740993")],
             200,
         ),
         (

@@ -376,7 +376,8 @@ fn malformed(field: &str, problem: &str) -> RpcError {
         .with_data(json!({ "field": format!("_meta.{field}") }))
 }
 
-fn unsupported(requested: &str, message: String) -> RpcError {
+/// -32022 for `requested`, with the revisions served (`supported`) in its data.
+pub(crate) fn unsupported(requested: &str, message: String) -> RpcError {
     RpcError::new(ErrorCode::UnsupportedProtocolVersion, message)
         .with_data(json!({ "supported": supported_versions(), "requested": requested }))
 }

@@ -127,22 +127,55 @@ fn refused(refusal: Refused) -> Response {
     refuse(refusal.status, crate::ErrorCode::InvalidRequest, reason)
 }
 
-/// The `MCP-Protocol-Version` check shared by every method.
+/// The `MCP-Protocol-Version` check shared by every method: a revision the server does not
+/// serve is 400 with -32022 listing those it does (streamable-http "Protocol Version Header";
+/// a client of any revision reads the 400, one of 2026-07-28 the `supported` list too).
 fn check_headers(headers: &HeaderMap) -> Result<(), Refusal> {
     if let Some(version) = headers.get(&VERSION_HEADER) {
         let version = String::from_utf8_lossy(version.as_bytes());
         if Revision::parse(&version).is_none() {
-            return Err(Box::new(refuse(
-                StatusCode::BAD_REQUEST,
-                crate::ErrorCode::InvalidRequest,
+            let error = crate::protocol::envelope::unsupported(
+                &version,
                 format!(
                     "unsupported MCP-Protocol-Version `{version}`; supported: {}",
                     Revision::ALL.map(Revision::as_str).join(", ")
                 ),
+            );
+            let body = json!({"jsonrpc": "2.0", "error": error});
+            return Err(Box::new(json_response(
+                StatusCode::BAD_REQUEST,
+                body.to_string().into_bytes(),
             )));
         }
     }
     Ok(())
+}
+
+/// 405 for a GET or DELETE of a client of revision 2026-07-28 (by its `MCP-Protocol-Version`),
+/// which has neither: no session to end, no stream of the server's own (streamable-http
+/// "Earlier Streamable HTTP Revisions"). Clients of the session-based revisions keep both.
+fn refuse_stateless_method(headers: &HeaderMap, method: &Method) -> Result<(), Refusal> {
+    if !names_stateless(headers) {
+        return Ok(());
+    }
+    Err(Box::new(post_only(format!(
+        "{method} is not part of revision {}: it has no sessions and no stream of the server's own; POST each request",
+        Revision::LATEST
+    ))))
+}
+
+/// 405 saying why, with the one method left (`Allow: POST`, as RFC 9110 section 15.5.6 asks of
+/// a 405).
+fn post_only(reason: impl Into<String>) -> Response {
+    let mut response = refuse(
+        StatusCode::METHOD_NOT_ALLOWED,
+        crate::ErrorCode::InvalidRequest,
+        reason,
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("POST"));
+    response
 }
 
 fn session_id(headers: &HeaderMap) -> Option<&str> {
@@ -807,15 +840,13 @@ pub(super) async fn get(
     headers: HeaderMap,
     authentication: Authentication,
 ) -> Response {
-    if let Err(refusal) = check_headers(&headers) {
+    if let Err(refusal) =
+        check_headers(&headers).and_then(|()| refuse_stateless_method(&headers, &Method::GET))
+    {
         return *refusal;
     }
     if state.options.stateless {
-        return refuse(
-            StatusCode::METHOD_NOT_ALLOWED,
-            crate::ErrorCode::InvalidRequest,
-            "this server is stateless: it has no stream of its own to GET",
-        );
+        return post_only("this server is stateless: it has no stream of its own to GET");
     }
     if !Accepts::of(&headers).event_stream {
         return refuse(
@@ -953,15 +984,13 @@ pub(super) async fn delete(
     headers: HeaderMap,
     authentication: Authentication,
 ) -> Response {
-    if let Err(refusal) = check_headers(&headers) {
+    if let Err(refusal) =
+        check_headers(&headers).and_then(|()| refuse_stateless_method(&headers, &Method::DELETE))
+    {
         return *refusal;
     }
     if state.options.stateless {
-        return refuse(
-            StatusCode::METHOD_NOT_ALLOWED,
-            crate::ErrorCode::InvalidRequest,
-            "this server is stateless: there is no session to end",
-        );
+        return post_only("this server is stateless: there is no session to end");
     }
     let Some(id) = session_id(&headers) else {
         return refuse(

@@ -169,9 +169,7 @@ fn check_mirrored(
         let agrees = match (body.as_ref(), sent.as_deref()) {
             (None, None) => true,
             (Some(Value::String(body)), Some(sent)) => body == sent,
-            (Some(Value::Number(body)), Some(sent)) => sent
-                .parse::<f64>()
-                .is_ok_and(|sent| body.as_f64() == Some(sent)),
+            (Some(Value::Number(body)), Some(sent)) => same_number(body, sent),
             (Some(Value::Bool(body)), Some(sent)) => sent == if *body { "true" } else { "false" },
             (Some(_), None) => {
                 return Err(mismatch(format!(
@@ -192,6 +190,30 @@ fn check_mirrored(
         }
     }
     Ok(())
+}
+
+/// Whether the header `sent` names the number `body`: an integer exactly (as a double, 2^53 + 1
+/// would equal 2^53), written in decimal, or as a number a double holds exactly (`3.0`);
+/// another number as the double it reads as.
+fn same_number(body: &serde_json::Number, sent: &str) -> bool {
+    const EXACT_IN_A_DOUBLE: u128 = 1 << 53;
+    let integer = body
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| body.as_u64().map(i128::from));
+    match integer {
+        Some(body) => match sent.parse::<i128>() {
+            Ok(sent) => sent == body,
+            #[allow(clippy::cast_precision_loss)] // exact below 2^53
+            Err(_) => {
+                body.unsigned_abs() <= EXACT_IN_A_DOUBLE
+                    && sent.parse::<f64>().is_ok_and(|sent| sent == body as f64)
+            }
+        },
+        None => sent
+            .parse::<f64>()
+            .is_ok_and(|sent| body.as_f64() == Some(sent)),
+    }
 }
 
 /// Whether a request without a claim must be refused because its header names the stateless
