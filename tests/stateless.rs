@@ -111,6 +111,17 @@ async fn survey(ctx: Context) -> Result<String, String> {
     Ok(format!("{answer} / {}", roots.len()))
 }
 
+/// Asks the user to sign in at a page (URL-mode elicitation).
+#[mcp_tool]
+async fn sign_in(ctx: Context) -> Result<String, String> {
+    let answer = ctx
+        .question("login")
+        .elicit_url("Sign in, please", "https://example.com/login", "login-1")
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(format!("{answer:?}"))
+}
+
 /// A prompt that asks who it is for.
 #[mcp_prompt]
 async fn letter(ctx: Context) -> Result<String, String> {
@@ -133,6 +144,7 @@ fn server() -> Server {
         .tool::<careful_greet>()
         .tool::<two_steps>()
         .tool::<survey>()
+        .tool::<sign_in>()
         .prompt::<letter>()
         .resource::<hours>()
         .prompt::<trip>()
@@ -806,8 +818,9 @@ async fn malformed_answers_are_invalid_params() {
 
 /// basic/index "Error Codes": a question for a capability the request does not declare ends
 /// the request with -32021 naming the capability; a form is asked only of a client that
-/// declares form mode (client/elicitation "Capabilities": servers must not send a mode the
-/// client does not support; an `elicitation` naming no mode is form mode).
+/// declares form mode, a URL only of one that declares URL mode (client/elicitation
+/// "Capabilities": servers must not send a mode the client does not support; an
+/// `elicitation` naming no mode is form mode).
 #[tokio::test]
 async fn a_question_without_the_capability_is_missing_capability() {
     let client = Client::new(&server());
@@ -836,6 +849,28 @@ async fn a_question_without_the_capability_is_missing_capability() {
             "form"
         );
     }
+    // A URL is asked only of a client that declares URL mode, and the refusal is the same
+    // -32021, not an error handed to the handler.
+    let sign_in = json!({"name": "sign_in", "arguments": {}});
+    let url_mode = json!({"elicitation": {"url": {}}});
+    for capabilities in [json!({}), json!({"elicitation": {}})] {
+        let error = client
+            .request_with("tools/call", sign_in.clone(), capabilities.clone())
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, -32021, "{capabilities}: {error}");
+        assert_eq!(
+            error.data.unwrap()["requiredCapabilities"],
+            url_mode,
+            "{capabilities}"
+        );
+    }
+    let asked = client
+        .request_with("tools/call", sign_in, url_mode)
+        .await
+        .unwrap();
+    assert_eq!(asked["resultType"], "input_required", "{asked}");
+    assert_eq!(asked["inputRequests"]["login"]["params"]["mode"], "url");
 }
 
 /// Prompts ask in the same way (mrtr: `prompts/get` may return input-required).

@@ -169,11 +169,6 @@ impl Context {
         url: String,
         elicitation_id: String,
     ) -> Result<UrlElicitation, ClientError> {
-        if !self.client().has_capability("elicitation.url") {
-            return Err(ClientError::NotSupported {
-                capability: "elicitation.url",
-            });
-        }
         let mut params = json!({
             "mode": "url",
             "message": message,
