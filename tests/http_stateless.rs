@@ -43,6 +43,15 @@ async fn steps(ctx: Context) -> String {
     "done".to_owned()
 }
 
+/// Reports progress 100 times at once, then answers.
+#[mcp_tool]
+fn burst(ctx: Context) -> &'static str {
+    for i in 1..=100 {
+        ctx.report_progress(f64::from(i), Some(100.0), None);
+    }
+    "done"
+}
+
 /// Waits a little: a task for a client that declares the tasks extension.
 #[mcp_tool(task_support = "optional")]
 async fn slow() -> String {
@@ -85,6 +94,7 @@ fn server() -> Server {
         .tool::<needs_sampling>()
         .tool::<progress_then_sampling>()
         .tool::<steps>()
+        .tool::<burst>()
         .tool::<slow>()
         .max_listeners(1)
         .build()
@@ -487,6 +497,45 @@ async fn a_missing_client_capability_after_progress_ends_the_stream() {
     assert_eq!(
         events[1]["error"]["data"]["requiredCapabilities"],
         json!({"sampling": {}})
+    );
+}
+
+/// Nothing can resume a stateless answer's stream, so a reader that falls `stream_queue` events
+/// behind misses progress (a stderr line says so), never the reply: the request is not cut
+/// off with its answer lost.
+#[tokio::test]
+async fn a_slow_reader_of_a_stateless_stream_misses_progress_but_gets_the_reply() {
+    let server = server();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        server
+            .serve_http(listener, HttpOptions::new().stream_queue(4))
+            .await
+    });
+    let mut params = json!({"name": "burst", "arguments": {}});
+    params["_meta"] = meta(json!({}));
+    params["_meta"]["progressToken"] = json!("b");
+    let body =
+        json!({"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": params}).to_string();
+    let mut response = post(port, "tools/call", Some("burst"), &body).await;
+    assert_eq!(response.status, 200);
+    let mut events = Vec::new();
+    while let Some((_, data)) = response.next_event().await {
+        events.push(serde_json::from_str::<Value>(&data).unwrap());
+    }
+    let (reply, progress) = events.split_last().expect("events");
+    assert_eq!(reply["id"], 12, "{events:?}");
+    assert_eq!(reply["result"]["content"][0]["text"], "done");
+    assert!(
+        !progress.is_empty() && progress.len() < 100,
+        "{} progress events",
+        progress.len()
+    );
+    assert!(
+        progress
+            .iter()
+            .all(|event| event["method"] == "notifications/progress")
     );
 }
 

@@ -310,7 +310,10 @@ impl HttpOptions {
     /// How many events may wait for a slow reader of one SSE stream (256 by default). A reader
     /// that falls further behind is disconnected: its stream ends (with a log line on stderr),
     /// and it resumes with `Last-Event-ID` from the events kept for replay (see
-    /// [`replay_events`](Self::replay_events)).
+    /// [`replay_events`](Self::replay_events)). A stream nothing can resume (the answer to a
+    /// stateless request, of revision 2026-07-28 or of a [`stateless`](Self::stateless)
+    /// server) is not ended: its reader misses the notifications (progress, logs, list
+    /// changes) past the limit, with a log line on stderr, and still gets the reply.
     #[must_use]
     pub fn stream_queue(mut self, events: usize) -> HttpOptions {
         self.stream_queue = events;

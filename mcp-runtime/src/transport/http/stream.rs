@@ -4,7 +4,8 @@
 //! What waits for a stream's reader is bounded ([`StreamLimits::queue`]): a reader that falls
 //! further behind is disconnected (its response ends once it has read what waits) and resumes
 //! from the events kept, so a client that never reads costs a bounded queue, not memory
-//! without end.
+//! without end. A stream nothing can resume (a stateless request's) keeps room for its reply
+//! instead: its reader misses the notifications past the queue, never the reply.
 //!
 //! What is kept for a resume is bounded in events and in bytes ([`StreamLimits::replay_events`],
 //! [`StreamLimits::replay_bytes`]), and the session's standalone stream keeps nothing until a
@@ -36,6 +37,10 @@ use super::drain::Drain;
 use super::shared_events::{Mirror, StoredEvent};
 use crate::limit_log::LimitLog;
 
+/// The places a stream nothing can resume keeps free in its reader's queue, past
+/// [`StreamLimits::queue`] notifications: one for its reply, one for a close.
+const UNRESUMABLE_RESERVE: usize = 2;
+
 /// What one SSE stream holds.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct StreamLimits {
@@ -43,7 +48,8 @@ pub(super) struct StreamLimits {
     pub(super) replay_events: usize,
     /// Bytes of events kept for a client that resumes the stream.
     pub(super) replay_bytes: usize,
-    /// Events waiting for the subscriber; a subscriber further behind is disconnected.
+    /// Events waiting for the subscriber; a subscriber further behind is disconnected (from a
+    /// stream nothing can resume, notifications are dropped instead).
     pub(super) queue: usize,
 }
 
@@ -205,6 +211,15 @@ impl Hub {
         let Some(subscriber) = &inner.subscriber else {
             return on_finished;
         };
+        if !self.resumable && !last && subscriber.capacity() <= UNRESUMABLE_RESERVE {
+            // Nothing can resume this stream: its reader misses notifications, not the reply.
+            drop(inner);
+            static LOG: LimitLog = LimitLog::new();
+            LOG.hit(|| {
+                "the reader of a stream no client can resume (a stateless request's) is as many events behind as HttpOptions::stream_queue allows: notifications to it are dropped until it catches up; its reply is not".to_owned()
+            });
+            return on_finished;
+        }
         match subscriber.try_send(Frame::Event { id, data, last }) {
             Ok(()) => inner.delivered = seq,
             Err(mpsc::error::TrySendError::Full(_)) => {
@@ -264,11 +279,17 @@ impl Hub {
         after: Option<u64>,
     ) -> Subscription {
         inner.keeping = self.resumable;
-        // Room for the replay and a close, besides the queue.
+        // Room for the replay and a close, besides the queue; on a stream nothing can resume,
+        // for its reply too.
         // (At most what the channel can count: `stream_queue(usize::MAX)` is "no limit".)
+        let reserve = if self.resumable {
+            1
+        } else {
+            UNRESUMABLE_RESERVE
+        };
         let room = inner
             .queue
-            .saturating_add(inner.events.len() + 1)
+            .saturating_add(inner.events.len() + reserve)
             .min(tokio::sync::Semaphore::MAX_PERMITS);
         let (sender, receiver) = mpsc::channel(room);
         let after = after.or((!self.for_request).then_some(inner.delivered));
@@ -649,14 +670,43 @@ mod tests {
     /// channel overflowed (or asked Tokio for more than it counts, which panics).
     #[test]
     fn the_largest_queue_opens_a_reader() {
-        let hub = Hub::unresumable(StreamLimits {
-            replay_events: 0,
-            replay_bytes: 0,
-            queue: usize::MAX,
-        });
+        let hub = Hub::unresumable(queue_of(usize::MAX));
         let mut reader = hub.subscribe();
         hub.push(b"reply".to_vec(), true);
         assert_eq!(events(&mut reader).0, ["1-1"]);
+    }
+
+    /// A queue of `queue` events and nothing kept for a resume.
+    fn queue_of(queue: usize) -> StreamLimits {
+        StreamLimits {
+            replay_events: 0,
+            replay_bytes: 0,
+            queue,
+        }
+    }
+
+    #[test]
+    fn a_reader_a_queue_behind_on_a_stream_no_one_can_resume_misses_notifications_not_the_reply() {
+        let hub = Hub::unresumable(queue_of(3));
+        let mut reader = hub.subscribe();
+        for _ in 0..10 {
+            hub.push(b"progress".to_vec(), false);
+        }
+        hub.push(b"reply".to_vec(), true);
+        let (ids, closed) = events(&mut reader);
+        assert_eq!(ids, ["1-1", "1-2", "1-3", "1-11"]);
+        assert!(!closed, "the stream goes on to its end");
+        assert!(hub.has_subscriber());
+        // A reader that catches up gets notifications again.
+        let hub = Hub::unresumable(queue_of(2));
+        let mut reader = hub.subscribe();
+        for _ in 0..4 {
+            hub.push(b"progress".to_vec(), false);
+        }
+        assert_eq!(events(&mut reader).0, ["1-1", "1-2"]);
+        hub.push(b"progress".to_vec(), false);
+        hub.push(b"reply".to_vec(), true);
+        assert_eq!(events(&mut reader).0, ["1-5", "1-6"]);
     }
 
     #[test]
