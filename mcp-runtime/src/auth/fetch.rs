@@ -44,6 +44,11 @@ impl Fetcher {
         Fetcher { client, limits }
     }
 
+    /// How long one fetch may take.
+    pub(crate) fn timeout(&self) -> Duration {
+        self.limits.timeout
+    }
+
     /// GETs `url` and reads its body as JSON.
     pub(crate) async fn get_json(&self, url: &Uri) -> Result<Value, String> {
         let request = Request::get(url.clone())

@@ -3,12 +3,15 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::http::Uri;
 use serde_json::{Map, Value};
+use tokio::sync::Semaphore;
 
 use super::Caller;
+use super::backoff::Failing;
 use super::fetch::{FetchLimits, Fetcher};
 use super::verifier::{TokenError, TokenVerifier};
 
@@ -26,6 +29,13 @@ use super::verifier::{TokenError, TokenVerifier};
 /// call takes at most 10 s ([`fetch_timeout`](Self::fetch_timeout)) and 256 KiB. When the
 /// issuer cannot be reached, the request gets `503` (the token could not be checked) rather
 /// than `401`.
+///
+/// What clients' tokens make the server ask of the issuer is bounded: at most 32 calls at once
+/// ([`max_concurrent_calls`](Self::max_concurrent_calls)), a token beyond waiting for a place
+/// for as long as a call may take and then getting `503`; so a flood of made-up tokens costs
+/// the issuer 32 calls in flight, not one per request. The introspection endpoint is looked up
+/// once, in the issuer's metadata; after a failed look-up the next waits 1 s, doubling up to
+/// 30 s, and the requests arriving meanwhile get `503` at once.
 ///
 /// ```
 /// use mcp_runtime::auth::{IntrospectionVerifier, ResourceServer};
@@ -49,8 +59,19 @@ pub struct IntrospectionVerifier {
     leeway: Duration,
     fetcher: Fetcher,
     /// The introspection endpoint, once found.
-    endpoint: tokio::sync::OnceCell<Uri>,
+    endpoint: OnceLock<Uri>,
+    /// Held while looking the endpoint up, with the look-ups that failed in a row.
+    discovery: tokio::sync::Mutex<Option<Failing>>,
+    /// A place for each call to the issuer that may be in flight.
+    calls: Semaphore,
+    max_calls: usize,
 }
+
+/// Calls to the issuer in flight at once, by default.
+const MAX_CONCURRENT_CALLS: usize = 32;
+
+/// The longest wait after failed look-ups of the endpoint.
+const LONGEST_RETRY: Duration = Duration::from_secs(30);
 
 impl IntrospectionVerifier {
     /// A verifier asking `issuer` about tokens for `audience` (this server's resource URI),
@@ -75,8 +96,22 @@ impl IntrospectionVerifier {
             ),
             leeway: Duration::from_secs(60),
             fetcher: Fetcher::new(LIMITS),
-            endpoint: tokio::sync::OnceCell::new(),
+            endpoint: OnceLock::new(),
+            discovery: tokio::sync::Mutex::new(None),
+            calls: Semaphore::new(MAX_CONCURRENT_CALLS),
+            max_calls: MAX_CONCURRENT_CALLS,
         }
+    }
+
+    /// How many calls to the issuer may be in flight at once (32 by default, at least 1): a
+    /// request whose token finds them all taken waits for a place as long as a call may take
+    /// ([`fetch_timeout`](Self::fetch_timeout)), then gets `503`.
+    #[must_use]
+    pub fn max_concurrent_calls(mut self, calls: usize) -> IntrospectionVerifier {
+        let calls = calls.clamp(1, Semaphore::MAX_PERMITS);
+        self.calls = Semaphore::new(calls);
+        self.max_calls = calls;
+        self
     }
 
     /// How far `exp` and `nbf` may be off (60 s by default).
@@ -99,13 +134,19 @@ impl IntrospectionVerifier {
             LOG.hit(|| format!("token introspection failed: {why}"));
             TokenError::unavailable("the issuer cannot be asked about the token now")
         };
-        let endpoint = self
-            .endpoint
-            .get_or_try_init(|| {
-                super::metadata::endpoint(&self.fetcher, &self.issuer, "introspection_endpoint")
-            })
-            .await
-            .map_err(unavailable)?;
+        let endpoint = self.endpoint().await?;
+        let Ok(Ok(_place)) =
+            tokio::time::timeout(self.fetcher.timeout(), self.calls.acquire()).await
+        else {
+            let most = self.max_calls;
+            static LOG: crate::limit_log::LimitLog = crate::limit_log::LimitLog::new();
+            LOG.hit(|| {
+                format!("{most} token introspections are in flight (IntrospectionVerifier::max_concurrent_calls): a request waited for a place as long as a call may take, and got 503")
+            });
+            return Err(TokenError::unavailable(
+                "the issuer is asked about as many tokens as it may be at once: retry later",
+            ));
+        };
         let body = format!("token={}&token_type_hint=access_token", form_encoded(token));
         let answer = self
             .fetcher
@@ -127,6 +168,43 @@ impl IntrospectionVerifier {
                 "the introspection endpoint refused the request: {error}"
             ))),
             None => self.judge(claims),
+        }
+    }
+
+    /// The introspection endpoint, looked up in the issuer's metadata the first time (one
+    /// look-up at a time; none while the wait after a failed one runs).
+    async fn endpoint(&self) -> Result<&Uri, TokenError> {
+        if let Some(endpoint) = self.endpoint.get() {
+            return Ok(endpoint);
+        }
+        let mut failing = self.discovery.lock().await;
+        if let Some(endpoint) = self.endpoint.get() {
+            return Ok(endpoint);
+        }
+        let unavailable =
+            || TokenError::unavailable("the issuer's introspection endpoint cannot be found now");
+        if Failing::waiting(failing.as_ref()) {
+            return Err(unavailable());
+        }
+        match super::metadata::endpoint(&self.fetcher, &self.issuer, "introspection_endpoint").await
+        {
+            Ok(endpoint) => {
+                *failing = None;
+                Ok(self.endpoint.get_or_init(|| endpoint))
+            }
+            Err(why) => {
+                let next = Failing::after(failing.as_ref(), Instant::now(), LONGEST_RETRY);
+                static LOG: crate::limit_log::LimitLog = crate::limit_log::LimitLog::new();
+                LOG.hit(|| {
+                    format!(
+                        "looking up the issuer's introspection endpoint failed ({} in a row; the next attempt in {} s): {why}",
+                        next.failures,
+                        next.seconds_left()
+                    )
+                });
+                *failing = Some(next);
+                Err(unavailable())
+            }
         }
     }
 
@@ -222,6 +300,131 @@ impl std::fmt::Debug for IntrospectionVerifier {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    /// What the issuer of [`issuer`] saw: its metadata fetches, its introspection calls, the
+    /// most in flight at once; and a switch that makes its metadata answer `503` while on.
+    #[derive(Default)]
+    struct Seen {
+        metadata: AtomicUsize,
+        calls: AtomicUsize,
+        in_flight: AtomicUsize,
+        most_in_flight: AtomicUsize,
+        metadata_down: AtomicBool,
+    }
+
+    /// An issuer on loopback whose introspection endpoint takes `delay` and says no token is
+    /// active.
+    async fn issuer(delay: Duration) -> (String, Arc<Seen>) {
+        use axum::http::StatusCode;
+        use axum::routing::{get, post};
+        let seen = Arc::new(Seen::default());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let issuer = format!("http://{}", listener.local_addr().unwrap());
+        let metadata = json!({
+            "issuer": issuer,
+            "introspection_endpoint": format!("{issuer}/introspect"),
+        });
+        let (at_metadata, at_calls) = (Arc::clone(&seen), Arc::clone(&seen));
+        let app = axum::Router::new()
+            .route(
+                "/.well-known/oauth-authorization-server",
+                get(move || async move {
+                    at_metadata.metadata.fetch_add(1, Ordering::SeqCst);
+                    if at_metadata.metadata_down.load(Ordering::SeqCst) {
+                        return Err(StatusCode::SERVICE_UNAVAILABLE);
+                    }
+                    Ok(metadata.to_string())
+                }),
+            )
+            .route(
+                "/introspect",
+                post(move || async move {
+                    at_calls.calls.fetch_add(1, Ordering::SeqCst);
+                    let now = at_calls.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+                    at_calls.most_in_flight.fetch_max(now, Ordering::SeqCst);
+                    tokio::time::sleep(delay).await;
+                    at_calls.in_flight.fetch_sub(1, Ordering::SeqCst);
+                    r#"{"active": false}"#
+                }),
+            );
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        (issuer, seen)
+    }
+
+    /// `count` made-up tokens checked at once: how many were refused as invalid, and how many
+    /// could not be checked.
+    async fn check_at_once(verifier: &Arc<IntrospectionVerifier>, count: usize) -> (usize, usize) {
+        let checks: Vec<_> = (0..count)
+            .map(|i| {
+                let verifier = Arc::clone(verifier);
+                tokio::spawn(async move { verifier.check(&format!("made-up-{i}")).await })
+            })
+            .collect();
+        let (mut invalid, mut unavailable) = (0, 0);
+        for check in checks {
+            match check.await.unwrap() {
+                Ok(_) => panic!("a made-up token was accepted"),
+                Err(error) if error.is_unavailable() => unavailable += 1,
+                Err(_) => invalid += 1,
+            }
+        }
+        (invalid, unavailable)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_flood_of_made_up_tokens_costs_the_issuer_a_bounded_number_of_calls_at_once() {
+        let (issuer, seen) = issuer(Duration::from_millis(50)).await;
+        let verifier = Arc::new(
+            IntrospectionVerifier::new(issuer, "https://rs/mcp", "rs", "s").max_concurrent_calls(4),
+        );
+        assert_eq!(check_at_once(&verifier, 40).await, (40, 0));
+        assert_eq!(seen.calls.load(Ordering::SeqCst), 40);
+        assert!(seen.most_in_flight.load(Ordering::SeqCst) <= 4);
+        assert_eq!(
+            seen.metadata.load(Ordering::SeqCst),
+            1,
+            "the endpoint is looked up once"
+        );
+    }
+
+    /// Calls in flight at the limit: the token that waits longer than a call may take gets 503.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_token_that_finds_no_place_for_as_long_as_a_call_may_take_gets_503() {
+        let (issuer, seen) = issuer(Duration::from_millis(1000)).await;
+        let verifier = Arc::new(
+            IntrospectionVerifier::new(issuer, "https://rs/mcp", "rs", "s")
+                .max_concurrent_calls(1)
+                .fetch_timeout(Duration::from_millis(1500)),
+        );
+        // One call from 0 to 1 s, the next from 1 s to 2 s; the third waits past 1.5 s.
+        assert_eq!(check_at_once(&verifier, 3).await, (2, 1));
+        assert_eq!(seen.most_in_flight.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn after_a_failed_look_up_of_the_endpoint_requests_get_503_at_once_until_the_retry() {
+        let (issuer, seen) = issuer(Duration::ZERO).await;
+        seen.metadata_down.store(true, Ordering::SeqCst);
+        let verifier = Arc::new(IntrospectionVerifier::new(
+            issuer,
+            "https://rs/mcp",
+            "rs",
+            "s",
+        ));
+        assert_eq!(check_at_once(&verifier, 10).await, (0, 10));
+        assert_eq!(
+            seen.metadata.load(Ordering::SeqCst),
+            1,
+            "one look-up between them all (its other well-known address is not served)"
+        );
+        seen.metadata_down.store(false, Ordering::SeqCst);
+        assert_eq!(check_at_once(&verifier, 1).await, (0, 1), "within the wait");
+        tokio::time::sleep(crate::auth::backoff::FIRST_RETRY).await;
+        assert_eq!(check_at_once(&verifier, 1).await, (1, 0), "after it");
+        assert_eq!(seen.calls.load(Ordering::SeqCst), 1);
+    }
 
     fn judged(answer: Value) -> Result<String, String> {
         let verifier = IntrospectionVerifier::new("https://as", "https://rs/mcp", "rs", "s");

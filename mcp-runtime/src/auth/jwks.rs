@@ -20,6 +20,7 @@ use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk};
 use jsonwebtoken::{Algorithm, DecodingKey};
 use serde_json::Value;
 
+use super::backoff::Failing;
 use super::fetch::{FetchLimits, Fetcher};
 use super::verifier::TokenError;
 use crate::limit_log::LimitLog;
@@ -85,32 +86,6 @@ struct FetchState {
     failing: Option<Failing>,
 }
 
-/// Fetches failing in a row, and the wait before the next: [`FIRST_RETRY`] after the first,
-/// doubling up to the refetch interval.
-struct Failing {
-    failures: u32,
-    retry_at: Instant,
-}
-
-/// The wait after a first failed fetch before the next is tried.
-const FIRST_RETRY: Duration = Duration::from_secs(1);
-
-impl Failing {
-    /// The record after one more failure, at `now`.
-    fn after(previous: Option<&Failing>, now: Instant, most: Duration) -> Failing {
-        let failures = previous
-            .map_or(0, |failing| failing.failures)
-            .saturating_add(1);
-        let wait = FIRST_RETRY
-            .saturating_mul(1 << (failures - 1).min(16))
-            .min(most.max(FIRST_RETRY));
-        Failing {
-            failures,
-            retry_at: now + wait,
-        }
-    }
-}
-
 impl KeySet {
     pub(crate) fn new(issuer: String, limits: KeySetLimits) -> KeySet {
         KeySet {
@@ -142,9 +117,7 @@ impl KeySet {
         {
             return Ok(key);
         }
-        if let Some(failing) = &state.failing
-            && Instant::now() < failing.retry_at
-        {
+        if Failing::waiting(state.failing.as_ref()) {
             // The issuer failed just now: neither this request nor those queued behind it
             // wait on it (or load it) again before the retry time.
             return held_or_unavailable(cached.as_deref(), kid);
@@ -182,7 +155,7 @@ impl KeySet {
                     format!(
                         "fetching the issuer's keys failed ({} in a row; the next attempt in {} s): {why}",
                         failing.failures,
-                        failing.retry_at.duration_since(Instant::now()).as_secs_f32().ceil()
+                        failing.seconds_left()
                     )
                 });
                 state.failing = Some(failing);
@@ -335,6 +308,7 @@ fn public_key(jwk: &Jwk, named: Option<&str>) -> Option<Key> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::auth::backoff::FIRST_RETRY;
     use serde_json::json;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -403,22 +377,6 @@ mod tests {
         tokio::time::sleep(FIRST_RETRY).await;
         assert!(keys.find(Some("ec")).await.is_ok());
         assert_eq!(fetches.load(Ordering::SeqCst), 2);
-    }
-
-    #[test]
-    fn the_wait_after_failed_fetches_doubles_up_to_the_refetch_interval() {
-        let now = Instant::now();
-        let most = Duration::from_secs(30);
-        let mut failing = None;
-        let mut waits = Vec::new();
-        for _ in 0..8 {
-            let next = Failing::after(failing.as_ref(), now, most);
-            waits.push(next.retry_at.duration_since(now).as_secs());
-            failing = Some(next);
-        }
-        assert_eq!(waits, [1, 2, 4, 8, 16, 30, 30, 30]);
-        let shortest = Failing::after(None, now, Duration::ZERO);
-        assert_eq!(shortest.retry_at.duration_since(now), FIRST_RETRY);
     }
 
     #[tokio::test]

@@ -19,6 +19,8 @@ pub(crate) mod caller;
 use std::sync::Arc;
 
 #[cfg(feature = "auth")]
+mod backoff;
+#[cfg(feature = "auth")]
 mod challenge;
 #[cfg(feature = "auth")]
 mod fetch;
