@@ -347,6 +347,14 @@ async fn a_token_from_the_authorization_server_names_the_caller_and_its_scopes_d
         json!({"jsonrpc": "2.0", "id": 4, "method": "completion/complete", "params": {
             "ref": reference, "argument": {"name": "number", "value": "1"}}})
     };
+    let subscribe = json!({"jsonrpc": "2.0", "id": 5, "method": "resources/subscribe", "params": {"uri": "notes://7"}});
+    let listen = json!({"jsonrpc": "2.0", "id": 6, "method": "subscriptions/listen", "params": {
+    "notifications": {"resourceSubscriptions": ["notes://7"]},
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "auth-test", "version": "0"},
+    }}});
     let complete_prompt = complete(json!({"type": "ref/prompt", "name": "draft"}));
     let complete_template = complete(json!({"type": "ref/resource", "uri": "notes://{number}"}));
     let reply = post(port, &writer, None, &read).await.json().await;
@@ -379,9 +387,24 @@ async fn a_token_from_the_authorization_server_names_the_caller_and_its_scopes_d
             message.contains("tool `write_note` needs the scope `notes:write`"),
             "{message}"
         );
-        // A resource (by its template) and a prompt that need the scope, alike.
+        // A listen request (2026-07-28) for the resource's changes.
+        let authorization = format!("Bearer {token}");
+        let headers = [
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+            ("authorization", authorization.as_str()),
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "subscriptions/listen"),
+        ];
+        let response = request_at(port, "POST", "/mcp", &headers, &listen.to_string()).await;
+        assert_eq!(response.status, 403);
+        let challenge = response.header("www-authenticate").unwrap().to_owned();
+        assert!(challenge.contains(r#"scope="notes:write""#), "{challenge}");
+        // A resource (by its template) and a prompt that need the scope, alike; and hearing
+        // of the resource's changes.
         for (request, handler) in [
             (&read, "resource `notes://{number}`"),
+            (&subscribe, "resource `notes://{number}`"),
             (&get, "prompt `draft`"),
             (&complete_template, "resource `notes://{number}`"),
             (&complete_prompt, "prompt `draft`"),
@@ -1080,15 +1103,19 @@ async fn each_handler_checks_its_scopes_itself_whatever_the_transport_decided() 
         why.starts_with("tool `write_note` needs the scope `notes:write`"),
         "{why}"
     );
-    let error = client
-        .request("resources/read", json!({"uri": "notes://1"}))
-        .await
-        .unwrap_err();
-    assert!(
-        error
-            .message
-            .contains("resource `notes://{number}` needs the scope"),
-        "{error:?}"
+    let says_the_resource_needs_the_scope = |error: mcp_runtime::RpcError| {
+        assert!(
+            error
+                .message
+                .contains("resource `notes://{number}` needs the scope"),
+            "{error:?}"
+        );
+    };
+    says_the_resource_needs_the_scope(
+        client
+            .request("resources/read", json!({"uri": "notes://1"}))
+            .await
+            .unwrap_err(),
     );
     let error = client
         .request("prompts/get", json!({"name": "draft"}))
@@ -1097,6 +1124,21 @@ async fn each_handler_checks_its_scopes_itself_whatever_the_transport_decided() 
     assert!(
         error.message.contains("prompt `draft` needs the scope"),
         "{error:?}"
+    );
+    // Hearing of a resource's changes needs what reading it needs: a subscription, in a
+    // session or in a listen request (2026-07-28), is refused alike.
+    says_the_resource_needs_the_scope(
+        client
+            .request("resources/subscribe", json!({"uri": "notes://1"}))
+            .await
+            .unwrap_err(),
+    );
+    let listen = json!({"notifications": {"resourceSubscriptions": ["notes://1"]}});
+    says_the_resource_needs_the_scope(
+        client
+            .request_stateless("subscriptions/listen", listen, json!({}))
+            .await
+            .unwrap_err(),
     );
     // Completion runs the handler's completer: refused alike, before anything is looked up.
     for (reference, handler) in [

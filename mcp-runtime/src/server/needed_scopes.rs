@@ -1,7 +1,8 @@
-//! The scopes a message needs before it is run: for each `tools/call`, `prompts/get` and
-//! `resources/read` it carries (a batch's included), the scopes of the handler it would run;
+//! The scopes a message needs before it is run: for each `tools/call`, `prompts/get`,
+//! `resources/read` and `resources/subscribe` it carries (a batch's included), the scopes of
+//! the handler it would run (or whose changes it would hear of);
 //! for a `completion/complete`, those of the prompt or resource template whose completer it
-//! would run.
+//! would run; for a `subscriptions/listen`, those of each resource it asks to hear of.
 //!
 //! A transport checks them against the caller first, so that HTTP can refuse with `403` and a
 //! challenge naming the scopes, as the specification asks; each handler entry checks them
@@ -19,7 +20,10 @@ use crate::jsonrpc::{Incoming, IncomingRequest, ParamsText};
 pub(crate) fn needed_by(server: &ServerCore, message: &Incoming) -> Vec<Needed> {
     let mut needed = Vec::new();
     match message {
-        Incoming::Request(request) => needed.extend(needed_by_request(server, request)),
+        Incoming::Request(request) => {
+            needed.extend(needed_by_request(server, request));
+            needed.extend(needed_by_listen(server, request));
+        }
         Incoming::Batch(items) => {
             for item in items {
                 if let Incoming::Request(request) = item {
@@ -53,7 +57,8 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
             let scopes = prompts.get(&name)?.scopes.clone();
             ("prompt", name, scopes)
         }
-        "resources/read" => {
+        // Hearing of a resource's changes needs what reading it needs.
+        "resources/read" | "resources/subscribe" => {
             let resources = server.resources.load();
             if !resources.resources.any_scoped() && !resources.templates.any_scoped() {
                 return None;
@@ -87,6 +92,43 @@ fn needed_by_request(server: &ServerCore, request: &IncomingRequest) -> Option<N
         handler: format!("{kind} `{name}`"),
         scopes,
     })
+}
+
+/// What a `subscriptions/listen` (2026-07-28, never in a batch) needs: the scopes of each
+/// resource whose changes it asks to hear of (`notifications.resourceSubscriptions`).
+fn needed_by_listen(server: &ServerCore, request: &IncomingRequest) -> Vec<Needed> {
+    if request.method != "subscriptions/listen" {
+        return Vec::new();
+    }
+    let resources = server.resources.load();
+    if !resources.resources.any_scoped() && !resources.templates.any_scoped() {
+        return Vec::new();
+    }
+    let Some(Value::Object(mut params)) = request
+        .params
+        .as_ref()
+        .and_then(|params| serde_json::from_str(params.get()).ok())
+    else {
+        return Vec::new();
+    };
+    let Some(Value::Array(uris)) = params
+        .get_mut("notifications")
+        .and_then(|asked| asked.get_mut("resourceSubscriptions"))
+        .map(Value::take)
+    else {
+        return Vec::new();
+    };
+    uris.iter()
+        .take(server.subscriptions.max)
+        .filter_map(Value::as_str)
+        .filter(|uri| server.check_uri(uri).is_ok())
+        .filter_map(|uri| resources.resolve(uri))
+        .filter(|(entry, _)| !entry.scopes.is_empty())
+        .map(|(entry, _)| Needed {
+            handler: format!("resource `{}`", entry.definition.uri),
+            scopes: entry.scopes.clone(),
+        })
+        .collect()
 }
 
 /// The string field `key` (`name` or `uri`) of `params`, read as the methods read it: a

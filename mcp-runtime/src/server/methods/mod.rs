@@ -243,8 +243,8 @@ pub(crate) async fn route(
             list::list(&request, params, method, "resourceTemplates", templates)
         }
         "resources/read" => apart(resources_read::read_resource(&request, params)).await,
-        "resources/subscribe" => resources_read::subscribe(server, session, id, params, true),
-        "resources/unsubscribe" => resources_read::subscribe(server, session, id, params, false),
+        "resources/subscribe" => resources_read::subscribe(&request, params, true),
+        "resources/unsubscribe" => resources_read::subscribe(&request, params, false),
         "prompts/list" => {
             let prompts = server.prompts.load();
             list::list(&request, params, "prompts/list", "prompts", &prompts)

@@ -8,10 +8,10 @@ use serde_json::json;
 
 use super::params_object::ParamsObject;
 use super::{Request, input_required};
-use crate::jsonrpc::{ErrorCode, RequestId, RpcError, encode_result};
+use crate::auth::refused;
+use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
 use crate::protocol::ReadResourceResult;
 use crate::server::panic::Caught;
-use crate::server::{ServerCore, Session};
 
 /// The error for a URI the server has no resource for, naming it: -32002, which [`route`]
 /// words as -32602 for a request of 2026-07-28 on.
@@ -69,14 +69,14 @@ pub(super) async fn read_resource(
     Ok(request.reply_cacheable_for(&ReadResourceResult { contents }, entry.details.cache))
 }
 
-/// `resources/subscribe` (`on`) and `resources/unsubscribe`.
+/// `resources/subscribe` (`on`) and `resources/unsubscribe`. Hearing of a resource's changes
+/// needs the scopes reading it needs.
 pub(super) fn subscribe(
-    server: &ServerCore,
-    session: &Session,
-    id: &RequestId,
+    request: &Request<'_>,
     params: Option<&str>,
     on: bool,
 ) -> Result<Vec<u8>, RpcError> {
+    let server = request.server();
     let method = if on {
         "resources/subscribe"
     } else {
@@ -85,10 +85,14 @@ pub(super) fn subscribe(
     let uri: String = ParamsObject::of(method, params)?.required("uri")?;
     if on {
         server.check_uri(&uri)?;
+        let Some((entry, _)) = server.resources.load().resolve(&uri) else {
+            return Err(not_found(&uri));
+        };
+        let authentication = request.state.sink.authentication();
+        if let Some(why) = refused(authentication, "resource", entry.key(), &entry.scopes) {
+            return Err(RpcError::new(crate::ErrorCode::InvalidRequest, why));
+        }
     }
-    if on && server.resources.load().resolve(&uri).is_none() {
-        return Err(not_found(&uri));
-    }
-    session.set_subscription(uri, on)?;
-    Ok(encode_result(id, &json!({})))
+    request.session.set_subscription(uri, on)?;
+    Ok(encode_result(&request.id, &json!({})))
 }

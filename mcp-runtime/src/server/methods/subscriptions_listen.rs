@@ -19,6 +19,7 @@ use super::capabilities::capabilities;
 use super::params_object::ParamsObject;
 #[cfg(feature = "tasks")]
 use super::tasks;
+use crate::auth::refused;
 use crate::jsonrpc::{RequestId, RpcError, encode_notification, encode_result};
 use crate::limit_log::LimitLog;
 use crate::protocol::Implementation;
@@ -100,8 +101,16 @@ pub(super) async fn listen(
                 limits.max
             )));
         }
+        let resources = server.resources.load();
+        let authentication = request.state.sink.authentication();
         for uri in uris {
             server.check_uri(uri)?;
+            // Hearing of a resource's changes needs the scopes reading it needs.
+            if let Some((entry, _)) = resources.resolve(uri)
+                && let Some(why) = refused(authentication, "resource", entry.key(), &entry.scopes)
+            {
+                return Err(RpcError::new(crate::ErrorCode::InvalidRequest, why));
+            }
         }
     }
     if let Some(ids) = &notifications.task_ids
