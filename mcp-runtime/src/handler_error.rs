@@ -46,6 +46,11 @@ impl HandlerError {
     }
 
     /// Any code and message.
+    ///
+    /// For an error of the application's own, take a code outside JSON-RPC's reserved range
+    /// (-32768 to -32000): the specification (2026-07-28, basic "Error Codes") reserves
+    /// -32020 to -32099 for codes it defines, to be used only with their meanings, and leaves
+    /// the rest of that range to JSON-RPC and implementations.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> HandlerError {
         HandlerError {
             error: RpcError::new(code, message),
