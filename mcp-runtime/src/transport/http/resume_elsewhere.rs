@@ -83,8 +83,12 @@ pub(super) async fn replay(
             "stream {stream} can no longer be resumed: it ended and its events are no longer kept"
         )));
     };
-    if after + 1 < first.seq {
-        let missed = first.seq - after - 1;
+    // The event the client needs next; none follows the largest sequence number there is.
+    let next = after.checked_add(1);
+    if let Some(next) = next
+        && next < first.seq
+    {
+        let missed = first.seq - next;
         return Err(Refusal::Gone(format!(
             "at least {missed} event(s) of stream {stream} after the client's last one are no longer kept (HttpOptions::replay_events, replay_bytes): they cannot be replayed"
         )));
@@ -98,12 +102,15 @@ pub(super) async fn replay(
     // Each event is written on its own (trimmed from the oldest only), so a hole after the
     // client's last one is a write that never reached the store: replaying around it would
     // skip it silently.
-    let replayed = events.iter().filter(|event| event.seq > after);
-    if let Some((next, event)) = (after + 1..).zip(replayed).find(|(next, e)| e.seq != *next) {
-        return Err(Refusal::Gone(format!(
-            "event(s) {next} to {} of stream {stream} never reached the shared store (Redis was away, or the writes waiting for it overflowed): the stream cannot be replayed whole",
-            event.seq - 1
-        )));
+    let mut expected = next;
+    for event in events.iter().filter(|event| event.seq > after) {
+        if let Some(missing) = expected.filter(|expected| *expected != event.seq) {
+            return Err(Refusal::Gone(format!(
+                "event(s) {missing} to {} of stream {stream} never reached the shared store (Redis was away, or the writes waiting for it overflowed): the stream cannot be replayed whole",
+                event.seq - 1
+            )));
+        }
+        expected = event.seq.checked_add(1);
     }
     let finished = newest.last;
     let frames = events
@@ -239,6 +246,19 @@ mod tests {
         }
         let (frames, _) = replay(&store, "s1", "t1.2-6", alice()).await.unwrap();
         assert_eq!(ids(&frames), ["t1.2-7", "t1.2-8"]);
+    }
+
+    /// A `Last-Event-ID` naming the largest sequence number there is: nothing follows it, so
+    /// nothing is replayed (the reply ended the stream) or the store lacks it (410); counting
+    /// on from it overflowed.
+    #[tokio::test]
+    async fn a_resume_after_the_largest_sequence_number_does_not_overflow() {
+        let last = format!("t1.2-{}", u64::MAX);
+        let (frames, finished) = replay(&kept(true), "s1", &last, alice()).await.unwrap();
+        assert!(frames.is_empty());
+        assert!(finished);
+        let refused = replay(&kept(false), "s1", &last, alice()).await.err();
+        assert!(matches!(refused, Some(Refusal::Gone(why)) if why.contains("up to 5 only")));
     }
 
     #[tokio::test]
