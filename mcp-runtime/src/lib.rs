@@ -361,6 +361,7 @@ mod limit_log;
 #[cfg(feature = "tracing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
 pub mod log_bridge;
+mod longest_duration;
 mod named_thread;
 mod outbound;
 mod prompt;

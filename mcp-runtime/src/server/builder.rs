@@ -11,6 +11,7 @@ use crate::error::{BuildError, BuildProblem};
 use crate::handler::registered;
 use crate::jsonrpc::RpcError;
 use crate::limit_log::LimitLog;
+use crate::longest_duration::at_most_a_year;
 use crate::prompt::{Prompt, PromptCatalog, PromptEntry};
 use crate::protocol::envelope::LastClient;
 use crate::protocol::stateless_result::CompleteMembers;
@@ -533,9 +534,8 @@ impl ServerBuilder {
     /// with -32603 naming the limit. A time to live or a poll interval beyond a year
     /// (`Duration::MAX` for "no end") is taken as a year.
     pub fn task_limits(mut self, mut limits: crate::tasks::TaskLimits) -> ServerBuilder {
-        const YEAR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
-        limits.ttl = limits.ttl.min(YEAR);
-        limits.poll_interval = limits.poll_interval.min(YEAR);
+        limits.ttl = at_most_a_year(limits.ttl);
+        limits.poll_interval = at_most_a_year(limits.poll_interval);
         self.task_limits = limits;
         self
     }

@@ -346,8 +346,9 @@ impl HttpOptions {
     /// what the instance holds, no more: each stream's last
     /// [`replay_events`](Self::replay_events) within [`replay_bytes`](Self::replay_bytes), a
     /// finished stream until the session's next request stream opens, nothing once the session
-    /// ends (DELETE, idle expiry); this bounds what an instance that died leaves behind.
-    /// Without Redis, unused.
+    /// ends (DELETE, idle expiry); this bounds what an instance that died leaves behind. A
+    /// time beyond a year (`Duration::MAX` for "no end") is taken as a year. Without Redis,
+    /// unused.
     #[must_use]
     pub fn shared_events_ttl(mut self, ttl: Duration) -> HttpOptions {
         self.shared_events_ttl = ttl;

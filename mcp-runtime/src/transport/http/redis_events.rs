@@ -26,6 +26,7 @@ use super::shared_events::{
     Pending, SessionRecord, SharedEvents, Stored, StoredEvent, Unavailable,
 };
 use crate::limit_log::LimitLog;
+use crate::longest_duration::at_most_a_year;
 use crate::redis_link::{self, Reconnecting};
 
 /// How many writes may wait for Redis.
@@ -80,14 +81,17 @@ struct Link {
 
 impl RedisEvents {
     /// The store on the Redis at `url` for the server `name`, keeping what is written for
-    /// `ttl` after the session's last event. Connects on first use.
+    /// `ttl` after the session's last event (at most a year: Redis refuses an expiry as long
+    /// as `Duration::MAX`). Connects on first use.
     pub(super) fn start(url: &str, name: &str, ttl: Duration) -> Result<RedisEvents, String> {
         let (client, address) = crate::redis_link::open(url)?;
         let (commands, queue) = mpsc::channel(QUEUE);
         let link = Link {
             address,
             name: name.to_owned(),
-            ttl_ms: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1),
+            ttl_ms: u64::try_from(at_most_a_year(ttl).as_millis())
+                .expect("a year in milliseconds fits")
+                .max(1),
             connection: Reconnecting::new(client),
         };
         redis_link::spawn_worker(
@@ -362,6 +366,26 @@ mod tests {
         }
     }
 
+    /// A connection of its own to the Redis at `url`, to look at what the store wrote.
+    async fn raw_connection(url: &str) -> redis::aio::MultiplexedConnection {
+        redis::Client::open(url)
+            .unwrap()
+            .get_multiplexed_async_connection()
+            .await
+            .unwrap()
+    }
+
+    /// The time left (`PTTL`, in ms) of the keys of session `s`'s record and stream 1 of
+    /// server `t`.
+    async fn ttls(raw: &mut redis::aio::MultiplexedConnection) -> Vec<(&'static str, i64)> {
+        let mut ttls = Vec::new();
+        for key in ["mcp:events:t:s:1", "mcp:session:t:s"] {
+            let ttl: i64 = redis::cmd("PTTL").arg(key).query_async(raw).await.unwrap();
+            ttls.push((key, ttl));
+        }
+        ttls
+    }
+
     #[tokio::test]
     async fn redis_holds_what_the_hub_keeps_for_the_ttl_and_nothing_after_the_session_ends() {
         let Some(server) = redis_server() else {
@@ -387,17 +411,8 @@ mod tests {
             [event(3, false), event(4, false), event(5, true)]
         );
 
-        let mut raw = redis::Client::open(url.as_str())
-            .unwrap()
-            .get_multiplexed_async_connection()
-            .await
-            .unwrap();
-        for key in ["mcp:events:t:s:1", "mcp:session:t:s"] {
-            let ttl: i64 = redis::cmd("PTTL")
-                .arg(key)
-                .query_async(&mut raw)
-                .await
-                .unwrap();
+        let mut raw = raw_connection(&url).await;
+        for (key, ttl) in ttls(&mut raw).await {
             assert!((50_000..=60_000).contains(&ttl), "{key}: {ttl} ms");
         }
 
@@ -421,6 +436,30 @@ mod tests {
             refused.is_err(),
             "no Redis: the load fails instead of hanging"
         );
+    }
+
+    /// RELIABILITY.md: a duration too long to add to a clock is taken as a year.
+    /// `shared_events_ttl(Duration::MAX)` keeps what is written for a year; written as it
+    /// was, Redis refused the expiry (`PX 18446744073709551615`) and the record with it.
+    #[tokio::test]
+    async fn an_endless_ttl_keeps_the_events_for_a_year() {
+        let Some(server) = redis_server() else {
+            return;
+        };
+        let url = server.url();
+        let store = RedisEvents::start(&url, "t", Duration::MAX).unwrap();
+        let record = Arc::new(SessionRecord {
+            owner: None,
+            tag: "ab".to_owned(),
+        });
+        store.append("s", &record, 1, event(1, false), 1);
+        let stored = store.load("s", 1).await.unwrap();
+        assert_eq!(stored.record.as_ref(), Some(&*record));
+        assert_eq!(stored.events, [event(1, false)]);
+        let year = i64::try_from(crate::longest_duration::LONGEST.as_millis()).unwrap();
+        for (key, ttl) in ttls(&mut raw_connection(&url).await).await {
+            assert!((year - 60_000..=year).contains(&ttl), "{key}: {ttl} ms");
+        }
     }
 
     #[test]

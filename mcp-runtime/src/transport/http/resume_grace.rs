@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::longest_duration::at_most_a_year;
+
 /// When a stream was last lost, while its grace runs.
 pub(super) struct GraceTimer {
     grace: Duration,
@@ -17,14 +19,12 @@ pub(super) struct GraceTimer {
     lost: Mutex<Option<Instant>>,
 }
 
-/// The longest grace kept: a longer one (`Duration::MAX` for "as long as it takes") is this,
-/// a time an `Instant` can be moved by on every platform.
-const LONGEST_GRACE: Duration = Duration::from_secs(365 * 24 * 60 * 60);
-
 impl GraceTimer {
+    /// A timer of `grace`, at most a year (`Duration::MAX` for "as long as it takes"): a time
+    /// an `Instant` can be moved by on every platform.
     pub(super) fn new(grace: Duration) -> GraceTimer {
         GraceTimer {
-            grace: grace.min(LONGEST_GRACE),
+            grace: at_most_a_year(grace),
             lost: Mutex::new(None),
         }
     }
