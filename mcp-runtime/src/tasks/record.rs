@@ -2,7 +2,7 @@
 //! pending questions, its outcome, its owner) and which instance runs it. The runner's memory
 //! holds the rest (the answers given, the handle that stops the run).
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -73,6 +73,21 @@ impl TaskRecord {
 }
 
 impl TaskRecord {
+    /// How long it has left to live, with a time to live of `ttl`, at `now`: nothing once it
+    /// expired, nor when its creation is too late to add `ttl` to (a record read from Redis
+    /// that this runtime did not write).
+    pub(crate) fn time_left(&self, ttl: Duration, now: SystemTime) -> Duration {
+        self.created_at
+            .checked_add(ttl)
+            .and_then(|end| end.duration_since(now).ok())
+            .unwrap_or_default()
+    }
+
+    /// Whether it is still alive at `now`, with a time to live of `ttl`.
+    pub(crate) fn is_alive(&self, ttl: Duration, now: SystemTime) -> bool {
+        !self.time_left(ttl, now).is_zero()
+    }
+
     /// Cancels it, unless it ended.
     pub(crate) fn cancel(&mut self) {
         if !self.status.is_terminal() {

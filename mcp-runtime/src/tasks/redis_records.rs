@@ -349,7 +349,7 @@ impl Link {
     async fn catch_up(&mut self, check: bool) {
         let now = SystemTime::now();
         let ttl = self.ttl;
-        self.own.retain(|_, own| own.record.created_at + ttl > now);
+        self.own.retain(|_, own| own.record.is_alive(ttl, now));
         if check && !self.own.is_empty() {
             let pinged = self
                 .connection
@@ -385,9 +385,7 @@ impl Link {
         runners_word: bool,
         publish: Option<(String, String)>,
     ) -> Result<i64, String> {
-        let left = (record.created_at + self.ttl)
-            .duration_since(SystemTime::now())
-            .unwrap_or_default();
+        let left = record.time_left(self.ttl, SystemTime::now());
         let left = u64::try_from(left.as_millis()).unwrap_or(u64::MAX);
         let key = task_key(&self.name, &record.id);
         let text = serde_json::to_string(record).expect("a record serializes");

@@ -306,9 +306,11 @@ impl TaskStore {
             .load(id)
             .await
             .map_err(|Unavailable(why)| unavailable(&why))?;
-        let alive = |record: &TaskRecord| record.created_at + self.limits.ttl > SystemTime::now();
+        let now = SystemTime::now();
         Ok(record
-            .filter(|record| record.owner.as_deref() == owner && alive(record))
+            .filter(|record| {
+                record.owner.as_deref() == owner && record.is_alive(self.limits.ttl, now)
+            })
             .map(|record| Found::Elsewhere(Box::new(record))))
     }
 
@@ -412,7 +414,7 @@ impl TaskStore {
     fn forget_expired(&self, tasks: &mut HashMap<String, Arc<Task>>, now: SystemTime) {
         let ttl = self.limits.ttl;
         tasks.retain(|_, task| {
-            let alive = task.lock().record.created_at + ttl > now;
+            let alive = task.lock().record.is_alive(ttl, now);
             if !alive {
                 task.cancel();
             }
@@ -449,8 +451,64 @@ mod tests {
 
     use serde_json::json;
 
-    use super::super::shared::NotShared;
+    use std::time::UNIX_EPOCH;
+
+    use super::super::shared::{NotShared, Pending};
     use super::*;
+
+    /// Another instance's tasks as a shared store would give them: `record`, with the id
+    /// asked, for every read.
+    #[derive(Default)]
+    struct Elsewhere {
+        record: Option<TaskRecord>,
+    }
+
+    impl SharedTasks for Elsewhere {
+        fn instance(&self) -> &str {
+            "here"
+        }
+
+        fn create(&self, _record: TaskRecord) -> Pending<Result<(), Unavailable>> {
+            Box::pin(async { Ok(()) })
+        }
+
+        fn update(&self, _record: TaskRecord, _announce: bool) {}
+
+        fn load(&self, id: &str) -> Pending<Result<Option<TaskRecord>, Unavailable>> {
+            let record = self.record.clone().map(|record| TaskRecord {
+                id: id.to_owned(),
+                ..record
+            });
+            Box::pin(async move { Ok(record) })
+        }
+
+        fn command(
+            &self,
+            _record: TaskRecord,
+            _command: Command,
+        ) -> Pending<Result<(), Unavailable>> {
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    /// A task id of the form this runtime issues.
+    const SOME_ID: &str = "0123456789abcdef0123456789abcdef";
+
+    /// A record read from the shared store whose creation is near the end of time is expired,
+    /// not a panic adding its time to live.
+    #[tokio::test]
+    async fn a_record_created_at_the_end_of_time_is_expired() {
+        let end_of_time = UNIX_EPOCH + Duration::from_secs(i64::MAX as u64);
+        let elsewhere = Elsewhere {
+            record: Some(TaskRecord {
+                created_at: end_of_time,
+                last_updated_at: end_of_time,
+                ..TaskRecord::made_now(SOME_ID, Status::Working)
+            }),
+        };
+        let store = TaskStore::new(TaskLimits::default(), Arc::new(elsewhere));
+        assert!(store.find(SOME_ID, None).await.unwrap().is_none());
+    }
 
     fn store(max_live: usize, ttl: Duration) -> TaskStore {
         let limits = TaskLimits {
