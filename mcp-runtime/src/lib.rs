@@ -356,6 +356,8 @@ mod error;
 mod handler;
 mod handler_error;
 mod internals;
+#[cfg(any(feature = "http", feature = "tasks"))]
+mod issued_id;
 mod jsonrpc;
 mod limit_log;
 #[cfg(feature = "tracing")]

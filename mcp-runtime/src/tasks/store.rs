@@ -14,6 +14,7 @@ use tokio::task::AbortHandle;
 use super::TaskLimits;
 use super::record::{Status, TaskRecord};
 use super::shared::{Command, SharedTasks, Unavailable};
+use crate::issued_id;
 use crate::jsonrpc::{RpcError, json_bytes};
 use crate::limit_log::LimitLog;
 
@@ -247,7 +248,7 @@ impl TaskStore {
             if held.saturating_add(bytes) > self.limits.max_bytes {
                 return Err(self.over_budget(held, "this call's", bytes));
             }
-            let id = new_id();
+            let id = issued_id::new();
             let record = TaskRecord {
                 id: id.clone(),
                 owner,
@@ -292,12 +293,16 @@ impl TaskStore {
     }
 
     /// The task `id` of `owner`, here or on another instance: `None` when there is none, it
-    /// expired, or it is another's; -32603 when the shared store does not answer.
+    /// expired, or it is another's, and for an id of another form than the runtime issues
+    /// (not looked up); -32603 when the shared store does not answer.
     pub(crate) async fn find(
         &self,
         id: &str,
         owner: Option<&str>,
     ) -> Result<Option<Found>, RpcError> {
+        if !issued_id::has_issued_form(id) {
+            return Ok(None);
+        }
         if let Some(task) = self.get(id, owner) {
             return Ok(Some(Found::Here(task)));
         }
@@ -438,13 +443,6 @@ fn unavailable(why: &str) -> RpcError {
     ))
 }
 
-/// 128 random bits, hex: not guessable, so an id is all a client needs to name its task.
-fn new_id() -> String {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the system's random source");
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -457,10 +455,11 @@ mod tests {
     use super::*;
 
     /// Another instance's tasks as a shared store would give them: `record`, with the id
-    /// asked, for every read.
+    /// asked, for every read; counting the reads.
     #[derive(Default)]
     struct Elsewhere {
         record: Option<TaskRecord>,
+        loads: AtomicUsize,
     }
 
     impl SharedTasks for Elsewhere {
@@ -475,6 +474,7 @@ mod tests {
         fn update(&self, _record: TaskRecord, _announce: bool) {}
 
         fn load(&self, id: &str) -> Pending<Result<Option<TaskRecord>, Unavailable>> {
+            self.loads.fetch_add(1, Ordering::SeqCst);
             let record = self.record.clone().map(|record| TaskRecord {
                 id: id.to_owned(),
                 ..record
@@ -505,9 +505,34 @@ mod tests {
                 last_updated_at: end_of_time,
                 ..TaskRecord::made_now(SOME_ID, Status::Working)
             }),
+            ..Elsewhere::default()
         };
         let store = TaskStore::new(TaskLimits::default(), Arc::new(elsewhere));
         assert!(store.find(SOME_ID, None).await.unwrap().is_none());
+    }
+
+    /// SECURITY.md, "Several instances": a task id of another form than the runtime issues is
+    /// no task, found without asking the shared store (its key would name another server's
+    /// tasks, `mcp:task:NAME:staging:ID`, or cost a round trip of any size).
+    #[tokio::test]
+    async fn an_id_the_runtime_never_issues_is_not_looked_up() {
+        let elsewhere = Arc::new(Elsewhere {
+            record: Some(TaskRecord::made_now(SOME_ID, Status::Working)),
+            ..Elsewhere::default()
+        });
+        let store = TaskStore::new(TaskLimits::default(), elsewhere.clone());
+        for id in [
+            format!("staging:{SOME_ID}"),
+            format!("{SOME_ID}:1"),
+            SOME_ID.to_uppercase(),
+            format!("{}z", &SOME_ID[1..]),
+            "a".repeat(100_000),
+        ] {
+            assert!(store.find(&id, None).await.unwrap().is_none(), "{id}");
+        }
+        assert_eq!(elsewhere.loads.load(Ordering::SeqCst), 0);
+        assert!(store.find(SOME_ID, None).await.unwrap().is_some());
+        assert_eq!(elsewhere.loads.load(Ordering::SeqCst), 1);
     }
 
     fn store(max_live: usize, ttl: Duration) -> TaskStore {

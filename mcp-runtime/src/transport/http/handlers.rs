@@ -16,11 +16,12 @@ use super::finished_streams::FinishedStreams;
 use super::guard::{Accepts, Refused, check_content_type};
 use super::resume_elsewhere::{self, Refusal as ElsewhereRefusal};
 use super::resume_grace::GraceTimer;
-use super::sessions::{AtCap, HttpSession, SessionTable, new_session_id};
+use super::sessions::{AtCap, HttpSession, SessionTable};
 use super::shared_events::{Mirror, SharedEvents};
 use super::stateless::{self, VERSION_HEADER};
 use super::stream::{Hub, Resume, SseBody, SseLimits, Subscription};
 use crate::auth::Authentication;
+use crate::issued_id;
 use crate::jsonrpc::{Incoming, ParamsText, RequestId, RpcError, encode_error, parse_message_with};
 use crate::limit_log::LimitLog;
 use crate::outbound::Outbound;
@@ -361,7 +362,7 @@ pub(super) async fn post(
             None => {
                 let owner = received.authentication.owner();
                 let limits = state.options.stream_limits();
-                let id = new_session_id();
+                let id = issued_id::new();
                 let mirror =
                     (state.shared.as_ref()).map(|store| Mirror::new(store, &id, owner.clone()));
                 let session = HttpSession::new(&state.server, limits, owner, mirror);
@@ -859,9 +860,11 @@ pub(super) async fn get(
     let session = match find_session(&state, &headers, &authentication) {
         Ok(session) => session,
         Err(refusal) => {
-            // Another instance may hold the session: the shared store has its events.
+            // Another instance may hold the session: the shared store has its events. An id
+            // of another form than the instances issue is no session's, and is not looked up.
             if let (Some(store), Some(id), Some(last)) =
                 (&state.shared, session_id(&headers), last_event_id)
+                && issued_id::has_issued_form(id)
             {
                 return resume_elsewhere(&state, &**store, id, last, &authentication).await;
             }
@@ -1021,7 +1024,54 @@ pub(super) async fn delete(
 
 #[cfg(test)]
 mod tests {
+    use super::super::shared_events::SessionRecord;
+    use super::super::shared_events::in_memory::InMemory;
     use super::*;
+
+    /// SECURITY.md, "Several instances": a GET with a `Last-Event-ID` and an
+    /// `Mcp-Session-Id` this instance does not hold asks the shared store only when the id has
+    /// the form of one the runtime issues; any other is not found (404), even when the store
+    /// holds a record under it (in Redis, `mcp:session:notes:staging:ID` is also the key of
+    /// session `ID` of the server named `notes:staging`).
+    #[tokio::test]
+    async fn a_resume_elsewhere_with_a_session_id_never_issued_is_not_found() {
+        let server = Server::builder(crate::server_info!()).build().unwrap();
+        let mut state = HttpState::new(server, HttpOptions::default());
+        let store = Arc::new(InMemory::default());
+        let record = SessionRecord {
+            owner: None,
+            tag: "t".to_owned(),
+        };
+        let issued = issued_id::new();
+        let hostile = [
+            format!("staging:{issued}"),
+            "a".repeat(8_000),
+            format!("{}-", &issued[1..]),
+            issued.to_uppercase(),
+        ];
+        for session in hostile.iter().chain([&issued]) {
+            store.open_session(session, &record);
+        }
+        state.shared = Some(store);
+        let state = Arc::new(state);
+        let resume = |session: &str| {
+            let mut headers = HeaderMap::new();
+            let event_stream = HeaderValue::from_static("text/event-stream");
+            headers.insert(header::ACCEPT, event_stream);
+            headers.insert(SESSION_HEADER, HeaderValue::from_str(session).unwrap());
+            headers.insert(LAST_EVENT_ID, HeaderValue::from_static("t.1-0"));
+            get(
+                State(Arc::clone(&state)),
+                headers,
+                Authentication::Anonymous,
+            )
+        };
+        for session in &hostile {
+            let status = resume(session).await.status();
+            assert_eq!(status, StatusCode::NOT_FOUND, "{session}");
+        }
+        assert_eq!(resume(&issued).await.status(), StatusCode::OK);
+    }
 
     #[test]
     fn a_json_response_has_room_for_the_next_requests_headers() {

@@ -198,7 +198,7 @@ impl SessionTable {
         }
     }
 
-    /// Registers a session under `id` (from [`new_session_id`]), unless the cap's number of
+    /// Registers a session under `id` (from [`issued_id::new`](crate::issued_id::new)), unless the cap's number of
     /// sessions is live, or its owner's.
     pub(super) fn insert(&self, id: String, session: Arc<HttpSession>) -> Result<(), AtCap> {
         let reserved = self
@@ -304,11 +304,4 @@ impl SessionTable {
             session.end();
         }
     }
-}
-
-/// 128 random bits from the operating system, in hex: visible ASCII, unguessable.
-pub(super) fn new_session_id() -> String {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system provides random bytes");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
