@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use std::time::SystemTime;
 
 use serde_json::{Map, Value};
@@ -319,6 +320,20 @@ impl TaskStore {
             .map(|record| Found::Elsewhere(Box::new(record))))
     }
 
+    /// The tasks `ids` of `owner`, each as [`find`](Self::find) finds it, looked up all at
+    /// once: one after another, the waits of a shared store that does not answer would add
+    /// up. -32603 when the shared store fails to answer for one of them.
+    pub(crate) async fn find_each(
+        &self,
+        ids: &[String],
+        owner: Option<&str>,
+    ) -> Result<Vec<Option<Found>>, RpcError> {
+        all_at_once(ids.iter().map(|id| self.find(id, owner)).collect())
+            .await
+            .into_iter()
+            .collect()
+    }
+
     /// `tasks/cancel`: stops the task unless it ended.
     pub(crate) async fn cancel(&self, found: Found) -> Result<(), RpcError> {
         match found {
@@ -428,6 +443,33 @@ impl TaskStore {
     }
 }
 
+/// The outputs of `futures`, in their order, polled together until every one is ready.
+async fn all_at_once<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut running: Vec<_> = futures.into_iter().map(Box::pin).collect();
+    let mut outputs: Vec<Option<F::Output>> = running.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut waiting = false;
+        for (future, output) in running.iter_mut().zip(&mut outputs) {
+            if output.is_none() {
+                match future.as_mut().poll(cx) {
+                    Poll::Ready(ready) => *output = Some(ready),
+                    Poll::Pending => waiting = true,
+                }
+            }
+        }
+        if waiting {
+            Poll::Pending
+        } else {
+            Poll::Ready(())
+        }
+    })
+    .await;
+    outputs
+        .into_iter()
+        .map(|output| output.expect("every future is ready"))
+        .collect()
+}
+
 /// The bytes the tasks held take, toward [`TaskLimits::max_bytes`].
 fn held(tasks: &HashMap<String, Arc<Task>>) -> usize {
     tasks
@@ -455,10 +497,12 @@ mod tests {
     use super::*;
 
     /// Another instance's tasks as a shared store would give them: `record`, with the id
-    /// asked, for every read; counting the reads.
+    /// asked, for every read, or `failure`, each after `delay`; counting the reads.
     #[derive(Default)]
     struct Elsewhere {
         record: Option<TaskRecord>,
+        failure: Option<&'static str>,
+        delay: Duration,
         loads: AtomicUsize,
     }
 
@@ -479,7 +523,14 @@ mod tests {
                 id: id.to_owned(),
                 ..record
             });
-            Box::pin(async move { Ok(record) })
+            let (failure, delay) = (self.failure, self.delay);
+            Box::pin(async move {
+                tokio::time::sleep(delay).await;
+                match failure {
+                    Some(why) => Err(Unavailable(why.to_owned())),
+                    None => Ok(record),
+                }
+            })
         }
 
         fn command(
@@ -533,6 +584,37 @@ mod tests {
         assert_eq!(elsewhere.loads.load(Ordering::SeqCst), 0);
         assert!(store.find(SOME_ID, None).await.unwrap().is_some());
         assert_eq!(elsewhere.loads.load(Ordering::SeqCst), 1);
+    }
+
+    /// RELIABILITY.md, "Several instances": the 64 tasks a listen request may follow are
+    /// looked up at once, so a shared store that takes 10 s to answer (or to fail) makes the
+    /// request wait 10 s, not 64 times that; one lookup that fails fails them all, -32603.
+    #[tokio::test(start_paused = true)]
+    async fn tasks_elsewhere_are_looked_up_at_once_and_a_failure_is_said() {
+        let ids: Vec<String> = (0..64).map(|_| issued_id::new()).collect();
+        let slow = Elsewhere {
+            record: Some(TaskRecord::made_now("-", Status::Working)),
+            delay: Duration::from_secs(10),
+            ..Elsewhere::default()
+        };
+        let store = TaskStore::new(TaskLimits::default(), Arc::new(slow));
+        let started = tokio::time::Instant::now();
+        let found = store.find_each(&ids, None).await.unwrap();
+        assert_eq!(started.elapsed(), Duration::from_secs(10));
+        let found: Vec<String> = found.iter().flatten().map(|f| f.record().id).collect();
+        assert_eq!(found, ids, "each in its place");
+
+        let failing = Elsewhere {
+            failure: Some("no answer within 10s"),
+            delay: Duration::from_secs(10),
+            ..Elsewhere::default()
+        };
+        let store = TaskStore::new(TaskLimits::default(), Arc::new(failing));
+        let started = tokio::time::Instant::now();
+        let error = store.find_each(&ids, None).await.err().unwrap();
+        assert_eq!(started.elapsed(), Duration::from_secs(10));
+        assert_eq!(error.code, -32603);
+        assert!(error.message.contains("no answer within 10s"), "{error}");
     }
 
     fn store(max_live: usize, ttl: Duration) -> TaskStore {

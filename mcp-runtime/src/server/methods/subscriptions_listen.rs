@@ -147,7 +147,7 @@ pub(super) async fn listen(
         #[cfg(feature = "tasks")]
         &mut told,
     )
-    .await;
+    .await?;
     // Open until the client ends it: a closing connection must not wait for it.
     request.state.mark_endless();
     #[cfg(feature = "tasks")]
@@ -236,21 +236,24 @@ pub(crate) fn closing_result(server: &ServerCore, id: &RequestId) -> Vec<u8> {
 }
 
 /// The part of `asked` the server's capabilities cover; with the tasks extension, `told`
-/// learns where each task followed stands now.
+/// learns where each task followed stands now. -32603 when the tasks cannot be looked up (the
+/// store shared with other instances does not answer).
 async fn honored(
     request: &Request<'_>,
     asked: Filter,
     #[cfg(feature = "tasks")] told: &mut Told,
-) -> Filter {
+) -> Result<Filter, RpcError> {
     #[cfg(feature = "tasks")]
     let task_ids = match asked.task_ids.filter(|_| tasks::declared(request)) {
         Some(ids) => {
             // Only the caller's own tasks, here or on another instance, as they stand now.
             let owner = request.state.sink.authentication().owner();
-            let store = &request.server().tasks;
+            let found = (request.server().tasks)
+                .find_each(&ids, owner.as_deref())
+                .await?;
             let mut own = Vec::with_capacity(ids.len());
-            for id in ids {
-                if let Ok(Some(found)) = store.find(&id, owner.as_deref()).await {
+            for (id, found) in ids.into_iter().zip(found) {
+                if let Some(found) = found {
                     told.known(&found.record());
                     own.push(id);
                 }
@@ -264,7 +267,7 @@ async fn honored(
         list.as_ref().is_some_and(|l| l.list_changed)
     };
     let resources = capabilities.resources.as_ref();
-    Filter {
+    Ok(Filter {
         tools_list_changed: asked.tools_list_changed && listed(&capabilities.tools),
         prompts_list_changed: asked.prompts_list_changed && listed(&capabilities.prompts),
         resources_list_changed: asked.resources_list_changed
@@ -276,7 +279,7 @@ async fn honored(
         task_ids: None,
         #[cfg(feature = "tasks")]
         task_ids,
-    }
+    })
 }
 
 /// The listen request's id as JSON text, as the client wrote it: a JSON value would turn an
@@ -369,6 +372,36 @@ mod tests {
             .await
             .unwrap();
         created["taskId"].as_str().expect("a taskId").to_owned()
+    }
+
+    /// RELIABILITY.md, "Several instances": a listen request following tasks the shared
+    /// store cannot look up (Redis stopped) fails with -32603 saying so, rather than being
+    /// acknowledged as following none of them.
+    #[cfg(feature = "redis")]
+    #[tokio::test]
+    async fn a_listen_whose_tasks_cannot_be_looked_up_fails() {
+        let Some(mut redis) = crate::redis_link::test_server::redis_server() else {
+            return;
+        };
+        let server = Server::builder(crate::server_info!())
+            .redis(redis.url())
+            .build()
+            .unwrap();
+        redis.stop();
+        let client = TestClient::new(&server);
+        let listen = json!({"jsonrpc": "2.0", "id": "l", "method": "subscriptions/listen",
+            "params": {"notifications": {"taskIds": [crate::issued_id::new()]}, "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": with_tasks()}}});
+        client.send_raw(&listen.to_string());
+        let answer = client
+            .next_message(Duration::from_secs(30))
+            .await
+            .expect("an answer");
+        assert_eq!(answer["id"], "l", "{answer}");
+        assert_eq!(answer["error"]["code"], -32603, "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains("could not be used"), "{message}");
     }
 
     /// Announcements that read a state the stream told already, or the state its task stood at
