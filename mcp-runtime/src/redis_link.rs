@@ -170,6 +170,20 @@ pub(crate) mod test_server {
             format!("redis://127.0.0.1:{}", self.1)
         }
 
+        /// Makes it hold every client's commands for `ms` milliseconds (`CLIENT PAUSE`): a
+        /// Redis that stops answering for that long.
+        pub(crate) async fn pause(&self, ms: u64) {
+            let mut connection = redis::Client::open(self.url())
+                .and_then(|client| client.get_connection())
+                .expect("a connection to pause it");
+            let () = redis::cmd("CLIENT")
+                .arg("PAUSE")
+                .arg(ms)
+                .arg("ALL")
+                .query(&mut connection)
+                .expect("paused");
+        }
+
         /// Stops this server (what was written is lost: it saves nothing).
         pub(crate) fn stop(&mut self) {
             let _ = self.0.kill();
@@ -260,14 +274,7 @@ mod tests {
         };
         let (client, _) = open(&server.url()).unwrap();
         let mut connection = connect(&client).await.unwrap();
-        let mut pausing = connect(&client).await.unwrap();
-        let () = redis::cmd("CLIENT")
-            .arg("PAUSE")
-            .arg(1500)
-            .arg("ALL")
-            .query_async(&mut pausing)
-            .await
-            .unwrap();
+        server.pause(1500).await;
         let started = std::time::Instant::now();
         let pong: String = redis::cmd("PING")
             .query_async(&mut connection)

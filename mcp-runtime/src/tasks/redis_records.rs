@@ -13,7 +13,8 @@
 //! (one that finds the queue full, or Redis away, is not shared: a rate-limited line says so).
 //! A new task, a read, and a command wait for their answer, within twice the connect timeout
 //! (the writes queued before them go first, so a read sees them): a Redis that does not answer
-//! fails the request with a clear error, never leaves it hanging.
+//! fails the request with a clear error, never leaves it hanging. One whose caller stopped
+//! waiting before its turn came is not carried out ([`Request::abandoned`]).
 //!
 //! The thread keeps the last record of each task of this instance until the record expires
 //! ([`Own`]), so that Redis is told again what it missed: a change whose write failed is
@@ -86,6 +87,22 @@ enum Request {
         command: Command,
         reply: oneshot::Sender<Result<(), String>>,
     },
+}
+
+impl Request {
+    /// Whether its caller stopped waiting for the answer (its wait ended) before its turn
+    /// came: then it is not carried out. The caller rolled back a new task whose creation it
+    /// gave up waiting for, and told the client that a command (a cancel, answers) failed:
+    /// carried out later, either would stand against what the client was told. A load would answer no one. A change of the runner's own has no
+    /// caller waiting, and always goes out. A caller that gives up while its request is
+    /// carried out is too late: that one takes effect.
+    fn abandoned(&self) -> bool {
+        match self {
+            Request::Update(..) => false,
+            Request::Create { reply, .. } | Request::Command { reply, .. } => reply.is_closed(),
+            Request::Load { reply, .. } => reply.is_closed(),
+        }
+    }
 }
 
 /// What the thread works with.
@@ -250,6 +267,9 @@ impl Link {
             let Some(request) = request else {
                 return;
             };
+            if request.abandoned() {
+                continue;
+            }
             match request {
                 Request::Update(record, announce) => {
                     let id = record.id.clone();
@@ -471,6 +491,8 @@ impl Link {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use serde_json::{Map, json};
 
     use super::super::record::Status;
@@ -595,6 +617,39 @@ mod tests {
         server.start_again();
         assert_eq!(read("t1").await, Some(completed));
         assert_eq!(read("t2").await, Some(second));
+    }
+
+    /// A new task and a cancel whose callers stopped waiting while Redis was paused are not
+    /// carried out once it answers again: the task's creation was rolled back, and the cancel
+    /// was reported failed.
+    #[tokio::test]
+    async fn a_request_whose_caller_gave_up_is_not_carried_out() {
+        let Some(server) = redis_server() else {
+            return;
+        };
+        let url = server.url();
+        let store = Arc::new(RedisTasks::start(&url, "t", "a", Duration::from_secs(60)).unwrap());
+        let working = record(Status::Working);
+        store.create(working.clone()).await.unwrap();
+
+        server.pause(1000).await;
+        // The thread waits on Redis for this read; what is queued behind it waits too.
+        let waiting = tokio::spawn({
+            let store = Arc::clone(&store);
+            async move { store.load("t1").await.map(drop).map_err(|e| e.0) }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let gave_up = Duration::from_millis(50);
+        let mut cancelled = working.clone();
+        cancelled.cancel();
+        let cancel = store.command(cancelled, Command::Cancel);
+        assert!(tokio::time::timeout(gave_up, cancel).await.is_err());
+        let created = store.create(TaskRecord::made_now("t2", Status::Working));
+        assert!(tokio::time::timeout(gave_up, created).await.is_err());
+        waiting.await.unwrap().unwrap();
+
+        assert_eq!(store.load("t1").await.unwrap(), Some(working));
+        assert_eq!(store.load("t2").await.unwrap(), None);
     }
 
     #[test]

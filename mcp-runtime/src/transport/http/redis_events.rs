@@ -14,8 +14,9 @@
 //! pipeline; a load waits for the writes queued before it, so it sees them. A write that finds
 //! the queue full, or Redis away, is dropped with a rate-limited line on stderr; a load that
 //! Redis does not answer within the bus's connect timeout fails ([`Unavailable`], a line on
-//! stderr), and the resume that asked is refused with 503, never left hanging. The connection
-//! is made on first use and again after a failure.
+//! stderr), and the resume that asked is refused with 503, never left hanging; a load whose
+//! resume stopped waiting before its turn came is not run. The connection is made on first use
+//! and again after a failure.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -212,11 +213,14 @@ impl Link {
             if !writes.is_empty() {
                 self.write_all(std::mem::take(&mut writes)).await;
             }
+            // A load whose caller stopped waiting (its wait ended) would answer no one, and
+            // hold up the loads behind it.
             if let Some(Command::Load {
                 session,
                 stream,
                 reply,
             }) = load
+                && !reply.is_closed()
             {
                 let _ = reply.send(self.load(&session, stream).await);
             }
@@ -460,6 +464,42 @@ mod tests {
         for (key, ttl) in ttls(&mut raw_connection(&url).await).await {
             assert!((year - 60_000..=year).contains(&ttl), "{key}: {ttl} ms");
         }
+    }
+
+    /// Loads whose resumes stopped waiting while Redis was paused are not run once it
+    /// answers again: Redis counts one `XRANGE` for each load still waited for only.
+    #[tokio::test]
+    async fn a_load_whose_caller_gave_up_is_not_run() {
+        let Some(server) = redis_server() else {
+            return;
+        };
+        let url = server.url();
+        let store = Arc::new(RedisEvents::start(&url, "t", Duration::from_secs(60)).unwrap());
+        store.load("s", 1).await.unwrap();
+        server.pause(1000).await;
+        // The thread waits on Redis for this load; the loads queued behind it wait too.
+        let waiting = tokio::spawn({
+            let store = Arc::clone(&store);
+            async move { store.load("s", 1).await.is_ok() }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        for _ in 0..10 {
+            let gave_up = tokio::time::timeout(Duration::from_millis(10), store.load("s", 1));
+            assert!(gave_up.await.is_err());
+        }
+        assert!(waiting.await.unwrap());
+        store.load("s", 1).await.unwrap();
+        let stats: String = redis::cmd("INFO")
+            .arg("commandstats")
+            .query_async(&mut raw_connection(&url).await)
+            .await
+            .unwrap();
+        let xranges = stats
+            .lines()
+            .find_map(|line| line.strip_prefix("cmdstat_xrange:calls="))
+            .and_then(|calls| calls.split(',').next())
+            .unwrap_or_default();
+        assert_eq!(xranges, "3", "{stats}");
     }
 
     #[test]
