@@ -79,7 +79,8 @@ impl HttpState {
 fn shared_events(server: &Server, options: &HttpOptions) -> Option<Arc<dyn SharedEvents>> {
     let url = server.core.redis.as_deref()?;
     let name = &server.core.info.name;
-    match super::redis_events::RedisEvents::start(url, name, options.shared_events_ttl) {
+    let (ttl, most_read) = (options.shared_events_ttl, options.replay_events);
+    match super::redis_events::RedisEvents::start(url, name, ttl, most_read) {
         Ok(store) => Some(Arc::new(store)),
         Err(problem) => {
             crate::stderr::line(format_args!(

@@ -46,6 +46,7 @@ enum Command {
     Load {
         session: String,
         stream: u64,
+        after: u64,
         reply: oneshot::Sender<Result<Stored, String>>,
     },
 }
@@ -77,14 +78,24 @@ struct Link {
     /// `NAME`, in every key.
     name: String,
     ttl_ms: u64,
+    /// How many events one load reads at most after the client's last one.
+    most_read: usize,
     connection: Reconnecting,
 }
 
 impl RedisEvents {
     /// The store on the Redis at `url` for the server `name`, keeping what is written for
     /// `ttl` after the session's last event (at most a year: Redis refuses an expiry as long
-    /// as `Duration::MAX`). Connects on first use.
-    pub(super) fn start(url: &str, name: &str, ttl: Duration) -> Result<RedisEvents, String> {
+    /// as `Duration::MAX`), and reading at most `most_read` events at once for a resume (as
+    /// many as a stream keeps, [`HttpOptions::replay_events`](super::HttpOptions::replay_events):
+    /// what another instance configured otherwise keeps beyond it is replayed by the client's
+    /// next resume). Connects on first use.
+    pub(super) fn start(
+        url: &str,
+        name: &str,
+        ttl: Duration,
+        most_read: usize,
+    ) -> Result<RedisEvents, String> {
         let (client, address) = crate::redis_link::open(url)?;
         let (commands, queue) = mpsc::channel(QUEUE);
         let link = Link {
@@ -93,6 +104,7 @@ impl RedisEvents {
             ttl_ms: u64::try_from(at_most_a_year(ttl).as_millis())
                 .expect("a year in milliseconds fits")
                 .max(1),
+            most_read: most_read.max(1),
             connection: Reconnecting::new(client),
         };
         redis_link::spawn_worker(
@@ -164,7 +176,7 @@ impl SharedEvents for RedisEvents {
         });
     }
 
-    fn load(&self, session: &str, stream: u64) -> Pending<Result<Stored, Unavailable>> {
+    fn load(&self, session: &str, stream: u64, after: u64) -> Pending<Result<Stored, Unavailable>> {
         let commands = self.commands.clone();
         let session = session.to_owned();
         Box::pin(async move {
@@ -174,6 +186,7 @@ impl SharedEvents for RedisEvents {
                     .send(Command::Load {
                         session,
                         stream,
+                        after,
                         reply,
                     })
                     .await
@@ -218,11 +231,12 @@ impl Link {
             if let Some(Command::Load {
                 session,
                 stream,
+                after,
                 reply,
             }) = load
                 && !reply.is_closed()
             {
-                let _ = reply.send(self.load(&session, stream).await);
+                let _ = reply.send(self.load(&session, stream, after).await);
             }
         }
     }
@@ -307,16 +321,35 @@ impl Link {
         }
     }
 
-    async fn load(&mut self, session: &str, stream: u64) -> Result<Stored, String> {
+    /// The session's record, the oldest and newest events of `stream`, and at most
+    /// [`most_read`](Self::most_read) events after `after`, in one round trip: a resume waiting
+    /// for events the store does not hold yet reads two events a look, not the whole stream.
+    async fn load(&mut self, session: &str, stream: u64, after: u64) -> Result<Stored, String> {
         let record_key = session_key(&self.name, session);
         let key = events_key(&self.name, session, stream);
+        let from = format!("{}-0", after.saturating_add(1));
+        let most_read = self.most_read;
         type Entries = Vec<(String, Vec<Vec<u8>>)>;
-        let (record, entries): (Option<Vec<u8>>, Entries) = self
+        let (record, oldest, newest, after): (Option<Vec<u8>>, Entries, Entries, Entries) = self
             .connection
             .round_trip(|mut connection| {
                 let mut pipe = redis::pipe();
                 pipe.cmd("GET").arg(&record_key);
-                pipe.cmd("XRANGE").arg(&key).arg("-").arg("+");
+                pipe.cmd("XRANGE")
+                    .arg(&key)
+                    .arg("-")
+                    .arg("+")
+                    .arg("COUNT")
+                    .arg(1);
+                pipe.cmd("XREVRANGE")
+                    .arg(&key)
+                    .arg("+")
+                    .arg("-")
+                    .arg("COUNT")
+                    .arg(1);
+                (pipe.cmd("XRANGE").arg(&key).arg(&from).arg("+"))
+                    .arg("COUNT")
+                    .arg(most_read);
                 async move { pipe.query_async(&mut connection).await }
             })
             .await?;
@@ -327,13 +360,19 @@ impl Link {
             ),
             None => None,
         };
-        let mut events = Vec::with_capacity(entries.len());
-        for (id, fields) in entries {
-            events.push(
-                entry(&id, fields).ok_or_else(|| format!("the entry {id} of {key} is not one"))?,
-            );
-        }
-        Ok(Stored { record, events })
+        let events = |entries: Entries| -> Result<Vec<StoredEvent>, String> {
+            (entries.into_iter())
+                .map(|(id, fields)| {
+                    entry(&id, fields).ok_or_else(|| format!("the entry {id} of {key} is not one"))
+                })
+                .collect()
+        };
+        Ok(Stored {
+            record,
+            oldest: events(oldest)?.pop(),
+            newest: events(newest)?.pop(),
+            after: events(after)?,
+        })
     }
 }
 
@@ -396,7 +435,7 @@ mod tests {
             return;
         };
         let url = server.url();
-        let store = RedisEvents::start(&url, "t", Duration::from_secs(60)).unwrap();
+        let store = RedisEvents::start(&url, "t", Duration::from_secs(60), 1024).unwrap();
         let record = SessionRecord {
             owner: None,
             tag: "ab".to_owned(),
@@ -408,12 +447,14 @@ mod tests {
             let oldest_kept = seq.saturating_sub(2).max(1);
             store.append("s", &shared, 1, event(seq, seq == 5), oldest_kept);
         }
-        let stored = store.load("s", 1).await.unwrap();
+        let stored = store.load("s", 1, 0).await.unwrap();
         assert_eq!(stored.record.as_ref(), Some(&record));
         assert_eq!(
-            stored.events,
+            stored.after,
             [event(3, false), event(4, false), event(5, true)]
         );
+        assert_eq!(stored.oldest, Some(event(3, false)));
+        assert_eq!(stored.newest, Some(event(5, true)));
 
         let mut raw = raw_connection(&url).await;
         for (key, ttl) in ttls(&mut raw).await {
@@ -421,12 +462,12 @@ mod tests {
         }
 
         store.forget_streams("s", &[1]);
-        assert!(store.load("s", 1).await.unwrap().events.is_empty());
+        assert!(store.load("s", 1, 0).await.unwrap().newest.is_none());
         store.open_session("s", &record);
         store.append("s", &shared, 2, event(1, false), 1);
         store.end_session("s", &[2]);
-        let stored = store.load("s", 2).await.unwrap();
-        assert_eq!((stored.record, stored.events.len()), (None, 0));
+        let stored = store.load("s", 2, 0).await.unwrap();
+        assert_eq!((stored.record, stored.newest), (None, None));
         let keys: Vec<String> = redis::cmd("KEYS")
             .arg("mcp:*")
             .query_async(&mut raw)
@@ -435,11 +476,42 @@ mod tests {
         assert!(keys.is_empty(), "{keys:?}");
 
         drop(server);
-        let refused = store.load("s", 2).await;
+        let refused = store.load("s", 2, 0).await;
         assert!(
             refused.is_err(),
             "no Redis: the load fails instead of hanging"
         );
+    }
+
+    /// A load reads the oldest and newest events and those after the client's last one, at
+    /// most as many as a stream keeps: a client ahead of the store reads two events a look.
+    #[tokio::test]
+    async fn a_load_reads_what_follows_the_last_event_seen_and_no_more() {
+        let Some(server) = redis_server() else {
+            return;
+        };
+        let store = RedisEvents::start(&server.url(), "t", Duration::from_secs(60), 3).unwrap();
+        let record = Arc::new(SessionRecord {
+            owner: None,
+            tag: "ab".to_owned(),
+        });
+        for seq in 1..=10 {
+            store.append("s", &record, 1, event(seq, false), 1);
+        }
+        let stored = store.load("s", 1, 4).await.unwrap();
+        assert_eq!(
+            stored.after,
+            [event(5, false), event(6, false), event(7, false)]
+        );
+        assert_eq!(
+            (stored.oldest, stored.newest),
+            (Some(event(1, false)), Some(event(10, false)))
+        );
+        for ahead in [10, 1000, u64::MAX] {
+            let stored = store.load("s", 1, ahead).await.unwrap();
+            assert!(stored.after.is_empty(), "{ahead}");
+            assert_eq!(stored.newest, Some(event(10, false)));
+        }
     }
 
     /// RELIABILITY.md: a duration too long to add to a clock is taken as a year.
@@ -451,15 +523,15 @@ mod tests {
             return;
         };
         let url = server.url();
-        let store = RedisEvents::start(&url, "t", Duration::MAX).unwrap();
+        let store = RedisEvents::start(&url, "t", Duration::MAX, 1024).unwrap();
         let record = Arc::new(SessionRecord {
             owner: None,
             tag: "ab".to_owned(),
         });
         store.append("s", &record, 1, event(1, false), 1);
-        let stored = store.load("s", 1).await.unwrap();
+        let stored = store.load("s", 1, 0).await.unwrap();
         assert_eq!(stored.record.as_ref(), Some(&*record));
-        assert_eq!(stored.events, [event(1, false)]);
+        assert_eq!(stored.after, [event(1, false)]);
         let year = i64::try_from(crate::longest_duration::LONGEST.as_millis()).unwrap();
         for (key, ttl) in ttls(&mut raw_connection(&url).await).await {
             assert!((year - 60_000..=year).contains(&ttl), "{key}: {ttl} ms");
@@ -467,28 +539,29 @@ mod tests {
     }
 
     /// Loads whose resumes stopped waiting while Redis was paused are not run once it
-    /// answers again: Redis counts one `XRANGE` for each load still waited for only.
+    /// answers again: Redis counts the `XRANGE`s of the loads still waited for only.
     #[tokio::test]
     async fn a_load_whose_caller_gave_up_is_not_run() {
         let Some(server) = redis_server() else {
             return;
         };
         let url = server.url();
-        let store = Arc::new(RedisEvents::start(&url, "t", Duration::from_secs(60)).unwrap());
-        store.load("s", 1).await.unwrap();
+        let store = RedisEvents::start(&url, "t", Duration::from_secs(60), 1024).unwrap();
+        let store = Arc::new(store);
+        store.load("s", 1, 0).await.unwrap();
         server.pause(1000).await;
         // The thread waits on Redis for this load; the loads queued behind it wait too.
         let waiting = tokio::spawn({
             let store = Arc::clone(&store);
-            async move { store.load("s", 1).await.is_ok() }
+            async move { store.load("s", 1, 0).await.is_ok() }
         });
         tokio::time::sleep(Duration::from_millis(100)).await;
         for _ in 0..10 {
-            let gave_up = tokio::time::timeout(Duration::from_millis(10), store.load("s", 1));
+            let gave_up = tokio::time::timeout(Duration::from_millis(10), store.load("s", 1, 0));
             assert!(gave_up.await.is_err());
         }
         assert!(waiting.await.unwrap());
-        store.load("s", 1).await.unwrap();
+        store.load("s", 1, 0).await.unwrap();
         let stats: String = redis::cmd("INFO")
             .arg("commandstats")
             .query_async(&mut raw_connection(&url).await)
@@ -499,7 +572,8 @@ mod tests {
             .find_map(|line| line.strip_prefix("cmdstat_xrange:calls="))
             .and_then(|calls| calls.split(',').next())
             .unwrap_or_default();
-        assert_eq!(xranges, "3", "{stats}");
+        // Two a load: the oldest event, and those after the client's last one.
+        assert_eq!(xranges, "6", "{stats}");
     }
 
     #[test]

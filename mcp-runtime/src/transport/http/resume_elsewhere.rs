@@ -20,7 +20,7 @@
 
 use std::time::Duration;
 
-use super::shared_events::{SharedEvents, Stored, split_event_id, tagged_event_id};
+use super::shared_events::{SharedEvents, Stored, StoredEvent, split_event_id, tagged_event_id};
 use super::stream::Frame;
 
 /// How long a resume waits for events the client has seen but the store does not hold yet
@@ -56,7 +56,7 @@ pub(super) async fn replay(
     let started = tokio::time::Instant::now();
     let stored = loop {
         let stored = store
-            .load(session, stream)
+            .load(session, stream, after)
             .await
             .map_err(|_| Refusal::Unavailable)?;
         let Some(record) = &stored.record else {
@@ -73,12 +73,11 @@ pub(super) async fn replay(
         }
         tokio::time::sleep(LOOK_EVERY).await;
     };
-    let events = stored.events;
-    if events.is_empty() && after == 0 {
-        // Only the priming event was sent: nothing yet to replay.
-        return Ok((Vec::new(), false));
-    }
-    let (Some(first), Some(newest)) = (events.first(), events.last()) else {
+    let (Some(oldest), Some(newest)) = (stored.oldest, stored.newest) else {
+        if after == 0 {
+            // Only the priming event was sent: nothing yet to replay.
+            return Ok((Vec::new(), false));
+        }
         return Err(Refusal::Gone(format!(
             "stream {stream} can no longer be resumed: it ended and its events are no longer kept"
         )));
@@ -86,9 +85,9 @@ pub(super) async fn replay(
     // The event the client needs next; none follows the largest sequence number there is.
     let next = after.checked_add(1);
     if let Some(next) = next
-        && next < first.seq
+        && next < oldest.seq
     {
-        let missed = first.seq - next;
+        let missed = oldest.seq - next;
         return Err(Refusal::Gone(format!(
             "at least {missed} event(s) of stream {stream} after the client's last one are no longer kept (HttpOptions::replay_events, replay_bytes): they cannot be replayed"
         )));
@@ -99,11 +98,14 @@ pub(super) async fn replay(
             newest.seq
         )));
     }
+    let events: Vec<StoredEvent> = (stored.after.into_iter())
+        .filter(|event| event.seq > after)
+        .collect();
     // Each event is written on its own (trimmed from the oldest only), so a hole after the
     // client's last one is a write that never reached the store: replaying around it would
     // skip it silently.
     let mut expected = next;
-    for event in events.iter().filter(|event| event.seq > after) {
+    for event in &events {
         if let Some(missing) = expected.filter(|expected| *expected != event.seq) {
             return Err(Refusal::Gone(format!(
                 "event(s) {missing} to {} of stream {stream} never reached the shared store (Redis was away, or the writes waiting for it overflowed): the stream cannot be replayed whole",
@@ -112,10 +114,12 @@ pub(super) async fn replay(
         }
         expected = event.seq.checked_add(1);
     }
-    let finished = newest.last;
+    // The store may give fewer events than follow (as many as it reads at once): the stream
+    // ends with the reply only when the reply was among them, or was the client's last event.
+    let replayed_to = events.last().map_or(after, |event| event.seq);
+    let finished = newest.last && replayed_to >= newest.seq;
     let frames = events
         .into_iter()
-        .filter(|event| event.seq > after)
         .map(|event| Frame::Event {
             id: tagged_event_id(tag, stream, event.seq),
             data: event.data,
@@ -128,7 +132,7 @@ pub(super) async fn replay(
 /// Whether the client has seen events that `stored` does not hold (nor a reply that ended the
 /// stream).
 fn behind(stored: &Stored, after: u64) -> bool {
-    match stored.events.last() {
+    match &stored.newest {
         Some(newest) => newest.seq < after && !newest.last,
         None => after > 0,
     }
@@ -137,9 +141,10 @@ fn behind(stored: &Stored, after: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
+    use std::sync::atomic::Ordering;
 
+    use super::super::shared_events::SessionRecord;
     use super::super::shared_events::in_memory::InMemory;
-    use super::super::shared_events::{SessionRecord, StoredEvent};
     use super::*;
 
     /// A store holding session `s1` (owned by `alice`, tag `t1`) whose stream 2 kept events
@@ -160,6 +165,22 @@ mod tests {
             store.append("s1", &Arc::new(record.clone()), 2, event, 3);
         }
         store
+    }
+
+    /// Events `seqs` of `s1`'s stream 2, none of them its reply, after those [`kept`] holds.
+    fn append(store: &InMemory, seqs: impl IntoIterator<Item = u64>) {
+        let record = Arc::new(SessionRecord {
+            owner: Some("alice".to_owned()),
+            tag: "t1".to_owned(),
+        });
+        for seq in seqs {
+            let event = StoredEvent {
+                seq,
+                data: Arc::from(format!("{seq}").as_bytes()),
+                last: false,
+            };
+            store.append("s1", &record, 2, event, 3);
+        }
     }
 
     fn alice() -> Option<String> {
@@ -223,18 +244,7 @@ mod tests {
     #[tokio::test]
     async fn a_resume_across_an_event_the_store_lacks_is_refused() {
         let store = kept(false);
-        let record = Arc::new(SessionRecord {
-            owner: Some("alice".to_owned()),
-            tag: "t1".to_owned(),
-        });
-        for seq in [7, 8] {
-            let event = StoredEvent {
-                seq,
-                data: Arc::from(format!("{seq}").as_bytes()),
-                last: false,
-            };
-            store.append("s1", &record, 2, event, 3);
-        }
+        append(&store, [7, 8]);
         for after in ["t1.2-3", "t1.2-5"] {
             assert!(
                 matches!(
@@ -246,6 +256,37 @@ mod tests {
         }
         let (frames, _) = replay(&store, "s1", "t1.2-6", alice()).await.unwrap();
         assert_eq!(ids(&frames), ["t1.2-7", "t1.2-8"]);
+    }
+
+    /// A resume naming an event far ahead of what the store holds looks again every 50 ms
+    /// for a second, each look reading two events (the oldest and newest kept), not the
+    /// whole stream (the last 1024 events, by default, read 20 times over).
+    #[tokio::test]
+    async fn waiting_for_events_reads_two_events_a_look() {
+        let store = kept(false);
+        append(&store, 6..=100);
+        let refused = replay(&store, "s1", "t1.2-1000", alice()).await.err();
+        assert!(matches!(refused, Some(Refusal::Gone(why)) if why.contains("up to 100 only")));
+        let loaded = store.events_loaded.load(Ordering::SeqCst);
+        let looks = (WAIT_FOR_WRITES.as_millis() / LOOK_EVERY.as_millis()) as usize;
+        assert!(loaded <= 2 * (looks + 2), "{loaded} events read");
+    }
+
+    /// When the store gives fewer events than follow, those are replayed and the stream
+    /// ends with a retry hint, not as if the reply had been sent: the client resumes from
+    /// the last one it got.
+    #[tokio::test]
+    async fn a_replay_cut_short_by_the_store_does_not_end_the_stream() {
+        let store = InMemory {
+            most_read: Some(2),
+            ..kept(true)
+        };
+        let (frames, finished) = replay(&store, "s1", "t1.2-2", alice()).await.unwrap();
+        assert_eq!(ids(&frames), ["t1.2-3", "t1.2-4"]);
+        assert!(!finished);
+        let (frames, finished) = replay(&store, "s1", "t1.2-4", alice()).await.unwrap();
+        assert_eq!(ids(&frames), ["t1.2-5"]);
+        assert!(finished);
     }
 
     /// A `Last-Event-ID` naming the largest sequence number there is: nothing follows it, so

@@ -42,12 +42,16 @@ pub(super) struct StoredEvent {
     pub(super) last: bool,
 }
 
-/// What the store holds for a resume: the session's record (`None`: not known, ended, or
-/// expired) and the stream's events (empty: the stream is not kept).
+/// What the store holds for a resume after the client's last event: the session's record
+/// (`None`: not known, ended, or expired), the oldest and newest events the stream keeps
+/// (`None`: the stream is not kept), and the events after the client's last one, oldest
+/// first: all of them, or as many as the store reads at once.
 #[derive(Debug, Default)]
 pub(super) struct Stored {
     pub(super) record: Option<SessionRecord>,
-    pub(super) events: Vec<StoredEvent>,
+    pub(super) oldest: Option<StoredEvent>,
+    pub(super) newest: Option<StoredEvent>,
+    pub(super) after: Vec<StoredEvent>,
 }
 
 /// The store could not answer (a line on stderr says why).
@@ -75,8 +79,10 @@ pub(super) trait SharedEvents: Send + Sync {
     fn forget_streams(&self, session: &str, streams: &[u64]);
     /// The session ended: its record and these streams go.
     fn end_session(&self, session: &str, streams: &[u64]);
-    /// The session's record and the events kept of `stream`, all of them.
-    fn load(&self, session: &str, stream: u64) -> Pending<Result<Stored, Unavailable>>;
+    /// The session's record, and the oldest and newest events kept of `stream` with those
+    /// after its event `after`: what a resume after `after` needs, and no more (a client
+    /// ahead of the store waits for it, looking again and again).
+    fn load(&self, session: &str, stream: u64, after: u64) -> Pending<Result<Stored, Unavailable>>;
 }
 
 /// One session's side of the store: where its hubs copy their events, and its event ids.
@@ -154,6 +160,7 @@ pub(super) fn split_event_id(id: &str) -> Option<(&str, (u64, u64))> {
 pub(super) mod in_memory {
     use std::collections::HashMap;
     use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
 
@@ -161,6 +168,11 @@ pub(super) mod in_memory {
     pub(in super::super) struct InMemory {
         pub(in super::super) records: Mutex<HashMap<String, SessionRecord>>,
         pub(in super::super) streams: Mutex<HashMap<(String, u64), Vec<StoredEvent>>>,
+        /// How many events its loads gave, in all: what they would cost on Redis.
+        pub(in super::super) events_loaded: AtomicUsize,
+        /// How many events after the client's last one a load gives at most, as Redis gives
+        /// at most `replay_events`; all of them without.
+        pub(in super::super) most_read: Option<usize>,
     }
 
     impl SharedEvents for InMemory {
@@ -196,14 +208,33 @@ pub(super) mod in_memory {
             self.records.lock().unwrap().remove(session);
         }
 
-        fn load(&self, session: &str, stream: u64) -> Pending<Result<Stored, Unavailable>> {
+        fn load(
+            &self,
+            session: &str,
+            stream: u64,
+            after: u64,
+        ) -> Pending<Result<Stored, Unavailable>> {
+            let record = self.records.lock().unwrap().get(session).cloned();
+            let streams = self.streams.lock().unwrap();
+            let events = streams
+                .get(&(session.to_owned(), stream))
+                .map_or(&[][..], Vec::as_slice);
             let stored = Stored {
-                record: self.records.lock().unwrap().get(session).cloned(),
-                events: (self.streams.lock().unwrap())
-                    .get(&(session.to_owned(), stream))
+                record,
+                oldest: events.first().cloned(),
+                newest: events.last().cloned(),
+                after: (events.iter().filter(|e| e.seq > after))
+                    .take(self.most_read.unwrap_or(usize::MAX))
                     .cloned()
-                    .unwrap_or_default(),
+                    .collect(),
             };
+            let loaded = stored
+                .oldest
+                .iter()
+                .chain(&stored.newest)
+                .chain(&stored.after);
+            self.events_loaded
+                .fetch_add(loaded.count(), Ordering::SeqCst);
             Box::pin(async move { Ok(stored) })
         }
     }
