@@ -601,6 +601,31 @@ async fn a_remembered_token_still_expires() {
     assert!(challenge.contains("has expired"), "{challenge}");
 }
 
+/// `Duration::MAX` as the leeway means "no end", taken as a year (RELIABILITY.md): a token
+/// expired an hour ago is accepted, where adding the leeway to the clock overflowed.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_longest_leeway_is_a_year() {
+    let Some(auth) = AuthServer::start() else {
+        return;
+    };
+    let keys = auth.keys.clone();
+    let lenient = |resource: &str| JwtVerifier::new(&keys.issuer, resource).leeway(Duration::MAX);
+    let (port, resource) =
+        protected_by(&keys.issuer, lenient, HttpOptions::new().stateless(true)).await;
+    let mut claims = good_claims(&keys.issuer, &resource);
+    claims["exp"] = json!(now() - 3600);
+    let token = forge(&claims, &keys.kid, &keys.private_pem);
+    assert_eq!(
+        answered(call(port, Some(&token), "whoami").await).await,
+        "forger"
+    );
+    claims["exp"] = json!(now() - 2 * 365 * 24 * 3600);
+    let token = forge(&claims, &keys.kid, &keys.private_pem);
+    let response = call(port, Some(&token), "whoami").await;
+    let challenge = assert_invalid_token(&response, port, "expired two years ago");
+    assert!(challenge.contains("has expired"), "{challenge}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_rotated_key_is_trusted_once_the_key_set_shows_it_and_refetches_are_bounded() {
     let Some(mut auth) = AuthServer::start() else {

@@ -14,6 +14,7 @@ use super::Caller;
 use super::backoff::Failing;
 use super::fetch::{FetchLimits, Fetcher};
 use super::verifier::{TokenError, TokenVerifier};
+use crate::longest_duration::at_most_a_year;
 
 /// Verifies access tokens by introspection (RFC 7662): for tokens the resource server cannot
 /// read itself (opaque ones), it asks the issuer's `introspection_endpoint` (found through the
@@ -114,10 +115,10 @@ impl IntrospectionVerifier {
         self
     }
 
-    /// How far `exp` and `nbf` may be off (60 s by default).
+    /// How far `exp` and `nbf` may be off (60 s by default; a year at most).
     #[must_use]
     pub fn leeway(mut self, leeway: Duration) -> IntrospectionVerifier {
-        self.leeway = leeway;
+        self.leeway = at_most_a_year(leeway);
         self
     }
 

@@ -12,6 +12,7 @@ use super::Caller;
 use super::jwks::{KeySet, KeySetLimits};
 use super::verified::VerifiedTokens;
 use super::verifier::{TokenError, TokenVerifier};
+use crate::longest_duration::at_most_a_year;
 
 /// Verifies JWT access tokens against the keys `issuer` publishes.
 ///
@@ -78,10 +79,11 @@ impl JwtVerifier {
         }
     }
 
-    /// How far `exp` and `nbf` may be off (60 s by default).
+    /// How far `exp` and `nbf` may be off (60 s by default; a year at most, so that
+    /// `Duration::MAX` means "no end" without overflowing the clock it is added to).
     #[must_use]
     pub fn leeway(mut self, leeway: Duration) -> JwtVerifier {
-        self.leeway = leeway;
+        self.leeway = at_most_a_year(leeway);
         self
     }
 
