@@ -372,8 +372,11 @@ async fn a_malformed_answer_fails_the_question_at_once() {
         "{text}"
     );
     assert!(text.contains("`error` must be an object"), "{text}");
+    // The refusal names no id: the answer's id is the server's own request's, which the
+    // client would match to a request of its own with that number.
     let refused = client.next_message(Duration::from_secs(5)).await.unwrap();
     assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert_eq!(refused.get("id"), None, "{refused}");
     // A well-formed response whose result has another shape says what was expected, in the
     // protocol's words rather than a Rust type's name.
     client.answer_requests(|_, _| Ok(json!("yes")));

@@ -1481,6 +1481,52 @@ async fn eventually(mut attempt: impl AsyncFnMut() -> bool) -> bool {
     false
 }
 
+/// streamable-http "Session Management": the session id goes with the response holding the
+/// `InitializeResult`. An `initialize` that fails opens no session: no id is issued, and no
+/// place of `max_sessions` is held by an id the client was never given to use or end.
+#[tokio::test]
+async fn a_failed_initialize_opens_no_session() {
+    let port = start(HttpOptions::new().max_sessions(1)).await;
+    for body in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5}}"#
+            .to_owned(),
+    ] {
+        let refused = request(port, "POST", &[ACCEPT], &body).await;
+        assert_eq!(refused.status, 200, "{body}");
+        assert!(refused.header("mcp-session-id").is_none(), "{body}");
+        assert_eq!(refused.json().await["error"]["code"], -32602, "{body}");
+    }
+    // The one place is free.
+    session(port, "2025-11-25", json!({})).await;
+}
+
+/// A malformed answer to the server's request (here: both `result` and `error`) is input the
+/// server cannot accept that is no request: 400, with an error naming no id (streamable-http:
+/// "If the server cannot accept the input, it MUST return an HTTP error status code ... The
+/// HTTP response body MAY comprise a JSON-RPC error response that has no id"). Its id is the
+/// server's own request's, which the client would match to a request of its own.
+#[tokio::test]
+async fn a_malformed_answer_is_400_with_an_error_naming_no_id() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-11-25", json!({})).await;
+    let response = request(
+        port,
+        "POST",
+        &[
+            ACCEPT,
+            ("mcp-session-id", &id),
+            ("mcp-protocol-version", "2025-11-25"),
+        ],
+        r#"{"jsonrpc":"2.0","id":0,"result":{},"error":{"code":1,"message":"x"}}"#,
+    )
+    .await;
+    assert_eq!(response.status, 400);
+    let error = response.json().await;
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    assert_eq!(error.get("id"), None, "{error}");
+}
+
 #[tokio::test]
 async fn initialize_over_the_session_cap_gets_503_until_a_session_ends() {
     let port = start(HttpOptions::new().max_sessions(2)).await;

@@ -358,7 +358,7 @@ impl Session {
                 error,
                 as_response,
             } => {
-                self.on_invalid(id.as_ref(), &error, as_response);
+                let id = self.on_invalid(id, &error, as_response);
                 sink.send(
                     Outgoing::Reply(id.clone()),
                     self.error_message(id.as_ref(), &error),
@@ -696,11 +696,23 @@ impl Session {
     }
 
     /// A message that is not valid, besides its error reply: a malformed response fails the
-    /// server's request it answers now, rather than when that request's wait times out.
-    fn on_invalid(&self, id: Option<&RequestId>, error: &RpcError, as_response: bool) {
-        if as_response && let Some(id) = id {
-            self.client_requests.answer_malformed(id, &error.message);
+    /// server's request it answers now, rather than when that request's wait times out. The
+    /// id the error reply carries: a malformed response's id is the server's own request's,
+    /// which the client would match to a request of its own with that number, so its error
+    /// carries none.
+    fn on_invalid(
+        &self,
+        id: Option<RequestId>,
+        error: &RpcError,
+        as_response: bool,
+    ) -> Option<RequestId> {
+        if !as_response {
+            return id;
         }
+        if let Some(id) = id {
+            self.client_requests.answer_malformed(&id, &error.message);
+        }
+        None
     }
 
     fn on_notification(self: &Arc<Self>, method: &str, params: Option<ParamsText>) {
@@ -796,7 +808,7 @@ impl Session {
                     error,
                     as_response,
                 } => {
-                    self.on_invalid(id.as_ref(), &error, as_response);
+                    let id = self.on_invalid(id, &error, as_response);
                     batch.push(encode_error(id.as_ref(), &error));
                 }
             }

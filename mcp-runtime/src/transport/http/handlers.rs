@@ -254,12 +254,18 @@ fn classify(message: &Incoming) -> Kind {
             }
         }
         // An error that names the request is its answer, as a reply would be: the client
-        // matches it to its call.
-        Incoming::Invalid { id: Some(id), .. } => Kind::Request {
+        // matches it to its call. A malformed response (to the server's own request) is
+        // refused with 400 and an error without an id (streamable-http: input the server
+        // cannot accept that is no request "MUST" get an HTTP error status).
+        Incoming::Invalid {
+            id: Some(id),
+            as_response: false,
+            ..
+        } => Kind::Request {
             id: Some(id.clone()),
             initialize: false,
         },
-        Incoming::Invalid { id: None, .. } => Kind::Invalid,
+        Incoming::Invalid { .. } => Kind::Invalid,
     }
 }
 
@@ -404,10 +410,18 @@ pub(super) async fn post(
         },
     };
     let mut response = respond(&state, &session.session, Some(&session), received).await;
-    if let Some(id) = new_id
-        && let Ok(value) = HeaderValue::from_str(&id)
-    {
-        response.headers_mut().insert(SESSION_HEADER, value);
+    if let Some(id) = new_id {
+        // `initialize` ends within its first poll, so its reply is in. A session whose
+        // `initialize` failed is none: its id goes only with an `InitializeResult`
+        // (streamable-http "Session Management"), and a client told of an error would never
+        // use or end it, leaving it to hold a place of `max_sessions` until it idles out.
+        if !session.session.is_initialized() {
+            if let Some(session) = state.sessions.remove(&id) {
+                session.end();
+            }
+        } else if let Ok(value) = HeaderValue::from_str(&id) {
+            response.headers_mut().insert(SESSION_HEADER, value);
+        }
     }
     response
 }
