@@ -509,6 +509,22 @@ async fn a_client_error_answer_reaches_the_tool() {
         first_text(&result).contains("user rejected sampling"),
         "{result}"
     );
+    // The client's error is its refusal whatever it says: words that read like the server's
+    // own timeout, a closed connection or a malformed answer are still a refusal.
+    for words in [
+        "the user did not answer",
+        "the client closed the connection",
+        "the client's answer was malformed: no",
+    ] {
+        client.client.answer_requests(move |_, _| {
+            Err(RpcError::new(mcp_runtime::ErrorCode::InternalError, words))
+        });
+        let result = client.call("ask", json!({"question": "?"})).await;
+        assert!(
+            first_text(&result).starts_with(&format!("the client refused: {words}")),
+            "{result}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -564,6 +564,35 @@ async fn a_server_request_goes_on_the_stream_and_the_answer_comes_back_by_post()
     assert_eq!(reply["result"]["content"][0]["text"], "hello Ana");
 }
 
+/// A POST that accepts only JSON has no stream a request to the client could go on: asking
+/// fails at once, saying why, instead of waiting `request_timeout` (60 s) for an answer to a
+/// question the client never saw.
+#[tokio::test]
+async fn asking_a_client_whose_post_takes_only_json_fails_at_once() {
+    let port = start(HttpOptions::new()).await;
+    let id = session(port, "2025-11-25", json!({"elicitation": {}})).await;
+    let response = tokio::time::timeout(
+        Duration::from_secs(10),
+        request(
+            port,
+            "POST",
+            &[("accept", "application/json"), ("mcp-session-id", &id)],
+            &call(5, "ask_name", json!({})),
+        ),
+    )
+    .await
+    .expect("answered at once");
+    assert_eq!(response.header("content-type"), Some("application/json"));
+    let reply = response.json().await;
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("the client cannot be asked here")
+            && text.contains("accepts only `application/json`"),
+        "{text}"
+    );
+}
+
 #[tokio::test]
 async fn the_standalone_stream_carries_list_changes() {
     let port = start(HttpOptions::new()).await;

@@ -51,6 +51,9 @@ pub(crate) struct Outbound {
     /// Who the messages this sink answers came from, as far as the transport knows: the
     /// requests it carries run as them.
     authentication: Authentication,
+    /// Whether a request to the client can go out on it (not on the answer to an HTTP POST
+    /// that accepts only JSON).
+    carries_requests: bool,
     trace: bool,
 }
 
@@ -64,8 +67,21 @@ impl Outbound {
             append: None,
             close: None,
             authentication: Authentication::Local,
+            carries_requests: true,
             trace,
         }
+    }
+
+    /// Says no request to the client can go out on this sink: asking fails at once.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn without_requests(mut self) -> Outbound {
+        self.carries_requests = false;
+        self
+    }
+
+    /// Whether a request to the client can go out on this sink.
+    pub(crate) fn carries_requests(&self) -> bool {
+        self.carries_requests
     }
 
     /// A sink that drops everything: for messages no one can receive.

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::Context;
-use super::client_requests::MALFORMED;
-use crate::jsonrpc::{ErrorCode, RpcError};
+use super::client_requests::Unanswered;
+use crate::jsonrpc::RpcError;
 use crate::protocol::{Content, Role};
 
 /// Why a request to the client failed.
@@ -31,6 +31,9 @@ pub enum ClientError {
     Rejected(RpcError),
     /// The client's answer did not have the expected shape.
     InvalidResponse(String),
+    /// The request cannot reach the client from where it was asked: why (an HTTP POST that
+    /// accepts only `application/json` has no stream for it).
+    Unreachable(&'static str),
 }
 
 impl fmt::Display for ClientError {
@@ -48,6 +51,7 @@ impl fmt::Display for ClientError {
             ClientError::InvalidResponse(why) => {
                 write!(f, "the client's answer was malformed: {why}")
             }
+            ClientError::Unreachable(why) => write!(f, "the client cannot be asked here: {why}"),
         }
     }
 }
@@ -76,23 +80,20 @@ impl Context {
         if !self.client().has_capability(capability) {
             return Err(ClientError::NotSupported { capability });
         }
-        let answer = self.request(method, params).await.map_err(|error| {
-            if error.message.contains("did not answer") {
-                ClientError::Timeout {
+        let answer = self
+            .session
+            .client_requests()
+            .send(&self.state.sink, method, params)
+            .await
+            .map_err(|unanswered| match unanswered {
+                Unanswered::Timeout { .. } => ClientError::Timeout {
                     method: method.to_owned(),
-                }
-            } else if error.message.contains("closed the connection")
-                && error.code == ErrorCode::InternalError.code()
-            {
-                ClientError::Closed
-            } else if let Some(why) = error.message.strip_prefix(MALFORMED)
-                && error.code == ErrorCode::InternalError.code()
-            {
-                ClientError::InvalidResponse(why.to_owned())
-            } else {
-                ClientError::Rejected(error)
-            }
-        })?;
+                },
+                Unanswered::Closed => ClientError::Closed,
+                Unanswered::Malformed(why) => ClientError::InvalidResponse(why),
+                Unanswered::Refused(error) => ClientError::Rejected(error),
+                Unanswered::Unreachable(why) => ClientError::Unreachable(why),
+            })?;
         serde_json::from_value(answer).map_err(|e| ClientError::InvalidResponse(e.to_string()))
     }
 

@@ -15,12 +15,47 @@ use crate::jsonrpc::{
 };
 use crate::outbound::{Outbound, Outgoing};
 
-/// How the error a malformed answer fails its request with begins; what follows says why.
-pub(crate) const MALFORMED: &str = "the client's answer was malformed: ";
+/// Why a request to the client has no answer to give back: each its own case, never read
+/// back from an error's words (a client's own error could say anything).
+#[derive(Debug)]
+pub(crate) enum Unanswered {
+    /// No answer within the request timeout.
+    Timeout { seconds: f64 },
+    /// The connection ended first.
+    Closed,
+    /// The client's answer was malformed: why.
+    Malformed(String),
+    /// The client answered with an error.
+    Refused(RpcError),
+    /// The request cannot reach the client where it was asked: why.
+    Unreachable(&'static str),
+}
+
+impl Unanswered {
+    /// The error [`Context::request`](super::Context::request) gives for it.
+    pub(crate) fn into_rpc_error(self, method: &str) -> RpcError {
+        match self {
+            Unanswered::Timeout { seconds } => RpcError::internal(format!(
+                "the client did not answer `{method}` within {seconds} s"
+            )),
+            Unanswered::Closed => RpcError::internal("the client closed the connection"),
+            Unanswered::Malformed(why) => {
+                RpcError::internal(format!("the client's answer was malformed: {why}"))
+            }
+            Unanswered::Refused(error) => error,
+            Unanswered::Unreachable(why) => {
+                RpcError::internal(format!("cannot send `{method}` to the client: {why}"))
+            }
+        }
+    }
+}
+
+/// Why a request cannot reach a client whose HTTP POST takes only JSON.
+pub(crate) const JSON_ONLY: &str = "its POST accepts only `application/json`, so the request has no stream to go on (clients must accept `text/event-stream` too)";
 
 /// One session's requests to its client that await an answer.
 pub(crate) struct ClientRequests {
-    pending: Mutex<IdMap<oneshot::Sender<Result<Value, RpcError>>>>,
+    pending: Mutex<IdMap<oneshot::Sender<Result<Value, Unanswered>>>>,
     next_id: AtomicU64,
     /// How long a request waits for its answer (`ServerBuilder::request_timeout`).
     timeout: Duration,
@@ -43,7 +78,10 @@ impl ClientRequests {
         sink: &Outbound,
         method: &str,
         params: &impl Serialize,
-    ) -> Result<Value, RpcError> {
+    ) -> Result<Value, Unanswered> {
+        if !sink.carries_requests() {
+            return Err(Unanswered::Unreachable(JSON_ONLY));
+        }
         let number = self.next_id.fetch_add(1, Ordering::Relaxed);
         let id = RequestId::from_number(number);
         let (sender, receiver) = oneshot::channel();
@@ -63,14 +101,13 @@ impl ClientRequests {
         );
         match tokio::time::timeout(self.timeout, receiver).await {
             Ok(Ok(outcome)) => outcome,
-            Ok(Err(_)) => Err(RpcError::internal("the client closed the connection")),
+            Ok(Err(_)) => Err(Unanswered::Closed),
             Err(_) => {
                 waiting.reason = "timed out";
                 drop(waiting);
-                Err(RpcError::internal(format!(
-                    "the client did not answer `{method}` within {} s",
-                    self.timeout.as_secs_f64()
-                )))
+                Err(Unanswered::Timeout {
+                    seconds: self.timeout.as_secs_f64(),
+                })
             }
         }
     }
@@ -84,7 +121,7 @@ impl ClientRequests {
             .expect("lock poisoned")
             .remove(&response.id);
         if let Some(waiter) = waiter {
-            let _ = waiter.send(response.outcome);
+            let _ = waiter.send(response.outcome.map_err(Unanswered::Refused));
         }
     }
 
@@ -93,7 +130,7 @@ impl ClientRequests {
     pub(crate) fn answer_malformed(&self, id: &RequestId, why: &str) {
         let waiter = self.pending.lock().expect("lock poisoned").remove(id);
         if let Some(waiter) = waiter {
-            let _ = waiter.send(Err(RpcError::internal(format!("{MALFORMED}{why}"))));
+            let _ = waiter.send(Err(Unanswered::Malformed(why.to_owned())));
         }
     }
 
@@ -101,7 +138,7 @@ impl ClientRequests {
     pub(crate) fn fail_all(&self) {
         let pending = std::mem::take(&mut *self.pending.lock().expect("lock poisoned"));
         for (_, waiter) in pending {
-            let _ = waiter.send(Err(RpcError::internal("the client closed the connection")));
+            let _ = waiter.send(Err(Unanswered::Closed));
         }
     }
 }

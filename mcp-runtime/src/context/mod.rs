@@ -266,6 +266,7 @@ impl Context {
             .client_requests()
             .send(&self.state.sink, method, params)
             .await
+            .map_err(|unanswered| unanswered.into_rpc_error(method))
     }
 
     /// The session the request is served on.

@@ -81,7 +81,12 @@ impl Exchange {
         let sink = Outbound::new(trace, move |kind, message| {
             sending.0.deliver(&kind, message);
         });
-        if !(closable && self.streams) {
+        if !self.streams {
+            // A client that takes only JSON gets the reply alone: a request to it would be
+            // dropped, and its handler wait for an answer to a question never seen.
+            return sink.without_requests();
+        }
+        if !closable {
             return sink;
         }
         sink.with_close(move || feed.0.close())
