@@ -563,7 +563,10 @@ fn listen_to_tasks(id: u64, tasks: Value, capabilities: Value) -> String {
 /// The extension's status notifications: a listen stream naming its caller's tasks in
 /// `taskIds` is acknowledged with the ids it follows (not unknown ones), then gets
 /// `notifications/tasks` for each new status, as `tasks/get` shows it, tagged with the
-/// subscription. Without the extension declared, no task is followed.
+/// subscription (tasks.md, "Task Status Notifications"). A request naming `taskIds` without
+/// the extension declared is refused with -32021 and the missing capability, not acknowledged
+/// ("Protocol Errors": servers MUST return this error for non-declaring clients requesting
+/// task notifications).
 #[tokio::test]
 async fn listen_streams_follow_task_statuses() {
     let client = Client::new(&server());
@@ -574,11 +577,12 @@ async fn listen_streams_follow_task_statuses() {
     client
         .client
         .send_raw(&listen_to_tasks(5, json!([task, "not-a-task"]), json!({})));
-    let ack = client.client.next_message(wait).await.unwrap();
-    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
-    assert!(
-        ack["params"]["notifications"].get("taskIds").is_none(),
-        "{ack}"
+    let refused = client.client.next_message(wait).await.unwrap();
+    assert_eq!(refused["id"], 5, "{refused}");
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert_eq!(
+        refused["error"]["data"],
+        json!({"requiredCapabilities": {"extensions": {EXTENSION: {}}}})
     );
 
     client.client.send_raw(&listen_to_tasks(

@@ -4,7 +4,8 @@
 //! then each change that matches, tagged with the listen request's id as `subscriptionId`
 //! (with the tasks extension, `taskIds` follows the caller's own tasks, on this instance or,
 //! with Redis, another: `notifications/tasks` carries each new status of one, once, as
-//! `tasks/get` would show it).
+//! `tasks/get` would show it; a request naming `taskIds` that does not declare the extension
+//! is refused, -32021).
 //! The stream ends when the client cancels the request (stdio) or closes it (HTTP); the
 //! server ends it itself with [`closing_result`] ("Graceful Closure") when it stops
 //! publishing changes, over HTTP when it shuts down (the transport's drain), and over stdio
@@ -121,6 +122,13 @@ pub(super) async fn listen(
             ids.len(),
             limits.max
         )));
+    }
+    #[cfg(feature = "tasks")]
+    if notifications.task_ids.is_some() && !tasks::declared(request) {
+        return Err(tasks::undeclared(
+            request,
+            "`taskIds` in `subscriptions/listen`",
+        ));
     }
     let Some(_listening) = server.listeners.open(limits.max_listeners) else {
         static LOG: LimitLog = LimitLog::new();
@@ -244,7 +252,7 @@ async fn honored(
     #[cfg(feature = "tasks")] told: &mut Told,
 ) -> Result<Filter, RpcError> {
     #[cfg(feature = "tasks")]
-    let task_ids = match asked.task_ids.filter(|_| tasks::declared(request)) {
+    let task_ids = match asked.task_ids {
         Some(ids) => {
             // Only the caller's own tasks, here or on another instance, as they stand now.
             let owner = request.state.sink.authentication().owner();
@@ -450,5 +458,47 @@ mod tests {
         let note = client.next_message(wait).await.expect("t's new status");
         assert_eq!(note["params"]["taskId"], t.as_str(), "{note}");
         assert_eq!(note["params"]["status"], "cancelled", "{note}");
+    }
+}
+
+#[cfg(all(test, not(feature = "tasks")))]
+mod without_the_tasks_extension {
+    use std::time::Duration;
+
+    use serde_json::json;
+
+    use crate::Server;
+    use crate::testing::TestClient;
+
+    /// A runtime built without the `tasks` feature does not offer the extension: `taskIds`,
+    /// declared or not, is a part of the filter it does not honour, left out of the
+    /// acknowledgement (basic/patterns/subscriptions), not the -32021 the extension asks of
+    /// a server that offers it.
+    #[tokio::test]
+    async fn task_ids_are_acknowledged_as_not_followed() {
+        let server = Server::builder(crate::server_info!()).build().unwrap();
+        let client = TestClient::new(&server);
+        for (id, capabilities) in [
+            (1, json!({})),
+            (2, json!({"extensions": {crate::tasks::EXTENSION: {}}})),
+        ] {
+            let listen = json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+                "params": {"notifications": {"taskIds": ["0123456789abcdef0123456789abcdef"]}, "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": capabilities}}});
+            client.send_raw(&listen.to_string());
+            let ack = client
+                .next_message(Duration::from_secs(10))
+                .await
+                .expect("the acknowledgement");
+            assert_eq!(
+                ack["method"], "notifications/subscriptions/acknowledged",
+                "{ack}"
+            );
+            assert!(
+                ack["params"]["notifications"].get("taskIds").is_none(),
+                "{ack}"
+            );
+        }
     }
 }
