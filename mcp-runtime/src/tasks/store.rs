@@ -72,30 +72,48 @@ impl Task {
     }
 
     /// Parks the task on `questions` and waits until every one is answered; the answers so far.
+    /// A task that ended meanwhile (a `tasks/cancel` came while its tool was asking) stays as
+    /// it ended and the wait never ends: its run is being stopped.
     pub(crate) async fn ask(&self, questions: Vec<(String, Value)>) -> Map<String, Value> {
-        let record = {
+        let parked = {
             let mut state = self.lock();
-            state.record.pending = questions;
-            state.record.status = Status::InputRequired;
-            state.record.last_updated_at = SystemTime::now();
-            state.record.clone()
+            let ended = state.record.status.is_terminal();
+            if !ended {
+                state.record.pending = questions;
+                state.record.status = Status::InputRequired;
+                state.record.last_updated_at = SystemTime::now();
+            }
+            (!ended).then(|| state.record.clone())
+        };
+        let Some(record) = parked else {
+            return std::future::pending().await;
         };
         self.changed(record, true);
         loop {
             let answered = self.answered.notified();
-            {
-                let mut state = self.lock();
-                if state.record.pending.is_empty() {
-                    state.record.status = Status::Working;
-                    state.record.last_updated_at = SystemTime::now();
-                    let (answers, record) = (state.answers.clone(), state.record.clone());
-                    drop(state);
-                    self.changed(record, true);
-                    return answers;
-                }
+            match self.resume_when_answered() {
+                Waiting::Answered(answers) => return answers,
+                Waiting::Ended => return std::future::pending().await,
+                Waiting::ForAnswers => answered.await,
             }
-            answered.await;
         }
+    }
+
+    /// Once every question is answered, the task working again (unless it ended).
+    fn resume_when_answered(&self) -> Waiting {
+        let mut state = self.lock();
+        if state.record.status.is_terminal() {
+            return Waiting::Ended;
+        }
+        if !state.record.pending.is_empty() {
+            return Waiting::ForAnswers;
+        }
+        state.record.status = Status::Working;
+        state.record.last_updated_at = SystemTime::now();
+        let (answers, record) = (state.answers.clone(), state.record.clone());
+        drop(state);
+        self.changed(record, true);
+        Waiting::Answered(answers)
     }
 
     /// Takes the answers to pending questions (keys no pending question has are ignored),
@@ -171,6 +189,16 @@ impl Task {
         drop(state);
         self.changed(record, true);
     }
+}
+
+/// Where a task parked on questions stands.
+enum Waiting {
+    /// Some are not answered yet.
+    ForAnswers,
+    /// All are: every answer given, the task working again.
+    Answered(Map<String, Value>),
+    /// It ended meanwhile (cancelled, or expired).
+    Ended,
 }
 
 /// A task found by its id: run here, or by another instance.
@@ -755,6 +783,39 @@ mod tests {
         task.cancel();
         task.finish(Ok(json!({})));
         task.cancel();
+        assert_eq!(task.record().status, Status::Cancelled);
+    }
+
+    /// A task's status never leaves a terminal one (tasks.md, "Task Status", its state
+    /// diagram: `completed`, `failed` and `cancelled` lead nowhere): a `tasks/cancel` that
+    /// comes while the tool is asking, before or after its questions are parked, leaves it
+    /// cancelled, and the tool's run, waiting for answers that never come, ends nothing.
+    #[tokio::test]
+    async fn a_cancel_racing_a_question_stays_cancelled() {
+        let store = store(4, Duration::from_secs(60));
+        let questions = || vec![("q".to_owned(), json!({"method": "elicitation/create"}))];
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+
+        // Cancelled before the tool's question is parked.
+        let task = store.create(None, 0).await.unwrap();
+        task.cancel();
+        let mut asking = std::pin::pin!(task.ask(questions()));
+        assert!(asking.as_mut().poll(&mut cx).is_pending());
+        assert_eq!(task.record().status, Status::Cancelled);
+        assert!(task.record().pending.is_empty());
+        task.finish(Ok(json!({})));
+        assert_eq!(task.record().status, Status::Cancelled);
+
+        // Cancelled while the question waits, then woken as an answer would wake it.
+        let task = store.create(None, 0).await.unwrap();
+        let mut asking = std::pin::pin!(task.ask(questions()));
+        assert!(asking.as_mut().poll(&mut cx).is_pending());
+        assert_eq!(task.record().status, Status::InputRequired);
+        task.cancel();
+        task.answered.notify_waiters();
+        assert!(asking.as_mut().poll(&mut cx).is_pending());
+        assert_eq!(task.record().status, Status::Cancelled);
+        task.finish(Ok(json!({})));
         assert_eq!(task.record().status, Status::Cancelled);
     }
 
