@@ -98,6 +98,35 @@ async fn ask_forever(ctx: Context) -> Result<String, String> {
     }
 }
 
+/// The `spin` calls whose work saw its context cancelled: `LABEL polled` for the blocking
+/// loop, `LABEL awaited` for the spawned waiter.
+static SPUN_DOWN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// As a task, polls `ctx.is_cancelled()` on a blocking thread and waits on `ctx.cancelled()`
+/// in a task of its own, neither of which a stopped run takes down (the polling gives up
+/// after 10 s, so that a test that fails ends).
+#[mcp_tool(task_support = "optional")]
+async fn spin(ctx: Context, label: String) -> String {
+    ctx.continue_as_task().await;
+    let (waiting, awaited) = (ctx.clone(), format!("{label} awaited"));
+    tokio::spawn(async move {
+        waiting.cancelled().await;
+        SPUN_DOWN.lock().unwrap().push(awaited);
+    });
+    tokio::task::spawn_blocking(move || {
+        let give_up = std::time::Instant::now() + Duration::from_secs(10);
+        while !ctx.is_cancelled() && std::time::Instant::now() < give_up {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if ctx.is_cancelled() {
+            SPUN_DOWN.lock().unwrap().push(format!("{label} polled"));
+        }
+    })
+    .await
+    .unwrap();
+    "stopped".to_owned()
+}
+
 /// Echoes: no task support.
 #[mcp_tool]
 fn echo(text: String) -> String {
@@ -113,6 +142,7 @@ fn builder() -> mcp_runtime::ServerBuilder {
         .tool::<two_names>()
         .tool::<ask_then_task>()
         .tool::<ask_forever>()
+        .tool::<spin>()
         .tool::<echo>()
 }
 
@@ -425,6 +455,48 @@ async fn cancel_is_idempotent_and_final() {
     .unwrap();
     assert_eq!(ack["resultType"], "complete");
     assert_eq!(get(&client, &task).await["status"], "cancelled");
+}
+
+/// Waits up to 5 s until the `spin` work `labels` saw its context cancelled.
+async fn spun_down(labels: &[&str]) {
+    for _ in 0..500 {
+        let done = SPUN_DOWN.lock().unwrap().clone();
+        if labels.iter().all(|label| done.iter().any(|d| d == label)) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{labels:?} never saw the context cancelled");
+}
+
+/// `tasks/cancel` (tasks.md, "Task Cancellation"), and the end of a task's `ttl`, cancel the
+/// context its tool runs with, as a cancelled request's: work on a blocking thread polling
+/// `ctx.is_cancelled()`, and a task of the tool's own waiting on `ctx.cancelled()`, end, where
+/// only the run was stopped and they went on for ever.
+#[tokio::test]
+async fn a_cancelled_or_expired_task_s_context_is_cancelled() {
+    let server = builder()
+        .task_limits(TaskLimits {
+            ttl: Duration::from_millis(500),
+            ..TaskLimits::default()
+        })
+        .build()
+        .unwrap();
+    let client = Client::new(&server);
+    let cancelled = task_id(&call(&client, "spin", json!({"label": "cancelled"})).await);
+    let expiring = task_id(&call(&client, "spin", json!({"label": "expired"})).await);
+    ask(&client, "tasks/cancel", json!({"taskId": cancelled}))
+        .await
+        .unwrap();
+    spun_down(&["cancelled polled", "cancelled awaited"]).await;
+
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    // The lookup sweeps the expired tasks first.
+    let error = ask(&client, "tasks/get", json!({"taskId": expiring}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorCode::InvalidParams);
+    spun_down(&["expired polled", "expired awaited"]).await;
 }
 
 /// Unknown ids, malformed params and the methods the extension removed.

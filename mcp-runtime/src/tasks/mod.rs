@@ -33,8 +33,9 @@
 //! name the task, each new state once (a status, or new questions, the stream has not told).
 //!
 //! Once the call is a task, its request has been answered: progress and log messages the tool
-//! sends from then on reach no one, and `tasks/cancel` (or the end of its `ttl`) stops the tool
-//! at its next `.await`, as a cancelled request does.
+//! sends from then on reach no one, and `tasks/cancel` (or the end of its `ttl`) cancels the
+//! tool's context (`ctx.is_cancelled()`, `ctx.cancelled()`) and stops it at its next `.await`,
+//! as a cancelled request's.
 //!
 //! A task runs, and is held, on the instance that created it. With
 //! [`ServerBuilder::redis`](crate::ServerBuilder::redis) (the `redis` feature) several

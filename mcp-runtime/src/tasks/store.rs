@@ -15,6 +15,7 @@ use tokio::task::AbortHandle;
 use super::TaskLimits;
 use super::record::{Status, TaskRecord};
 use super::shared::{Command, SharedTasks, Unavailable};
+use crate::context::Context;
 use crate::issued_id;
 use crate::jsonrpc::{RpcError, json_bytes};
 use crate::limit_log::LimitLog;
@@ -39,7 +40,23 @@ struct TaskState {
     record: TaskRecord,
     /// Every answer given, by key.
     answers: Map<String, Value>,
-    abort: Option<AbortHandle>,
+    run: Option<Run>,
+}
+
+/// A task's run, as a cancel (or the end of its `ttl`) stops it.
+pub(crate) struct Run {
+    /// Stops the run at its next `.await`.
+    pub(crate) abort: AbortHandle,
+    /// The context the tool runs with, cancelled as a cancelled request's is: the tool sees
+    /// `ctx.is_cancelled()` and `ctx.cancelled()`, on a `spawn_blocking` thread too.
+    pub(crate) ctx: Context,
+}
+
+impl Run {
+    fn stop(self) {
+        self.ctx.request_state().cancel();
+        self.abort.abort();
+    }
 }
 
 impl Task {
@@ -61,13 +78,13 @@ impl Task {
         }
     }
 
-    /// Records the handle that stops the task's run.
-    pub(crate) fn set_abort(&self, abort: AbortHandle) {
+    /// Records the task's run, which a cancel stops (at once if it came first).
+    pub(crate) fn set_run(&self, run: Run) {
         let mut state = self.lock();
         if state.record.status.is_terminal() {
-            abort.abort();
+            run.stop();
         } else {
-            state.abort = Some(abort);
+            state.run = Some(run);
         }
     }
 
@@ -168,7 +185,7 @@ impl Task {
         };
         self.held.fetch_add(bytes, Ordering::Relaxed);
         state.record.outcome = Some(outcome);
-        state.abort = None;
+        state.run = None;
         state.record.last_updated_at = SystemTime::now();
         let record = state.record.clone();
         drop(state);
@@ -181,8 +198,8 @@ impl Task {
         if state.record.status.is_terminal() {
             return;
         }
-        if let Some(abort) = state.abort.take() {
-            abort.abort();
+        if let Some(run) = state.run.take() {
+            run.stop();
         }
         state.record.cancel();
         let record = state.record.clone();
@@ -293,7 +310,7 @@ impl TaskStore {
                 state: Mutex::new(TaskState {
                     record,
                     answers: Map::new(),
-                    abort: None,
+                    run: None,
                 }),
                 answered: Notify::new(),
                 changes: self.changes.clone(),

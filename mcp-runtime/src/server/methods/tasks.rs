@@ -21,7 +21,7 @@ use crate::protocol::CallToolResult;
 use crate::protocol::stateless_result::ServerMeta;
 use crate::server::panic::Caught;
 use crate::tasks::EXTENSION;
-use crate::tasks::store::{Found, Task};
+use crate::tasks::store::{Found, Run, Task};
 use crate::tasks::wire::TaskFields;
 use crate::tool::{Arguments, ToolEntry};
 
@@ -106,8 +106,12 @@ pub(super) async fn start(
     let task = (server.tasks)
         .create(owner, rerun.arguments.held_bytes())
         .await?;
-    let run = tokio::spawn(run(Arc::clone(&task), call, round, rerun));
-    task.set_abort(run.abort_handle());
+    let ctx = rerun.ctx.clone();
+    let running = tokio::spawn(run(Arc::clone(&task), call, round, rerun));
+    task.set_run(Run {
+        abort: running.abort_handle(),
+        ctx,
+    });
     Ok(encode_result(
         &request.id,
         &CreateTaskResult {
