@@ -405,6 +405,7 @@ async fn limits_of_zero_are_refused_before_serving() {
         .task_limits(mcp_runtime::tasks::TaskLimits {
             max_live: 0,
             max_bytes: 0,
+            max_bytes_per_caller: 0,
             ..Default::default()
         })
         .build()
@@ -420,6 +421,7 @@ async fn limits_of_zero_are_refused_before_serving() {
         "ServerBuilder::max_log_backlog",
         "TaskLimits::max_live",
         "TaskLimits::max_bytes",
+        "TaskLimits::max_bytes_per_caller",
     ] {
         assert!(error.contains(&format!("`{setting}` is 0")), "{error}");
     }

@@ -575,6 +575,10 @@ impl ServerBuilder {
                 self.task_limits.max_live_per_caller,
             ),
             ("TaskLimits::max_bytes", self.task_limits.max_bytes),
+            (
+                "TaskLimits::max_bytes_per_caller",
+                self.task_limits.max_bytes_per_caller,
+            ),
         ] {
             if value == 0 {
                 problems.push(BuildProblem::ZeroLimit { setting });

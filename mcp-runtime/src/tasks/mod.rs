@@ -92,6 +92,9 @@ pub struct TaskLimits {
     /// received), the answers given to it and its result, counted as JSON text, until the task
     /// expires; a call, or a `tasks/update` whose answers would take more, is refused.
     pub max_bytes: usize,
+    /// Of those, the bytes the tasks of one caller of a protected server may take, so that
+    /// one client cannot take them all; tasks without a caller count only toward `max_bytes`.
+    pub max_bytes_per_caller: usize,
     /// How long a task is kept from its creation (`ttlMs`); a task still running then is stopped.
     pub ttl: Duration,
     /// How often a client is told to poll (`pollIntervalMs`).
@@ -99,13 +102,15 @@ pub struct TaskLimits {
 }
 
 impl Default for TaskLimits {
-    /// 1024 tasks (256 of one caller) taking at most 64 MiB, kept 10 minutes each, polled
+    /// 1024 tasks (256 of one caller) taking at most 64 MiB (16 MiB of one caller), kept
+    /// 10 minutes each, polled
     /// every 500 ms.
     fn default() -> TaskLimits {
         TaskLimits {
             max_live: 1024,
             max_live_per_caller: 256,
             max_bytes: 64 * 1024 * 1024,
+            max_bytes_per_caller: 16 * 1024 * 1024,
             ttl: Duration::from_secs(600),
             poll_interval: Duration::from_millis(500),
         }

@@ -264,7 +264,8 @@ impl TaskStore {
     /// A new working task of `owner`, whose arguments take `bytes`, held (and shared) before
     /// it is returned: a `tasks/get` right after finds it, on any instance. -32603 when this
     /// instance holds `max_live` tasks already, or `max_live_per_caller` of `owner`'s, or when
-    /// its tasks with these arguments would take more than `max_bytes`, or when the shared
+    /// its tasks with these arguments would take more than `max_bytes` (`owner`'s more than
+    /// `max_bytes_per_caller`), or when the shared
     /// store does not answer.
     pub(crate) async fn create(
         &self,
@@ -293,6 +294,12 @@ impl TaskStore {
             let held = held(&tasks);
             if held.saturating_add(bytes) > self.limits.max_bytes {
                 return Err(self.over_budget(held, "this call's", bytes));
+            }
+            if let Some(owner) = &owner {
+                let mine = held_by(&tasks, owner);
+                if mine.saturating_add(bytes) > self.limits.max_bytes_per_caller {
+                    return Err(self.over_share(mine, "this call's", bytes));
+                }
             }
             let id = issued_id::new();
             let record = TaskRecord {
@@ -402,8 +409,7 @@ impl TaskStore {
     ) -> Result<(), RpcError> {
         match found {
             Found::Here(task) => {
-                let (held, result) = self.answer_here(&task, responses);
-                result.map_err(|bytes| self.over_budget(held, "these answers'", bytes))?;
+                self.answer_here(&task, responses)?;
             }
             Found::Elsewhere(mut record) => {
                 if !record.status.is_terminal() {
@@ -429,9 +435,8 @@ impl TaskStore {
             match command {
                 Command::Cancel => task.cancel(),
                 Command::Answer { responses } => {
-                    if let (held, Err(bytes)) = self.answer_here(&task, responses) {
+                    if let Err(error) = self.answer_here(&task, responses) {
                         static OVER: LimitLog = LimitLog::new();
-                        let error = self.over_budget(held, "these answers'", bytes);
                         OVER.hit(|| format!("mcp-runtime: answers to task {id}, given on another instance, were not taken: {}", error.message));
                     }
                 }
@@ -439,19 +444,27 @@ impl TaskStore {
         }
     }
 
-    /// Gives `task` the answers that fit within [`TaskLimits::max_bytes`], with what the
-    /// tasks held took before: a task's answers are taken with the tasks' lock held, so that
-    /// two calls cannot both take the room left.
-    fn answer_here(
-        &self,
-        task: &Task,
-        responses: Map<String, Value>,
-    ) -> (usize, Result<(), usize>) {
+    /// Gives `task` the answers, if they fit within [`TaskLimits::max_bytes`] and, for a task
+    /// of a caller, [`TaskLimits::max_bytes_per_caller`]; -32603 naming the limit they would
+    /// pass otherwise. A task's answers are taken with the tasks' lock held, so that two calls
+    /// cannot both take the room left.
+    fn answer_here(&self, task: &Task, responses: Map<String, Value>) -> Result<(), RpcError> {
         let mut tasks = self.tasks.lock().expect("lock poisoned");
         self.forget_expired(&mut tasks, SystemTime::now());
         let held = held(&tasks);
         let room = self.limits.max_bytes.saturating_sub(held);
-        (held, task.answer(responses, room))
+        let owner = task.lock().record.owner.clone();
+        let mine = owner.as_deref().map(|owner| held_by(&tasks, owner));
+        let my_room = mine.map_or(usize::MAX, |mine| {
+            self.limits.max_bytes_per_caller.saturating_sub(mine)
+        });
+        task.answer(responses, room.min(my_room)).map_err(|bytes| {
+            if bytes > room {
+                self.over_budget(held, "these answers'", bytes)
+            } else {
+                self.over_share(mine.unwrap_or_default(), "these answers'", bytes)
+            }
+        })
     }
 
     /// -32603 for what would take the tasks held past [`TaskLimits::max_bytes`]: `what` and
@@ -460,6 +473,16 @@ impl TaskStore {
         let max = self.limits.max_bytes;
         RpcError::internal(format!(
             "the tasks this server holds take {held} bytes (their arguments, answers and results), and {what} {bytes} more would pass its limit of {max} (TaskLimits::max_bytes): try again when some have expired"
+        ))
+    }
+
+    /// -32603 for what would take the tasks of one caller past
+    /// [`TaskLimits::max_bytes_per_caller`]: `what` and its `bytes`, on top of the `mine` its
+    /// tasks hold.
+    fn over_share(&self, mine: usize, what: &str, bytes: usize) -> RpcError {
+        let max = self.limits.max_bytes_per_caller;
+        RpcError::internal(format!(
+            "your tasks on this server take {mine} bytes (their arguments, answers and results), and {what} {bytes} more would pass its limit per caller of {max} (TaskLimits::max_bytes_per_caller): try again when some have expired"
         ))
     }
 
@@ -519,6 +542,15 @@ async fn all_at_once<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
 fn held(tasks: &HashMap<String, Arc<Task>>) -> usize {
     tasks
         .values()
+        .map(|task| task.held.load(Ordering::Relaxed))
+        .sum()
+}
+
+/// The bytes the tasks of `owner` held take, toward [`TaskLimits::max_bytes_per_caller`].
+fn held_by(tasks: &HashMap<String, Arc<Task>>, owner: &str) -> usize {
+    tasks
+        .values()
+        .filter(|task| task.lock().record.owner.as_deref() == Some(owner))
         .map(|task| task.held.load(Ordering::Relaxed))
         .sum()
 }
@@ -713,6 +745,49 @@ mod tests {
         for _ in 0..3 {
             store.create(None, 0).await.unwrap();
         }
+    }
+
+    /// RELIABILITY.md, "Tasks": one caller's tasks take at most `max_bytes_per_caller`,
+    /// counted as `max_bytes` counts them: a call, or answers, that would pass it are refused
+    /// naming the setting; other callers, and tasks without a caller, get the rest.
+    #[tokio::test]
+    async fn one_caller_takes_at_most_its_share_of_the_bytes() {
+        let store = TaskStore::new(
+            TaskLimits {
+                max_bytes: 100,
+                max_bytes_per_caller: 40,
+                ..TaskLimits::default()
+            },
+            Arc::new(NotShared),
+        );
+        let alice = || Some("iss alice".to_owned());
+        let first = store.create(alice(), 30).await.unwrap();
+        let error = store.create(alice(), 11).await.err().unwrap().to_string();
+        assert!(
+            error.contains("your tasks on this server take 30 bytes")
+                && error.contains("this call's 11 more")
+                && error.contains("TaskLimits::max_bytes_per_caller"),
+            "{error}"
+        );
+        first.lock().record.pending = vec![("q".into(), json!({}))];
+        let answer = serde_json::from_value(json!({"q": "y".repeat(9)})).unwrap();
+        let error = store
+            .answer(Found::Here(Arc::clone(&first)), answer)
+            .await
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.contains("these answers' 11 more")
+                && error.contains("TaskLimits::max_bytes_per_caller"),
+            "{error}"
+        );
+        assert_eq!(first.record().pending.len(), 1);
+        store.create(alice(), 10).await.unwrap();
+        store.create(Some("iss bob".to_owned()), 40).await.unwrap();
+        store.create(None, 20).await.unwrap();
+        let error = store.create(None, 1).await.err().unwrap().to_string();
+        assert!(error.contains("(TaskLimits::max_bytes)"), "{error}");
     }
 
     /// RELIABILITY.md, "Tasks": the tasks held take at most `max_bytes`, counting each
