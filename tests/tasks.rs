@@ -127,6 +127,13 @@ async fn spin(ctx: Context, label: String) -> String {
     "stopped".to_owned()
 }
 
+/// Waits `ms` milliseconds, as a task, for a caller with the scope `notes:write`.
+#[mcp_tool(task_support = "optional", scopes = ["notes:write"])]
+async fn guarded(ms: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("waited {ms} ms")
+}
+
 /// Echoes: no task support.
 #[mcp_tool]
 fn echo(text: String) -> String {
@@ -564,6 +571,62 @@ async fn another_caller_s_task_is_unknown() {
         .await
         .unwrap();
     assert_eq!(mine["status"], "working");
+}
+
+/// A task request needs the scopes of the task's tool (tasks.md, "Security Considerations":
+/// servers MUST authorize each task-related request): its creator (the same issuer and
+/// subject) with a token that no longer carries them is refused `tasks/get`, `tasks/update`,
+/// `tasks/cancel` and a listen naming the task, -32600 naming the scope as `tools/call` of the
+/// tool says it, where only the owner was compared; with them it is served.
+#[tokio::test]
+async fn a_task_request_needs_the_scopes_of_its_tool() {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool::<guarded>()
+        .build()
+        .unwrap();
+    let ana = |scopes: &[&str]| {
+        let caller = Caller::new("ana", scopes.to_vec(), Default::default());
+        TestClient::as_caller(&server, caller)
+    };
+    let (with, without) = (ana(&["notes:write"]), ana(&["notes:read"]));
+    let created = with
+        .request_stateless(
+            "tools/call",
+            json!({"name": "guarded", "arguments": {"ms": 60_000}}),
+            with_tasks(),
+        )
+        .await
+        .unwrap();
+    let task = task_id(&created);
+    for (method, params) in [
+        ("tasks/get", json!({"taskId": task})),
+        (
+            "tasks/update",
+            json!({"taskId": task, "inputResponses": {}}),
+        ),
+        ("tasks/cancel", json!({"taskId": task})),
+        (
+            "subscriptions/listen",
+            json!({"notifications": {"taskIds": [task]}}),
+        ),
+    ] {
+        let error = without
+            .request_stateless(method, params, with_tasks())
+            .await
+            .unwrap_err();
+        assert_eq!(error.kind(), ErrorCode::InvalidRequest, "{method}");
+        assert!(
+            error
+                .message
+                .starts_with("tool `guarded` needs the scope `notes:write`"),
+            "{method}: {error}"
+        );
+    }
+    let read = with
+        .request_stateless("tasks/get", json!({"taskId": task}), with_tasks())
+        .await
+        .unwrap();
+    assert_eq!(read["status"], "working");
 }
 
 /// At most `max_live` tasks are held; one more call is refused with -32603 naming the limit,

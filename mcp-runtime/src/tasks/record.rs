@@ -42,6 +42,10 @@ pub(crate) struct TaskRecord {
     pub(crate) id: String,
     /// Who created it ([`Authentication::owner`](crate::auth::Authentication::owner)).
     pub(crate) owner: Option<String>,
+    /// The tool it runs: each request about it needs the scopes calling the tool needs (empty
+    /// in a record an older instance wrote).
+    #[serde(default)]
+    pub(crate) tool: String,
     /// The instance that runs it ([`SharedTasks::instance`](super::shared::SharedTasks::instance)).
     pub(crate) runner: String,
     pub(crate) created_at: SystemTime,
@@ -62,6 +66,7 @@ impl TaskRecord {
         TaskRecord {
             id: id.to_owned(),
             owner: None,
+            tool: "t".to_owned(),
             runner: "a".to_owned(),
             created_at: now,
             status,

@@ -261,7 +261,7 @@ impl TaskStore {
         self.changes.subscribe()
     }
 
-    /// A new working task of `owner`, whose arguments take `bytes`, held (and shared) before
+    /// A new working task of `owner` running `tool`, whose arguments take `bytes`, held (and shared) before
     /// it is returned: a `tasks/get` right after finds it, on any instance. -32603 when this
     /// instance holds `max_live` tasks already, or `max_live_per_caller` of `owner`'s, or when
     /// its tasks with these arguments would take more than `max_bytes` (`owner`'s more than
@@ -269,6 +269,7 @@ impl TaskStore {
     /// store does not answer.
     pub(crate) async fn create(
         &self,
+        tool: &str,
         owner: Option<String>,
         bytes: usize,
     ) -> Result<Arc<Task>, RpcError> {
@@ -305,6 +306,7 @@ impl TaskStore {
             let record = TaskRecord {
                 id: id.clone(),
                 owner,
+                tool: tool.to_owned(),
                 runner: self.shared.instance().to_owned(),
                 created_at: now,
                 status: Status::Working,
@@ -706,15 +708,15 @@ mod tests {
     #[tokio::test]
     async fn refuses_beyond_the_cap_and_forgets_expired_tasks() {
         let store = store(2, Duration::from_secs(60));
-        store.create(None, 0).await.unwrap();
-        store.create(None, 0).await.unwrap();
-        let error = store.create(None, 0).await.err().unwrap();
+        store.create("t", None, 0).await.unwrap();
+        store.create("t", None, 0).await.unwrap();
+        let error = store.create("t", None, 0).await.err().unwrap();
         assert!(error.to_string().contains("holds 2 tasks"), "{error}");
 
         let store = self::store(1, Duration::ZERO);
-        let first = store.create(None, 0).await.unwrap();
+        let first = store.create("t", None, 0).await.unwrap();
         assert!(store.get(&first.id, None).is_none());
-        store.create(None, 0).await.unwrap();
+        store.create("t", None, 0).await.unwrap();
         assert_eq!(first.record().status, Status::Cancelled);
     }
 
@@ -731,9 +733,9 @@ mod tests {
             Arc::new(NotShared),
         );
         let alice = || Some("iss alice".to_owned());
-        store.create(alice(), 0).await.unwrap();
-        store.create(alice(), 0).await.unwrap();
-        let error = store.create(alice(), 0).await.err().unwrap();
+        store.create("t", alice(), 0).await.unwrap();
+        store.create("t", alice(), 0).await.unwrap();
+        let error = store.create("t", alice(), 0).await.err().unwrap();
         assert!(
             error.to_string().contains("you hold 2 tasks")
                 && error
@@ -741,9 +743,12 @@ mod tests {
                     .contains("TaskLimits::max_live_per_caller"),
             "{error}"
         );
-        store.create(Some("iss bob".to_owned()), 0).await.unwrap();
+        store
+            .create("t", Some("iss bob".to_owned()), 0)
+            .await
+            .unwrap();
         for _ in 0..3 {
-            store.create(None, 0).await.unwrap();
+            store.create("t", None, 0).await.unwrap();
         }
     }
 
@@ -761,8 +766,13 @@ mod tests {
             Arc::new(NotShared),
         );
         let alice = || Some("iss alice".to_owned());
-        let first = store.create(alice(), 30).await.unwrap();
-        let error = store.create(alice(), 11).await.err().unwrap().to_string();
+        let first = store.create("t", alice(), 30).await.unwrap();
+        let error = store
+            .create("t", alice(), 11)
+            .await
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             error.contains("your tasks on this server take 30 bytes")
                 && error.contains("this call's 11 more")
@@ -783,10 +793,13 @@ mod tests {
             "{error}"
         );
         assert_eq!(first.record().pending.len(), 1);
-        store.create(alice(), 10).await.unwrap();
-        store.create(Some("iss bob".to_owned()), 40).await.unwrap();
-        store.create(None, 20).await.unwrap();
-        let error = store.create(None, 1).await.err().unwrap().to_string();
+        store.create("t", alice(), 10).await.unwrap();
+        store
+            .create("t", Some("iss bob".to_owned()), 40)
+            .await
+            .unwrap();
+        store.create("t", None, 20).await.unwrap();
+        let error = store.create("t", None, 1).await.err().unwrap().to_string();
         assert!(error.contains("(TaskLimits::max_bytes)"), "{error}");
     }
 
@@ -803,8 +816,8 @@ mod tests {
             },
             Arc::new(NotShared),
         );
-        let first = store.create(None, 40).await.unwrap();
-        let error = store.create(None, 61).await.err().unwrap().to_string();
+        let first = store.create("t", None, 40).await.unwrap();
+        let error = store.create("t", None, 61).await.err().unwrap().to_string();
         assert!(
             error.contains("take 40 bytes")
                 && error.contains("this call's 61 more")
@@ -840,17 +853,20 @@ mod tests {
         assert!(first.record().pending.is_empty());
         first.finish(Ok(json!({"result": 1})));
         assert_eq!(first.held.load(Ordering::Relaxed), 40 + 12 + 3 + 12);
-        assert!(store.create(None, 34).await.is_err());
-        store.create(None, 33).await.unwrap();
+        assert!(store.create("t", None, 34).await.is_err());
+        store.create("t", None, 33).await.unwrap();
         // Expired, they hold nothing.
         tokio::time::sleep(Duration::from_millis(350)).await;
-        store.create(None, 100).await.unwrap();
+        store.create("t", None, 100).await.unwrap();
     }
 
     #[tokio::test]
     async fn a_task_is_its_owners_only() {
         let store = store(4, Duration::from_secs(60));
-        let task = store.create(Some("iss alice".into()), 0).await.unwrap();
+        let task = store
+            .create("t", Some("iss alice".into()), 0)
+            .await
+            .unwrap();
         assert!(store.get(&task.id, Some("iss alice")).is_some());
         assert!(store.get(&task.id, Some("iss mallory")).is_none());
         assert!(store.get(&task.id, None).is_none());
@@ -861,7 +877,7 @@ mod tests {
     #[tokio::test]
     async fn answers_only_pending_questions_and_ends_once() {
         let store = store(4, Duration::from_secs(60));
-        let task = store.create(None, 0).await.unwrap();
+        let task = store.create("t", None, 0).await.unwrap();
         task.lock().record.pending = vec![("a".into(), json!({})), ("b".into(), json!({}))];
         let answers = Map::from_iter([("a".into(), json!(1)), ("zz".into(), json!(2))]);
         store
@@ -889,7 +905,7 @@ mod tests {
         let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
 
         // Cancelled before the tool's question is parked.
-        let task = store.create(None, 0).await.unwrap();
+        let task = store.create("t", None, 0).await.unwrap();
         task.cancel();
         let mut asking = std::pin::pin!(task.ask(questions()));
         assert!(asking.as_mut().poll(&mut cx).is_pending());
@@ -899,7 +915,7 @@ mod tests {
         assert_eq!(task.record().status, Status::Cancelled);
 
         // Cancelled while the question waits, then woken as an answer would wake it.
-        let task = store.create(None, 0).await.unwrap();
+        let task = store.create("t", None, 0).await.unwrap();
         let mut asking = std::pin::pin!(task.ask(questions()));
         assert!(asking.as_mut().poll(&mut cx).is_pending());
         assert_eq!(task.record().status, Status::InputRequired);
@@ -917,6 +933,7 @@ mod tests {
         let mut record = TaskRecord {
             id: "t".into(),
             owner: None,
+            tool: "t".into(),
             runner: "a".into(),
             created_at: now,
             status: Status::InputRequired,

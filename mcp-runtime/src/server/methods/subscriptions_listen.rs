@@ -262,7 +262,10 @@ async fn honored(
             let mut own = Vec::with_capacity(ids.len());
             for (id, found) in ids.into_iter().zip(found) {
                 if let Some(found) = found {
-                    told.known(&found.record());
+                    let record = found.record();
+                    // Hearing of a task's statuses needs what reading it needs.
+                    tasks::authorized(request, &record)?;
+                    told.known(&record);
                     own.push(id);
                 }
             }

@@ -15,12 +15,14 @@ use serde_json::{Map, Value, json};
 use super::input_required::MAX_ROUNDS;
 use super::params_object::ParamsObject;
 use super::{Request, tools_call};
+use crate::auth::refused;
 use crate::context::{Context, InputRound, Interruption, RoundAt, UntilInput};
 use crate::jsonrpc::{ErrorCode, RpcError, encode_result};
 use crate::protocol::CallToolResult;
 use crate::protocol::stateless_result::ServerMeta;
 use crate::server::panic::Caught;
 use crate::tasks::EXTENSION;
+use crate::tasks::record::TaskRecord;
 use crate::tasks::store::{Found, Run, Task};
 use crate::tasks::wire::TaskFields;
 use crate::tool::{Arguments, ToolEntry};
@@ -104,7 +106,7 @@ pub(super) async fn start(
     let server = request.server();
     let owner = request.state.sink.authentication().owner();
     let task = (server.tasks)
-        .create(owner, rerun.arguments.held_bytes())
+        .create(rerun.tool.name(), owner, rerun.arguments.held_bytes())
         .await?;
     let ctx = rerun.ctx.clone();
     let running = tokio::spawn(run(Arc::clone(&task), call, round, rerun));
@@ -172,16 +174,35 @@ fn task_id(method: &str, params: Option<&str>) -> Result<String, RpcError> {
     ParamsObject::of(method, params)?.required("taskId")
 }
 
-/// The caller's task `id`, here or on another instance; -32602 when there is none.
+/// The caller's task `id`, here or on another instance; -32602 when there is none, -32600
+/// when the caller lacks the scopes of its tool ([`authorized`]).
 async fn find(request: &Request<'_>, id: &str) -> Result<Found, RpcError> {
     let owner = request.state.sink.authentication().owner();
     let found = request.server().tasks.find(id, owner.as_deref()).await?;
-    found.ok_or_else(|| {
+    let found = found.ok_or_else(|| {
         RpcError::invalid_params(format!(
             "no task `{id}`: it never existed, it expired, or it is not yours"
         ))
         .with_data(json!({ "taskId": id }))
-    })
+    })?;
+    authorized(request, &found.record())?;
+    Ok(found)
+}
+
+/// -32600 when the caller lacks the scopes that calling the task's tool needs (tasks.md,
+/// "Security Considerations": each task-related request is authorized): a caller whose token
+/// lost them since it created the task reads, answers and cancels it no more than it could
+/// call the tool.
+pub(super) fn authorized(request: &Request<'_>, task: &TaskRecord) -> Result<(), RpcError> {
+    let tools = request.server().tools.load();
+    let Some(tool) = tools.get(&task.tool) else {
+        return Ok(());
+    };
+    let authentication = request.state.sink.authentication();
+    match refused(authentication, "tool", tool.name(), &tool.scopes) {
+        Some(why) => Err(RpcError::new(ErrorCode::InvalidRequest, why)),
+        None => Ok(()),
+    }
 }
 
 /// `tasks/get`: the task, with its questions, result or error as its status has them.
