@@ -317,7 +317,8 @@ async fn a_client_without_the_extension_gets_ordinary_calls_or_32021() {
 }
 
 /// A tool error is a completed task whose result has `isError`; a panic is a failed task
-/// carrying a JSON-RPC error and no result.
+/// carrying a JSON-RPC error and no result, its message also as `statusMessage` (tasks.md,
+/// "Task Execution Errors": the `tasks/get` of a failed task SHOULD include one).
 #[tokio::test]
 async fn tool_errors_complete_and_panics_fail() {
     let client = Client::new(&server());
@@ -325,6 +326,7 @@ async fn tool_errors_complete_and_panics_fail() {
     let done = until(&client, &task, "completed").await;
     assert_eq!(done["status"], "completed");
     assert_eq!(done["result"]["isError"], true);
+    assert!(done.get("statusMessage").is_none(), "{done}");
 
     let task = task_id(&call(&client, "broken", json!({})).await);
     let failed = until(&client, &task, "failed").await;
@@ -337,6 +339,10 @@ async fn tool_errors_complete_and_panics_fail() {
             .contains("broken on purpose")
     );
     assert!(failed.get("result").is_none());
+    assert_eq!(
+        failed["statusMessage"], failed["error"]["message"],
+        "{failed}"
+    );
 }
 
 /// A task's questions park it in `input_required`; `tasks/update` may answer some (ignoring

@@ -1,6 +1,7 @@
 //! A task as the extension writes it: the flat `Task` fields every answer about a task
 //! carries (`taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttlMs`, `pollIntervalMs`), and
-//! what `tasks/get` adds by status (`inputRequests`, `result`, `error`). Never `requestState`:
+//! what `tasks/get` adds by status (`inputRequests`, `result`, `error` with its message as
+//! `statusMessage`). Never `requestState`:
 //! a task's answers live on the server.
 
 use serde::Serialize;
@@ -17,6 +18,9 @@ use crate::jsonrpc::RpcError;
 pub(crate) struct TaskFields {
     task_id: String,
     status: &'static str,
+    /// A failed task's error message ("Task Execution Errors": `tasks/get` SHOULD say it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status_message: Option<String>,
     created_at: String,
     last_updated_at: String,
     ttl_ms: u64,
@@ -34,6 +38,7 @@ impl TaskFields {
         let mut fields = TaskFields {
             task_id: state.id.clone(),
             status: state.status.as_str(),
+            status_message: None,
             created_at: rfc3339(state.created_at),
             last_updated_at: rfc3339(state.last_updated_at),
             ttl_ms: millis(limits.ttl),
@@ -48,7 +53,10 @@ impl TaskFields {
                     fields.input_requests = Some(state.pending.iter().cloned().collect());
                 }
                 (Status::Completed, Some(Ok(result))) => fields.result = Some(result.clone()),
-                (Status::Failed, Some(Err(error))) => fields.error = Some(error.clone()),
+                (Status::Failed, Some(Err(error))) => {
+                    fields.status_message = Some(error.message.clone());
+                    fields.error = Some(error.clone());
+                }
                 _ => {}
             }
         }
