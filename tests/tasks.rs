@@ -763,6 +763,39 @@ async fn listen_streams_follow_task_statuses() {
     client.assert_valid();
 }
 
+/// A server that does not offer the extension (no tool supports tasks) honours no `taskIds`:
+/// a listen request naming some, declaring the extension or not, is acknowledged without
+/// them, not refused (tasks.md, "Capability Negotiation": the -32021 of "Task Status
+/// Notifications" is asked of a server that declares the extension).
+#[tokio::test]
+async fn a_server_without_task_tools_acknowledges_no_task_ids() {
+    let plain = Server::builder(mcp_runtime::server_info!())
+        .tool::<echo>()
+        .build()
+        .unwrap();
+    let client = Client::new(&plain);
+    for (id, capabilities) in [(1, json!({})), (2, with_tasks())] {
+        client.client.send_raw(&listen_to_tasks(
+            id,
+            json!(["0123456789abcdef"]),
+            capabilities,
+        ));
+        let ack = client
+            .client
+            .next_message(Duration::from_secs(5))
+            .await
+            .unwrap();
+        assert_eq!(
+            ack["method"], "notifications/subscriptions/acknowledged",
+            "{ack}"
+        );
+        assert!(
+            ack["params"]["notifications"].get("taskIds").is_none(),
+            "{ack}"
+        );
+    }
+}
+
 /// The session-based revisions have no tasks extension: there a tool with task support, even
 /// a `"required"` one, runs as an ordinary call, and `tasks/get` does not exist.
 #[tokio::test]

@@ -5,7 +5,8 @@
 //! (with the tasks extension, `taskIds` follows the caller's own tasks, on this instance or,
 //! with Redis, another: `notifications/tasks` carries each new status of one, once, as
 //! `tasks/get` would show it; a request naming `taskIds` that does not declare the extension
-//! is refused, -32021).
+//! is refused, -32021, by a server that offers it: one with no tool that supports tasks, as
+//! one built without the `tasks` feature, leaves `taskIds` out of the acknowledgement).
 //! The stream ends when the client cancels the request (stdio) or closes it (HTTP); the
 //! server ends it itself with [`closing_result`] ("Graceful Closure") when it stops
 //! publishing changes, over HTTP when it shuts down (the transport's drain), and over stdio
@@ -17,6 +18,8 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::Request;
 use super::capabilities::capabilities;
+#[cfg(feature = "tasks")]
+use super::capabilities::declares;
 use super::params_object::ParamsObject;
 #[cfg(feature = "tasks")]
 use super::tasks;
@@ -124,7 +127,7 @@ pub(super) async fn listen(
         )));
     }
     #[cfg(feature = "tasks")]
-    if notifications.task_ids.is_some() && !tasks::declared(request) {
+    if notifications.task_ids.is_some() && declares(server, "tasks") && !tasks::declared(request) {
         return Err(tasks::undeclared(
             request,
             "`taskIds` in `subscriptions/listen`",
@@ -252,7 +255,10 @@ async fn honored(
     #[cfg(feature = "tasks")] told: &mut Told,
 ) -> Result<Filter, RpcError> {
     #[cfg(feature = "tasks")]
-    let task_ids = match asked.task_ids {
+    let task_ids = match asked
+        .task_ids
+        .filter(|_| declares(request.server(), "tasks"))
+    {
         Some(ids) => {
             // Only the caller's own tasks, here or on another instance, as they stand now.
             let owner = request.state.sink.authentication().owner();
