@@ -15,7 +15,6 @@ use tokio::task::AbortHandle;
 use super::TaskLimits;
 use super::record::{Status, TaskRecord};
 use super::shared::{Command, SharedTasks, Unavailable};
-use crate::context::Context;
 use crate::issued_id;
 use crate::jsonrpc::{RpcError, json_bytes};
 use crate::limit_log::LimitLog;
@@ -47,14 +46,14 @@ struct TaskState {
 pub(crate) struct Run {
     /// Stops the run at its next `.await`.
     pub(crate) abort: AbortHandle,
-    /// The context the tool runs with, cancelled as a cancelled request's is: the tool sees
+    /// Cancels the context the tool runs with, as a cancelled request's is: the tool sees
     /// `ctx.is_cancelled()` and `ctx.cancelled()`, on a `spawn_blocking` thread too.
-    pub(crate) ctx: Context,
+    pub(crate) cancel_context: Box<dyn FnOnce() + Send>,
 }
 
 impl Run {
     fn stop(self) {
-        self.ctx.request_state().cancel();
+        (self.cancel_context)();
         self.abort.abort();
     }
 }

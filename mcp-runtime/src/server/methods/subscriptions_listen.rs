@@ -382,6 +382,16 @@ mod tests {
         json!({"extensions": {crate::tasks::EXTENSION: {}}})
     }
 
+    /// A tool that works, as a task, until it is cancelled.
+    fn hold() -> DynamicTool {
+        DynamicTool::new("hold", "Works until cancelled.")
+            .task_support(TaskSupport::Optional)
+            .handler(|ctx, _| async move {
+                ctx.continue_as_task().await;
+                std::future::pending::<CallToolResult>().await
+            })
+    }
+
     /// A task that works until it is cancelled.
     async fn working_task(client: &TestClient) -> String {
         let created = client
@@ -401,6 +411,7 @@ mod tests {
             return;
         };
         let server = Server::builder(crate::server_info!())
+            .dynamic_tool(hold())
             .redis(redis.url())
             .build()
             .unwrap();
@@ -425,14 +436,8 @@ mod tests {
     /// when the stream opened, tell nothing: the next message is the next new status.
     #[tokio::test]
     async fn a_state_announced_twice_is_told_once() {
-        let hold = DynamicTool::new("hold", "Works until cancelled.")
-            .task_support(TaskSupport::Optional)
-            .handler(|ctx, _| async move {
-                ctx.continue_as_task().await;
-                std::future::pending::<CallToolResult>().await
-            });
         let server = Server::builder(crate::server_info!())
-            .dynamic_tool(hold)
+            .dynamic_tool(hold())
             .build()
             .unwrap();
         let client = TestClient::new(&server);

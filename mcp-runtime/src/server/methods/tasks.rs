@@ -112,7 +112,7 @@ pub(super) async fn start(
     let running = tokio::spawn(run(Arc::clone(&task), call, round, rerun));
     task.set_run(Run {
         abort: running.abort_handle(),
-        ctx,
+        cancel_context: Box::new(move || ctx.request_state().cancel()),
     });
     Ok(encode_result(
         &request.id,
