@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use mcp_runtime::Server;
 use mcp_runtime::prelude::*;
+use mcp_runtime::tasks::TaskLimits;
 use mcp_runtime::testing::TestClient;
 
 /// A unit enum: completes from its variants.
@@ -91,6 +92,26 @@ async fn ask(ctx: Context) -> String {
     }
 }
 
+/// Whom an answer names (a flat object, as elicitation asks).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Who {
+    /// A name.
+    pub name: String,
+}
+
+/// Goes on as a task, asks the client a name, and answers with it: a task that waits as
+/// `input_required` for `tasks/update`, and that `tasks/cancel` and its ttl can end.
+#[mcp_tool(task_support = "optional")]
+async fn chore(ctx: Context) -> Result<String, String> {
+    ctx.continue_as_task().await;
+    let answer = ctx
+        .question("who")
+        .elicit::<Who>("Whose chore is it?")
+        .await
+        .map_err(|error| error.to_string())?;
+    Ok(format!("{answer:?}"))
+}
+
 /// A static resource.
 #[mcp_resource(uri = "memo://readme", mime_type = "text/plain")]
 fn readme() -> String {
@@ -144,11 +165,18 @@ pub static SERVER: LazyLock<Server> = LazyLock::new(|| {
         .tool::<place>()
         .tool::<slow>()
         .tool::<ask>()
+        .tool::<chore>()
         .resource::<readme>()
         .resource::<item>()
         .resource::<file>()
         .prompt::<brief>()
         .request_timeout(Duration::from_millis(50))
+        // Tasks outlive the input that made them: a short ttl keeps the fixture's store from
+        // filling up across inputs (a full one would refuse every later task).
+        .task_limits(TaskLimits {
+            ttl: Duration::from_millis(200),
+            ..TaskLimits::default()
+        })
         .build()
         .expect("the fuzz fixture server builds")
 });
@@ -162,12 +190,27 @@ pub static RUNTIME: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
 });
 
 /// Feeds each line of `data` to a fresh session as one message, then checks the session
-/// still answers a `ping` and that closing it ends every request it started.
+/// still answers a `ping` and that closing it ends every request it started. When `data`
+/// names `TASKID`, a task of `chore` is made first and each `TASKID` is its id, so that
+/// `tasks/get`, `tasks/update`, `tasks/cancel` and `subscriptions/listen` meet a real task
+/// (its ids are random, which the fuzzer could never guess).
 pub fn dispatch_lines(data: &[u8]) {
     RUNTIME.block_on(async {
         let client = TestClient::new(&SERVER);
+        let task = if data
+            .windows(TASK_ID.len())
+            .any(|window| window == TASK_ID.as_bytes())
+        {
+            made_task(&client).await
+        } else {
+            None
+        };
         for line in data.split(|byte| *byte == b'\n').take(64) {
-            client.send_raw(&String::from_utf8_lossy(line));
+            let line = String::from_utf8_lossy(line);
+            match &task {
+                Some(id) => client.send_raw(&line.replace(TASK_ID, id)),
+                None => client.send_raw(&line),
+            }
         }
         // The liveness ping carries an id no fuzzed line is likely to reuse (a NUL inside),
         // so its reply cannot be mistaken for the reply to one of theirs.
@@ -191,4 +234,61 @@ pub fn dispatch_lines(data: &[u8]) {
             .await
             .expect("closing the session ends every request it started");
     });
+}
+
+/// What a fuzzed line writes where the id of the task made for it goes.
+const TASK_ID: &str = "TASKID";
+
+/// The `_meta` of a request of revision 2026-07-28 from a client declaring the tasks extension
+/// and elicitation.
+const META_WITH_TASKS: &str = concat!(
+    r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","#,
+    r#""io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"#,
+    r#""extensions":{"io.modelcontextprotocol/tasks":{}}},"#,
+    r#""io.modelcontextprotocol/clientInfo":{"name":"fuzz","version":"0"}}"#
+);
+
+/// Makes a task of `chore` (revision 2026-07-28, from a client declaring the tasks extension
+/// and elicitation) and returns its id; none when the server refuses it.
+async fn made_task(client: &TestClient) -> Option<String> {
+    client.send_raw(&format!(
+        r#"{{"jsonrpc":"2.0","id":"\u0000task","method":"tools/call","params":{{"name":"chore","_meta":{}}}}}"#,
+        META_WITH_TASKS
+    ));
+    loop {
+        let message = client.next_message(Duration::from_secs(5)).await?;
+        if message.get("id").and_then(|id| id.as_str()) == Some("\u{0}task") {
+            let id = message.get("result")?.get("taskId")?.as_str()?;
+            return Some(id.to_owned());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The task a fuzzed line names by `TASKID` is a real one: `tasks/get` finds it waiting
+    /// for its answer.
+    #[test]
+    fn a_line_naming_the_task_meets_a_real_task() {
+        RUNTIME.block_on(async {
+            let client = TestClient::new(&SERVER);
+            let id = made_task(&client).await.expect("the fixture makes a task");
+            client.send_raw(&format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{{"taskId":"{id}","_meta":{}}}}}"#,
+                META_WITH_TASKS
+            ));
+            loop {
+                let message = client.next_message(Duration::from_secs(5)).await.unwrap();
+                if message.get("id") == Some(&serde_json::json!(1)) {
+                    assert_eq!(message["result"]["taskId"], id.as_str(), "{message}");
+                    let status = &message["result"]["status"];
+                    assert!(status == "working" || status == "input_required", "{message}");
+                    break;
+                }
+            }
+            client.close().await;
+        });
+    }
 }
