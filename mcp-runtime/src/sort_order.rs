@@ -6,7 +6,12 @@
 
 /// The indices of `keys` in the order of their keys; equal keys keep their given order.
 pub(crate) fn of<K: Ord>(keys: impl IntoIterator<Item = K>) -> Vec<usize> {
-    let mut pairs: Vec<(K, usize)> = keys.into_iter().zip(0..).collect();
+    sorted(keys.into_iter().zip(0..).collect())
+}
+
+/// The indices of `pairs` in the order of their keys. Apart from [`of`], which is generic
+/// over the iterator too: one copy per key type, not one per kind of list.
+fn sorted<K: Ord>(mut pairs: Vec<(K, usize)>) -> Vec<usize> {
     // The index breaks ties, so the faster unstable sort gives the stable order.
     pairs.sort_unstable();
     pairs.into_iter().map(|(_, index)| index).collect()
