@@ -134,6 +134,21 @@ fn not_a_variant(text: &str, error: &serde_json::Error) -> String {
     format!("expected a variant's name (or an object naming a variant with data){met}")
 }
 
+/// Argument `name` taken out of a decoded object. Out of the generic [`Arguments::decode`]:
+/// one copy of the map's removal, not one per parameter type.
+#[inline(never)]
+fn remove(map: &mut Map<String, Value>, name: &str) -> Option<Value> {
+    map.remove(name)
+}
+
+/// An argument's JSON text that did not decode as its parameter's type, read as a value to
+/// decide the outcome by (see [`Arguments::decode`]); when it holds no value, the text's own
+/// error. Out of the generic [`Arguments::decode`], as [`remove`].
+#[inline(never)]
+fn read_again(json: &str, text_error: &serde_json::Error) -> Result<Value, String> {
+    serde_json::from_str(json).map_err(|_| describe_unreadable(text_error))
+}
+
 /// The value of an argument's JSON text (`null` should it not parse).
 fn parse_value(json: &str) -> Value {
     serde_json::from_str(json).unwrap_or(Value::Null)
@@ -163,7 +178,7 @@ impl Arguments {
         let missing =
             || T::deserialize(Missing).map_err(|_| "missing required argument".to_owned());
         match &mut self.source {
-            Source::Map(map) => match map.remove(name) {
+            Source::Map(map) => match remove(map, name) {
                 Some(value) => decode_value(&value),
                 None => missing(),
             },
@@ -177,10 +192,7 @@ impl Arguments {
                     // field named twice fails from text ("duplicate field") where a decoded
                     // object keeps its last value. A text that holds no value (a number out
                     // of range) fails.
-                    let Ok(value) = serde_json::from_str::<Value>(json) else {
-                        return Err(describe_unreadable(&text_error));
-                    };
-                    decode_value(&value)
+                    decode_value(&read_again(json, &text_error)?)
                 })
             }
         }

@@ -75,14 +75,20 @@ fn page<'a, E: Entry>(
     let after = after_key(method, params)?;
     let rest = catalog.after(after.as_deref());
     let items = &rest[..rest.len().min(page_size)];
-    let next_cursor = if items.len() < rest.len() {
-        items.last().map(|e| format!("{CURSOR_PREFIX}{}", e.key()))
+    let last_key = if items.len() < rest.len() {
+        items.last().map(|e| e.key())
     } else {
         None
     };
     Ok(Page {
         key,
         items: items.iter().map(|entry| wire(entry)).collect(),
-        next_cursor,
+        next_cursor: last_key.map(cursor_after),
     })
+}
+
+/// The cursor of the page after the one that ends with `key`. Out of the generic [`page`]:
+/// one copy, not one per kind of list.
+fn cursor_after(key: &str) -> String {
+    format!("{CURSOR_PREFIX}{key}")
 }
