@@ -70,7 +70,14 @@ fn schema_text(schema: &Map<String, Value>) -> Box<RawValue> {
 
 /// The `inputSchema` of tool `T`, described with schemas.
 fn input_schema_of<T: Tool>() -> Map<String, Value> {
-    T::definition(&mut InputSchema::new()).input_schema
+    input_schema_by(T::definition)
+}
+
+/// [`input_schema_of`] given the tool's `definition`: the same code for every tool, so the
+/// making and dropping of a schema generator is compiled once, not in every tool's crate.
+#[inline(never)]
+fn input_schema_by(definition: fn(&mut InputSchema) -> ToolDefinition) -> Map<String, Value> {
+    definition(&mut InputSchema::new()).input_schema
 }
 
 /// What [`ToolEntry::of`] knows of a tool type besides its definition and its calls.
@@ -134,9 +141,6 @@ impl Kind for ToolKind {
 
 impl ToolEntry {
     pub(crate) fn of<T: Tool>() -> ToolEntry {
-        // What the build checks, without the schemas (made when the tools are first listed).
-        let mut schema = InputSchema::requirements_only();
-        let definition = T::definition(&mut schema);
         // A constant: the call's future, never used by a tool that runs at once, is then not
         // even compiled into the binary for it.
         let call = match T::CALL_AT_ONCE {
@@ -149,16 +153,19 @@ impl ToolEntry {
             task_support: T::TASK_SUPPORT,
             scopes: T::SCOPES,
         };
-        ToolEntry::described(definition, schema, described, call)
+        ToolEntry::described(T::definition, described, call)
     }
 
-    /// [`of`](Self::of) once the tool is described: the same code for every tool.
+    /// [`of`](Self::of) given the tool's `define`: the same code for every tool (its
+    /// definition and schema made and dropped here, not in every tool's crate).
     fn described(
-        mut definition: ToolDefinition,
-        mut schema: InputSchema,
+        define: fn(&mut InputSchema) -> ToolDefinition,
         described: Described,
         call: Calls<ToolKind>,
     ) -> ToolEntry {
+        // What the build checks, without the schemas (made when the tools are first listed).
+        let mut schema = InputSchema::requirements_only();
+        let mut definition = define(&mut schema);
         let input_schema = OnceLock::new();
         let mut mirrored = Ok(Vec::new());
         if schema.mirrors {
