@@ -108,13 +108,18 @@ fn decode_value<T: DeserializeOwned + JsonSchema>(value: &Value) -> Result<T, St
         return T::deserialize(number).map_err(|error| describe_error::<T>(value, &error));
     }
     let text = compact_text(value);
-    serde_json::from_str(&text).map_err(|error| {
-        let described = describe_error::<T>(value, &error);
-        match described.as_str() {
-            "expected value" => not_a_variant(&text, &error),
-            _ => described,
-        }
-    })
+    serde_json::from_str(&text)
+        .map_err(|error| variant_explained(describe_error::<T>(value, &error), &text, &error))
+}
+
+/// `described`, unless it is serde_json's bare "expected value" (see [`not_a_variant`]). Out
+/// of the generic [`decode_value`]: one copy, not one per parameter type.
+#[inline(never)]
+fn variant_explained(described: String, text: &str, error: &serde_json::Error) -> String {
+    match described.as_str() {
+        "expected value" => not_a_variant(text, error),
+        _ => described,
+    }
 }
 
 /// Reading valid JSON text, serde_json says only "expected value" where an enum met a value
@@ -327,10 +332,18 @@ impl ArgErrors {
         match decoded {
             Ok(value) => Some(value),
             Err(message) => {
-                self.messages.push(format!("{name}: {message}"));
+                self.record(name, &message);
                 None
             }
         }
+    }
+
+    /// Records `message` against argument `name`: out of the generic [`check`](Self::check),
+    /// one copy, not one per parameter type.
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, name: &str, message: &str) {
+        self.messages.push(format!("{name}: {message}"));
     }
 
     /// The -32602 error listing every problem, for prompts and resources (`subject` says
