@@ -28,9 +28,10 @@ pub(crate) fn describe_error<T: JsonSchema>(value: &Value, error: &serde_json::E
 /// with a lone surrogate escape), in serde_json's words without its position.
 pub(crate) fn describe_unreadable(error: &serde_json::Error) -> String {
     let message = message_without_position(error);
-    if message.contains("number out of range") {
+    // `substring::contains`, not `str::contains`: see that module on the searcher's copies.
+    if crate::substring::contains(&message, "number out of range") {
         format!("{message}: it is beyond what a 64-bit float holds")
-    } else if message.contains("escape") {
+    } else if crate::substring::contains(&message, "escape") {
         format!(
             "{message}: a `\\u` escape in the string is not a whole character (a lone surrogate)"
         )

@@ -20,7 +20,7 @@ impl Reply {
         match self {
             Reply::Encoded(bytes) => out.extend_from_slice(bytes),
             Reply::ToolResult(result) => {
-                write_result(out, id, |out| result.write_json(out), members);
+                write_result(out, id, &mut |out| result.write_json(out), members);
             }
         }
     }
