@@ -52,22 +52,13 @@ pub(crate) fn write_result(
     write: &mut dyn FnMut(&mut Vec<u8>) -> serde_json::Result<()>,
     members: &str,
 ) {
-    let start = begin_result(out, id, members);
-    let serialized = write(out).is_ok();
-    finish_result(out, start, id, serialized, members);
-}
-
-/// Opens a reply in `out` up to its result's value, with room for a small result and
-/// `members`; returns where the reply starts. Kept out of the generic [`write_result`]: one
-/// copy, not one per result type.
-#[inline(never)]
-fn begin_result(out: &mut Vec<u8>, id: &RequestId, members: &str) -> usize {
     out.reserve(SMALL_RESULT + members.len());
     let start = out.len();
     out.extend_from_slice(RESULT_HEAD);
     out.extend_from_slice(id.as_json_bytes());
     out.extend_from_slice(br#","result":"#);
-    start
+    let serialized = write(out).is_ok();
+    finish_result(out, start, id, serialized, members);
 }
 
 /// Closes a reply that starts at `start` of `out` and whose result has been written (if
