@@ -6,12 +6,13 @@
 
 /// The indices of `keys` in the order of their keys; equal keys keep their given order.
 pub(crate) fn of<K: Ord>(keys: impl IntoIterator<Item = K>) -> Vec<usize> {
-    sorted(keys.into_iter().zip(0..).collect())
+    order_of_pairs(keys.into_iter().zip(0..).collect())
 }
 
-/// The indices of `pairs` in the order of their keys. Apart from [`of`], which is generic
-/// over the iterator too: one copy per key type, not one per kind of list.
-fn sorted<K: Ord>(mut pairs: Vec<(K, usize)>) -> Vec<usize> {
+/// [`of`] once its keys are paired with their indices: generic over the key only, not over
+/// the iterator of each list, so that each kind of key has one copy of it.
+#[inline(never)]
+fn order_of_pairs<K: Ord>(mut pairs: Vec<(K, usize)>) -> Vec<usize> {
     // The index breaks ties, so the faster unstable sort gives the stable order.
     pairs.sort_unstable();
     pairs.into_iter().map(|(_, index)| index).collect()

@@ -34,6 +34,9 @@ impl Serialize for Page<'_> {
 
 /// Answers a list method with the page of `catalog` it asks for, under `key`, each entry as
 /// the request's revision shows it.
+///
+/// Generic over the kind of entry only for what reads the entries; the reply is written by
+/// [`reply_page`], once in the binary rather than once per kind.
 pub(super) fn list<E: Entry>(
     request: &Request<'_>,
     params: Option<&str>,
@@ -41,12 +44,17 @@ pub(super) fn list<E: Entry>(
     key: &'static str,
     catalog: &Catalog<E>,
 ) -> Result<Vec<u8>, RpcError> {
+    let after = after_key(method, params)?;
+    let rest = catalog.after(after.as_deref());
+    let shown = &rest[..rest.len().min(request.server().page_size)];
     let revision = request.revision();
-    let page_size = request.server().page_size;
-    let page = page(method, params, catalog, page_size, key, |entry| {
-        entry.wire(revision)
-    })?;
-    Ok(request.reply_cacheable(&page))
+    let items = shown.iter().map(|entry| entry.wire(revision)).collect();
+    let last_before_more = if shown.len() < rest.len() {
+        shown.last().map(|entry| entry.key())
+    } else {
+        None
+    };
+    Ok(reply_page(request, key, items, last_before_more))
 }
 
 /// The key a list request's cursor says the page starts after (`None`: the first page).
@@ -63,32 +71,19 @@ fn after_key(method: &str, params: Option<&str>) -> Result<Option<String>, RpcEr
     }
 }
 
-/// The page of `catalog` a list request asks for.
-fn page<'a, E: Entry>(
-    method: &str,
-    params: Option<&str>,
-    catalog: &'a Catalog<E>,
-    page_size: usize,
+/// The reply carrying one page of a list under `key`: `items`, and a cursor after
+/// `last_before_more` when more entries follow it.
+#[inline(never)]
+fn reply_page(
+    request: &Request<'_>,
     key: &'static str,
-    wire: impl Fn(&'a E) -> &'a RawValue,
-) -> Result<Page<'a>, RpcError> {
-    let after = after_key(method, params)?;
-    let rest = catalog.after(after.as_deref());
-    let items = &rest[..rest.len().min(page_size)];
-    let last_key = if items.len() < rest.len() {
-        items.last().map(|e| e.key())
-    } else {
-        None
-    };
-    Ok(Page {
+    items: Vec<&RawValue>,
+    last_before_more: Option<&str>,
+) -> Vec<u8> {
+    let page = Page {
         key,
-        items: items.iter().map(|entry| wire(entry)).collect(),
-        next_cursor: last_key.map(cursor_after),
-    })
-}
-
-/// The cursor of the page after the one that ends with `key`. Out of the generic [`page`]:
-/// one copy, not one per kind of list.
-fn cursor_after(key: &str) -> String {
-    format!("{CURSOR_PREFIX}{key}")
+        items,
+        next_cursor: last_before_more.map(|last| format!("{CURSOR_PREFIX}{last}")),
+    };
+    request.reply_cacheable(&page)
 }
