@@ -2,8 +2,10 @@
 //! function, collected from the whole program with `inventory`, one collection per kind.
 //!
 //! A [`Registration<K>`] holds the function that builds the handler's [`Entry<K>`] (what the
-//! server keeps to list and call it). Each kind's module adds the constructor generated code
-//! calls (`Registration::tool::<T>()`, ...), so this module needs no kind.
+//! server keeps to list and call it). The constructor generated code calls is added where
+//! each kind's entry is made (`Registration::tool::<T>()` in `tool/registry.rs`;
+//! `Registration::resource` and `Registration::prompt` in `server/methods/linked.rs`, which
+//! links in their methods), so this module needs no kind.
 
 use super::{Entry, Kind};
 

@@ -5,7 +5,7 @@ mod registry;
 
 use std::future::Future;
 
-pub(crate) use registry::{PromptCatalog, PromptEntry};
+pub(crate) use registry::{PromptCatalog, PromptEntry, PromptKind};
 
 use crate::args::{ArgumentSpecs, StringArgs};
 use crate::context::Context;

@@ -7,13 +7,8 @@ use crate::handler::{Entry, Kind, Registration};
 use crate::handler_error::HandlerError;
 use crate::protocol::{GetPromptResult, PromptDefinition, Revision, WireArgument, WirePrompt};
 
-impl Registration<PromptKind> {
-    /// The registration of prompt `P` (generated code submits one per `#[mcp_prompt]`).
-    pub const fn prompt<P: Prompt>() -> Registration<PromptKind> {
-        Registration::new(PromptEntry::of::<P>)
-    }
-}
-
+// `Registration::prompt`, the registration generated code submits, is made where the
+// server's prompt methods are linked in (`server/methods/linked.rs`).
 inventory::collect!(Registration<PromptKind>);
 
 /// The kind of handler `#[mcp_prompt]` makes.

@@ -13,7 +13,7 @@ use std::future::Future;
 pub use contents::{IntoResourceContents, ResourceReturns};
 pub use dynamic::DynamicResource;
 pub use files::{list_files, read_file, safe_join};
-pub(crate) use registry::{ResourceCatalog, ResourceEntry};
+pub(crate) use registry::{ResourceCatalog, ResourceEntry, ResourceKind};
 pub use supplied::SuppliedParam;
 pub use uri_template::{TemplateError, UriTemplate};
 

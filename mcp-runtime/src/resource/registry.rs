@@ -11,13 +11,8 @@ use crate::handler_error::HandlerError;
 use crate::protocol::stateless_result::ItemCacheHints;
 use crate::protocol::{ResourceContents, ResourceDefinition, Revision, WireResource};
 
-impl Registration<ResourceKind> {
-    /// The registration of resource `R` (generated code submits one per `#[mcp_resource]`).
-    pub const fn resource<R: Resource>() -> Registration<ResourceKind> {
-        Registration::new(ResourceEntry::of::<R>)
-    }
-}
-
+// `Registration::resource`, the registration generated code submits, is made where the
+// server's resource methods are linked in (`server/methods/linked.rs`).
 inventory::collect!(Registration<ResourceKind>);
 
 /// The kind of handler `#[mcp_resource]` makes: a resource, or a template of resources.

@@ -5,7 +5,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::changes::{ChangeBus, InProcessBus, Listeners};
-use super::{ServerHandle, Sessions};
+use super::{ServerHandle, Sessions, methods};
 use crate::catalog::Live;
 use crate::error::{BuildError, BuildProblem};
 use crate::handler::registered;
@@ -261,7 +261,7 @@ impl ServerBuilder {
 
     /// Adds one resource or resource template, by the name of its `#[mcp_resource]` function.
     pub fn resource<R: Resource>(mut self) -> ServerBuilder {
-        self.resources.push(ResourceEntry::of::<R>());
+        self.resources.push(methods::resource_entry::<R>());
         self
     }
 
@@ -271,7 +271,10 @@ impl ServerBuilder {
     /// name) makes [`build`](Self::build) fail, saying why.
     pub fn dynamic_resource(mut self, resource: crate::DynamicResource) -> ServerBuilder {
         match resource.into_entry() {
-            Ok(entry) => self.resources.push(entry),
+            Ok(entry) => {
+                methods::link_resources();
+                self.resources.push(entry);
+            }
             Err(error) => self.errors.push(error),
         }
         self
@@ -279,7 +282,7 @@ impl ServerBuilder {
 
     /// Adds one prompt, by the name of its `#[mcp_prompt]` function.
     pub fn prompt<P: Prompt>(mut self) -> ServerBuilder {
-        self.prompts.push(PromptEntry::of::<P>());
+        self.prompts.push(methods::prompt_entry::<P>());
         self
     }
 

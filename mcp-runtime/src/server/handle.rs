@@ -7,10 +7,10 @@ use std::sync::{Arc, Weak};
 use serde_json::json;
 
 use super::changes::Change;
-use super::{ServerCore, Session};
+use super::{ServerCore, Session, methods};
 use crate::BuildError;
 use crate::context::Context;
-use crate::prompt::{Prompt, PromptEntry};
+use crate::prompt::Prompt;
 use crate::resource::{Resource, ResourceEntry};
 use crate::sharded::ShardedMap;
 use crate::tool::{DynamicTool, Tool, ToolEntry};
@@ -143,7 +143,7 @@ impl ServerHandle {
 
     /// Adds a `#[mcp_resource]` resource or template. Fails if its URI is taken.
     pub fn add_resource<R: Resource>(&self) -> Result<(), BuildError> {
-        self.add_resource_entry(ResourceEntry::of::<R>())
+        self.add_resource_entry(methods::resource_entry::<R>())
     }
 
     /// Adds a resource or template built at run time. Fails if its URI is taken, or if it is
@@ -153,6 +153,7 @@ impl ServerHandle {
     }
 
     fn add_resource_entry(&self, entry: ResourceEntry) -> Result<(), BuildError> {
+        methods::link_resources();
         if self.core.resources.update(|r| r.with(entry).map(Some))? {
             self.resource_list_changed();
         }
@@ -174,7 +175,7 @@ impl ServerHandle {
 
     /// Adds a `#[mcp_prompt]` prompt. Fails if another prompt has its name.
     pub fn add_prompt<P: Prompt>(&self) -> Result<(), BuildError> {
-        let entry = PromptEntry::of::<P>();
+        let entry = methods::prompt_entry::<P>();
         if self.core.prompts.update(|p| p.with(entry).map(Some))? {
             self.broadcast(Change::PromptsListChanged);
         }

@@ -43,6 +43,26 @@ impl Reference {
     }
 }
 
+/// -32602 for a `ref` the server has no prompt or template for; `suggestion` is
+/// [`did_you_mean`]'s.
+fn unknown(reference: &Reference, suggestion: &str) -> RpcError {
+    RpcError::invalid_params(match reference {
+        Reference::Prompt { name } => format!("Unknown prompt: `{name}`{suggestion}"),
+        Reference::Resource { uri } => format!("Unknown resource template: `{uri}`{suggestion}"),
+    })
+}
+
+/// `completion/complete` of a server that has neither a prompt nor a resource, whose program
+/// never made one (so [`complete`] is not in its binary: `linked`): that the `ref` names
+/// nothing, as [`complete`] answers a server with none, once the `ref` is read. Params wrong
+/// in more than the `ref` (no `argument`) are told apart by [`complete`] alone; both answers
+/// are -32602.
+pub(super) fn complete_without_handlers(params: Option<&str>) -> Result<Vec<u8>, RpcError> {
+    let params = ParamsObject::of("completion/complete", params)?;
+    // Nothing to suggest: `did_you_mean` of none is "".
+    Err(unknown(&Reference::read(&params)?, ""))
+}
+
 /// `completion/complete`: the values a prompt argument or template variable may take.
 pub(super) async fn complete(
     request: &Request<'_>,
@@ -72,20 +92,18 @@ pub(super) async fn complete(
     let specs: &[ArgumentSpec] = match &reference {
         Reference::Prompt { name } => {
             let prompt = prompts.get(name).ok_or_else(|| {
-                RpcError::invalid_params(format!(
-                    "Unknown prompt: `{name}`{}",
-                    did_you_mean(name, prompts.iter().map(|p| p.key()))
-                ))
+                unknown(
+                    &reference,
+                    &did_you_mean(name, prompts.iter().map(|p| p.key())),
+                )
             })?;
             allowed("prompt", name, &prompt.scopes)?;
             &prompt.details.specs.specs
         }
         Reference::Resource { uri } => {
             let template = resources.templates.get(uri).ok_or_else(|| {
-                RpcError::invalid_params(format!(
-                    "Unknown resource template: `{uri}`{}",
-                    did_you_mean(uri, resources.templates.iter().map(|t| t.key()))
-                ))
+                let keys = resources.templates.iter().map(|t| t.key());
+                unknown(&reference, &did_you_mean(uri, keys))
             })?;
             allowed("resource", uri, &template.scopes)?;
             &template.details.specs.specs

@@ -57,6 +57,18 @@ pub(super) fn list<E: Entry>(
     Ok(reply_page(request, key, items, last_before_more))
 }
 
+/// [`list`] of a catalog the server cannot have, its kind's code not being in the program
+/// (`linked`): the one page of an empty catalog, the cursor read as [`list`] reads it.
+pub(super) fn empty(
+    request: &Request<'_>,
+    params: Option<&str>,
+    method: &str,
+    key: &'static str,
+) -> Result<Vec<u8>, RpcError> {
+    after_key(method, params)?;
+    Ok(reply_page(request, key, Vec::new(), None))
+}
+
 /// The key a list request's cursor says the page starts after (`None`: the first page).
 fn after_key(method: &str, params: Option<&str>) -> Result<Option<String>, RpcError> {
     let cursor = ParamsObject::of(method, params)?.optional::<String>("cursor")?;

@@ -13,6 +13,7 @@ mod completion_complete;
 mod discover;
 mod initialize;
 mod input_required;
+mod linked;
 mod list;
 mod params_object;
 mod prompts_get;
@@ -31,6 +32,7 @@ use serde_json::json;
 
 #[cfg(feature = "http")]
 pub(crate) use completion_complete::{Reference, completing};
+pub(crate) use linked::{link_resources, prompt_entry, resource_entry};
 pub(crate) use reply::Reply;
 pub(crate) use subscriptions_listen::closing_result;
 
@@ -231,26 +233,16 @@ pub(crate) async fn route(
             let tools = server.tools.load();
             list::list(&request, params, "tools/list", "tools", &tools)
         }
-        "resources/list" => {
-            let resources = server.resources.load();
-            let catalog = &resources.resources;
-            list::list(&request, params, "resources/list", "resources", catalog)
-        }
-        "resources/templates/list" => {
-            let resources = server.resources.load();
-            let templates = &resources.templates;
-            let method = "resources/templates/list";
-            list::list(&request, params, method, "resourceTemplates", templates)
-        }
-        "resources/read" => apart(resources_read::read_resource(&request, params)).await,
-        "resources/subscribe" => resources_read::subscribe(&request, params, true),
-        "resources/unsubscribe" => resources_read::subscribe(&request, params, false),
-        "prompts/list" => {
-            let prompts = server.prompts.load();
-            list::list(&request, params, "prompts/list", "prompts", &prompts)
-        }
-        "prompts/get" => apart(prompts_get::get_prompt(&request, params)).await,
-        "completion/complete" => apart(completion_complete::complete(&request, params)).await,
+        // Reached through `linked`, so that a program without resources or prompts does not
+        // carry their code.
+        "resources/list" => linked::resources_list(&request, params),
+        "resources/templates/list" => linked::resource_templates_list(&request, params),
+        "resources/read" => linked::read_resource(&request, params).await,
+        "resources/subscribe" => linked::subscribe(&request, params, true),
+        "resources/unsubscribe" => linked::subscribe(&request, params, false),
+        "prompts/list" => linked::prompts_list(&request, params),
+        "prompts/get" => linked::get_prompt(&request, params).await,
+        "completion/complete" => linked::complete(&request, params).await,
         "logging/setLevel" => set_level(session, id, params),
         #[cfg(feature = "tasks")]
         "tasks/get" if request.envelope().is_some() => tasks::get(&request, params).await,

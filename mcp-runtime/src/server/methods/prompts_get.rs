@@ -13,6 +13,13 @@ use crate::jsonrpc::{RpcError, compact_text};
 use crate::server::panic::Caught;
 use crate::suggest::did_you_mean;
 
+/// -32602 for a prompt named `name` that the server does not have; `suggestion` is
+/// [`did_you_mean`]'s.
+fn unknown_prompt(name: &str, suggestion: &str) -> RpcError {
+    RpcError::invalid_params(format!("Unknown prompt: `{name}`{suggestion}"))
+        .with_data(json!({ "prompt": name }))
+}
+
 /// `prompts/get`: renders the prompt with its arguments.
 pub(super) async fn get_prompt(
     request: &Request<'_>,
@@ -27,11 +34,10 @@ pub(super) async fn get_prompt(
     let input = input_required::begin(request, "prompts/get", &name, shared.as_ref(), answers)?;
     let prompts = request.server().prompts.load();
     let prompt = prompts.get(&name).cloned().ok_or_else(|| {
-        RpcError::invalid_params(format!(
-            "Unknown prompt: `{name}`{}",
-            did_you_mean(&name, prompts.iter().map(|p| p.name()))
-        ))
-        .with_data(json!({ "prompt": name }))
+        unknown_prompt(
+            &name,
+            &did_you_mean(&name, prompts.iter().map(|p| p.name())),
+        )
     })?;
     drop(prompts);
     let ctx = request
@@ -52,6 +58,17 @@ pub(super) async fn get_prompt(
             "prompt `{name}` failed unexpectedly: {panic}"
         ))),
     }
+}
+
+/// `prompts/get` of a server that has no prompt, whose program never made one (so
+/// [`get_prompt`] is not in its binary: `linked`): "Unknown prompt", as [`get_prompt`]
+/// answers a server with none, once the name is read. Params wrong in more than the name
+/// (an argument not a string, a retry's malformed answers) are told apart by
+/// [`get_prompt`] alone; both answers are -32602.
+pub(super) fn get_without_prompts(params: Option<&str>) -> Result<Vec<u8>, RpcError> {
+    let name: String = ParamsObject::of("prompts/get", params)?.required("name")?;
+    // No prompt to suggest: `did_you_mean` of none is "".
+    Err(unknown_prompt(&name, ""))
 }
 
 /// A prompt's arguments, each a string (server/prompts: "arguments": `{ [key: string]: string

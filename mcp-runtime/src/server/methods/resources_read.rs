@@ -22,15 +22,22 @@ fn not_found(uri: &str) -> RpcError {
         .with_data(json!({ "uri": uri }))
 }
 
+/// What a `resources/read` names, checked before any resource is looked up: the URI, and
+/// whether the params carry `_meta`.
+fn read_params(request: &Request<'_>, params: Option<&str>) -> Result<(String, bool), RpcError> {
+    let members = ParamsObject::of("resources/read", params)?;
+    let uri: String = members.required("uri")?;
+    request.server().check_uri(&uri)?;
+    let has_meta = members.present("_meta")?.is_some();
+    Ok((uri, has_meta))
+}
+
 /// `resources/read`: reads the resource, or the template that matches the URI.
 pub(super) async fn read_resource(
     request: &Request<'_>,
     params: Option<&str>,
 ) -> Result<Vec<u8>, RpcError> {
-    let members = ParamsObject::of("resources/read", params)?;
-    let uri: String = members.required("uri")?;
-    request.server().check_uri(&uri)?;
-    let has_meta = members.present("_meta")?.is_some();
+    let (uri, has_meta) = read_params(request, params)?;
     let (entry, variables) = request
         .server()
         .resources
@@ -69,6 +76,41 @@ pub(super) async fn read_resource(
     Ok(request.reply_cacheable_for(&ReadResourceResult { contents }, entry.details.cache))
 }
 
+/// `resources/read` of a server that has no resource, whose program never made one (so
+/// [`read_resource`] is not in its binary: `linked`): what that answers with none,
+/// "Resource not found" once the params are read.
+pub(super) fn read_without_resources(
+    request: &Request<'_>,
+    params: Option<&str>,
+) -> Result<Vec<u8>, RpcError> {
+    let (uri, _) = read_params(request, params)?;
+    Err(not_found(&uri))
+}
+
+/// The URI a `resources/subscribe` (`on`) or `resources/unsubscribe` names.
+fn subscribe_params(
+    request: &Request<'_>,
+    params: Option<&str>,
+    on: bool,
+) -> Result<String, RpcError> {
+    let method = if on {
+        "resources/subscribe"
+    } else {
+        "resources/unsubscribe"
+    };
+    let uri: String = ParamsObject::of(method, params)?.required("uri")?;
+    if on {
+        request.server().check_uri(&uri)?;
+    }
+    Ok(uri)
+}
+
+/// Records the subscription to `uri` (`on`) or its end, and answers.
+fn set_subscription(request: &Request<'_>, uri: String, on: bool) -> Result<Vec<u8>, RpcError> {
+    request.session.set_subscription(uri, on)?;
+    Ok(encode_result(&request.id, &json!({})))
+}
+
 /// `resources/subscribe` (`on`) and `resources/unsubscribe`. Hearing of a resource's changes
 /// needs the scopes reading it needs.
 pub(super) fn subscribe(
@@ -77,14 +119,8 @@ pub(super) fn subscribe(
     on: bool,
 ) -> Result<Vec<u8>, RpcError> {
     let server = request.server();
-    let method = if on {
-        "resources/subscribe"
-    } else {
-        "resources/unsubscribe"
-    };
-    let uri: String = ParamsObject::of(method, params)?.required("uri")?;
+    let uri = subscribe_params(request, params, on)?;
     if on {
-        server.check_uri(&uri)?;
         let Some((entry, _)) = server.resources.load().resolve(&uri) else {
             return Err(not_found(&uri));
         };
@@ -93,6 +129,19 @@ pub(super) fn subscribe(
             return Err(RpcError::new(crate::ErrorCode::InvalidRequest, why));
         }
     }
-    request.session.set_subscription(uri, on)?;
-    Ok(encode_result(&request.id, &json!({})))
+    set_subscription(request, uri, on)
+}
+
+/// [`subscribe`] of a server that has no resource (see [`read_without_resources`]): a
+/// subscription names no resource there, and its end is answered as ever.
+pub(super) fn subscribe_without_resources(
+    request: &Request<'_>,
+    params: Option<&str>,
+    on: bool,
+) -> Result<Vec<u8>, RpcError> {
+    let uri = subscribe_params(request, params, on)?;
+    if on {
+        return Err(not_found(&uri));
+    }
+    set_subscription(request, uri, on)
 }
