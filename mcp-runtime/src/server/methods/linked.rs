@@ -2,7 +2,7 @@
 //! prompt to a server links in.
 //!
 //! A server of tools alone is the common case, and its binary need not carry the code that
-//! reads resources, renders prompts and completes their arguments (about 100 KB of a release
+//! reads resources, renders prompts and completes their arguments (about 70 KB of a release
 //! build). [`route`](super::route) reaches that code only through the tables here, and only
 //! the functions that make a resource or a prompt for a server name the functions that fill
 //! them ([`link_resources`], [`link_prompts`]): the registration generated code submits
