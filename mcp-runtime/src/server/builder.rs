@@ -270,11 +270,8 @@ impl ServerBuilder {
     /// A malformed one (a URI without a scheme, a template that does not parse, an empty
     /// name) makes [`build`](Self::build) fail, saying why.
     pub fn dynamic_resource(mut self, resource: crate::DynamicResource) -> ServerBuilder {
-        match resource.into_entry() {
-            Ok(entry) => {
-                methods::link_resources();
-                self.resources.push(entry);
-            }
+        match methods::dynamic_resource_entry(resource) {
+            Ok(entry) => self.resources.push(entry),
             Err(error) => self.errors.push(error),
         }
         self

@@ -149,11 +149,10 @@ impl ServerHandle {
     /// Adds a resource or template built at run time. Fails if its URI is taken, or if it is
     /// malformed (saying why).
     pub fn add_dynamic_resource(&self, resource: crate::DynamicResource) -> Result<(), BuildError> {
-        self.add_resource_entry(resource.into_entry()?)
+        self.add_resource_entry(methods::dynamic_resource_entry(resource)?)
     }
 
     fn add_resource_entry(&self, entry: ResourceEntry) -> Result<(), BuildError> {
-        methods::link_resources();
         if self.core.resources.update(|r| r.with(entry).map(Some))? {
             self.resource_list_changed();
         }

@@ -4,12 +4,12 @@
 //! A server of tools alone is the common case, and its binary need not carry the code that
 //! reads resources, renders prompts and completes their arguments (about 70 KB of a release
 //! build). [`route`](super::route) reaches that code only through the tables here, and only
-//! the functions that make a resource or a prompt for a server name the functions that fill
-//! them ([`link_resources`], [`link_prompts`]): the registration generated code submits
+//! the three makers of an entry here fill them ([`resource_entry`], [`dynamic_resource_entry`],
+//! [`prompt_entry`]), which are all that the registration generated code submits
 //! (`Registration::resource`, `Registration::prompt`), `ServerBuilder::resource`,
-//! `dynamic_resource` and `prompt`, `ServerHandle::add_resource`, `add_dynamic_resource` and
-//! `add_prompt`. A program that uses none of them leaves that code unreferenced, and the
-//! linker drops it.
+//! `dynamic_resource` and `prompt`, and `ServerHandle::add_resource`, `add_dynamic_resource`
+//! and `add_prompt` make entries with. A program that uses none of them leaves that code
+//! unreferenced, and the linker drops it.
 //!
 //! Without its table a method answers as its code answers a server with none of that kind
 //! (which is what such a server has, every way to add one filling the table first): empty
@@ -23,10 +23,11 @@ use std::pin::Pin;
 use std::sync::OnceLock;
 
 use super::{Request, completion_complete, list, prompts_get, resources_read};
+use crate::error::BuildProblem;
 use crate::handler::Registration;
 use crate::jsonrpc::RpcError;
 use crate::prompt::{Prompt, PromptEntry, PromptKind};
-use crate::resource::{Resource, ResourceEntry, ResourceKind};
+use crate::resource::{DynamicResource, Resource, ResourceEntry, ResourceKind};
 
 /// What a method answers: the reply, or the error it is answered with.
 type Answered = Result<Vec<u8>, RpcError>;
@@ -59,8 +60,8 @@ static PROMPTS: OnceLock<PromptMethods> = OnceLock::new();
 /// `completion/complete`'s code, once a resource or a prompt has been made.
 static COMPLETE: OnceLock<Waits> = OnceLock::new();
 
-/// Links the resource methods in: called by everything that makes a resource for a server.
-pub(crate) fn link_resources() {
+/// Links the resource methods in: called by the makers of a resource's entry.
+fn link_resources() {
     RESOURCES.get_or_init(|| ResourceMethods {
         list: |request, params| {
             let resources = request.server().resources.load();
@@ -79,8 +80,8 @@ pub(crate) fn link_resources() {
     link_completion();
 }
 
-/// Links the prompt methods in: called by everything that makes a prompt for a server (all
-/// through [`prompt_entry`], there being no dynamic prompt).
+/// Links the prompt methods in: called by the maker of a prompt's entry (there is no dynamic
+/// prompt).
 fn link_prompts() {
     PROMPTS.get_or_init(|| PromptMethods {
         list: |request, params| {
@@ -101,6 +102,14 @@ fn link_completion() {
 pub(crate) fn resource_entry<R: Resource>() -> ResourceEntry {
     link_resources();
     ResourceEntry::of::<R>()
+}
+
+/// A [`DynamicResource`]'s entry (or why it is malformed), the resource methods linked in.
+pub(crate) fn dynamic_resource_entry(
+    resource: DynamicResource,
+) -> Result<ResourceEntry, BuildProblem> {
+    link_resources();
+    resource.into_entry()
 }
 
 /// A `#[mcp_prompt]`'s entry, its methods linked in.
@@ -194,19 +203,19 @@ mod tests {
     use crate::server::Session;
     use crate::{Implementation, Server};
 
-    /// A request to a server with neither resources nor prompts.
-    fn on_a_server_without_handlers<T>(answer: impl FnOnce(&Request<'_>) -> T) -> T {
+    /// A session of a server with neither resources nor prompts.
+    fn session_without_handlers() -> Arc<Session> {
         let server = Server::builder(Implementation::new("t", "0"))
             .build()
             .expect("an empty server builds");
-        let session = Session::new_in_order(Arc::clone(&server.core), Outbound::discard());
+        Session::new_in_order(Arc::clone(&server.core), Outbound::discard())
+    }
+
+    /// A request of `session`, of its own state.
+    fn request_of(session: &Arc<Session>) -> Request<'_> {
         let id = RequestId::from_number(7);
         let state = session.detached_state(id.clone());
-        answer(&Request {
-            id,
-            session: &session,
-            state,
-        })
+        Request { id, session, state }
     }
 
     /// The full code's answer and the answer without it are the same reply, or errors with
@@ -244,42 +253,42 @@ mod tests {
             r#"{"cursor":5}"#,
             "[1]",
         ];
-        on_a_server_without_handlers(|request| {
-            let server = request.server();
-            for text in cases {
-                let p = params(text);
-                let resources = server.resources.load();
-                let full = list::list(
-                    request,
-                    p,
-                    "resources/list",
-                    "resources",
-                    &resources.resources,
-                );
-                alike(
-                    text,
-                    full,
-                    list::empty(request, p, "resources/list", "resources"),
-                    true,
-                );
-                let (method, key) = ("resources/templates/list", "resourceTemplates");
-                let full = list::list(request, p, method, key, &resources.templates);
-                alike(text, full, list::empty(request, p, method, key), true);
-                let full = list::list(
-                    request,
-                    p,
-                    "prompts/list",
-                    "prompts",
-                    &server.prompts.load(),
-                );
-                alike(
-                    text,
-                    full,
-                    list::empty(request, p, "prompts/list", "prompts"),
-                    true,
-                );
-            }
-        });
+        let session = session_without_handlers();
+        let request = &request_of(&session);
+        let server = request.server();
+        for text in cases {
+            let p = params(text);
+            let resources = server.resources.load();
+            let full = list::list(
+                request,
+                p,
+                "resources/list",
+                "resources",
+                &resources.resources,
+            );
+            alike(
+                text,
+                full,
+                list::empty(request, p, "resources/list", "resources"),
+                true,
+            );
+            let (method, key) = ("resources/templates/list", "resourceTemplates");
+            let full = list::list(request, p, method, key, &resources.templates);
+            alike(text, full, list::empty(request, p, method, key), true);
+            let full = list::list(
+                request,
+                p,
+                "prompts/list",
+                "prompts",
+                &server.prompts.load(),
+            );
+            alike(
+                text,
+                full,
+                list::empty(request, p, "prompts/list", "prompts"),
+                true,
+            );
+        }
     }
 
     #[tokio::test]
@@ -296,18 +305,9 @@ mod tests {
             r#"{"uri":"file:///a.txt","_meta":5}"#,
             &long,
         ];
-        let server = Server::builder(Implementation::new("t", "0"))
-            .build()
-            .unwrap();
-        let session = Session::new_in_order(Arc::clone(&server.core), Outbound::discard());
+        let session = session_without_handlers();
         for text in cases {
-            let id = RequestId::from_number(1);
-            let state = session.detached_state(id.clone());
-            let request = Request {
-                id,
-                session: &session,
-                state,
-            };
+            let request = request_of(&session);
             let p = params(text);
             let full = resources_read::read_resource(&request, p).await;
             let without = resources_read::read_without_resources(&request, p);
@@ -345,22 +345,10 @@ mod tests {
         // Wrong in more ways than the name: the same code.
         let prompts_twice_wrong = [r#"{"name":"greet","arguments":{"who":1}}"#];
         let completions_twice_wrong = [r#"{"ref":{"type":"ref/prompt","name":"greet"}}"#];
-        let server = Server::builder(Implementation::new("t", "0"))
-            .build()
-            .unwrap();
-        let session = Session::new_in_order(Arc::clone(&server.core), Outbound::discard());
-        let request = || {
-            let id = RequestId::from_number(1);
-            let state = session.detached_state(id.clone());
-            Request {
-                id,
-                session: &session,
-                state,
-            }
-        };
+        let session = session_without_handlers();
         for (cases, same_words) in [(&prompts[..], true), (&prompts_twice_wrong[..], false)] {
             for text in cases {
-                let request = request();
+                let request = request_of(&session);
                 let full = prompts_get::get_prompt(&request, params(text)).await;
                 alike(
                     text,
@@ -375,7 +363,7 @@ mod tests {
             (&completions_twice_wrong[..], false),
         ] {
             for text in cases {
-                let request = request();
+                let request = request_of(&session);
                 let full = completion_complete::complete(&request, params(text)).await;
                 let without = completion_complete::complete_without_handlers(params(text));
                 alike(text, full, without, same_words);

@@ -32,7 +32,7 @@ use serde_json::json;
 
 #[cfg(feature = "http")]
 pub(crate) use completion_complete::{Reference, completing};
-pub(crate) use linked::{link_resources, prompt_entry, resource_entry};
+pub(crate) use linked::{dynamic_resource_entry, prompt_entry, resource_entry};
 pub(crate) use reply::Reply;
 pub(crate) use subscriptions_listen::closing_result;
 
