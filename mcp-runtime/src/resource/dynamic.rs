@@ -146,6 +146,7 @@ impl DynamicResource {
     }
 
     pub(crate) fn into_entry(self) -> Result<ResourceEntry, BuildProblem> {
+        super::registry::link_catalog();
         let problem = |problem: String| BuildProblem::InvalidDefinition {
             kind: "resource",
             name: self.definition.uri.to_string(),

@@ -1,6 +1,12 @@
 //! The resources and templates a server exposes.
+//!
+//! Building a catalog of resources and resolving a URI against its templates is reached
+//! through [`CATALOG_CODE`], which only the makers of a resource's entry fill
+//! ([`ResourceEntry::of`], `DynamicResource::into_entry`): a server of tools alone, the
+//! common case, has an empty catalog and no entry to make, and its binary need not carry
+//! the template parser and matcher (about 15 KB of a release build).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::{Resource, UriTemplate};
 use crate::args::{ArgumentSpecs, StringArgs};
@@ -58,8 +64,29 @@ impl Kind for ResourceKind {
     }
 }
 
+/// A resource found for a URI, with the values of its template's variables.
+type Resolved = (Arc<ResourceEntry>, StringArgs);
+
+/// The code of a catalog that holds resources, linked in by the makers of a resource's entry.
+struct CatalogCode {
+    from_shared: fn(Vec<Arc<ResourceEntry>>) -> Result<ResourceCatalog, BuildError>,
+    resolve: fn(&ResourceCatalog, &str) -> Option<Resolved>,
+}
+
+static CATALOG_CODE: OnceLock<CatalogCode> = OnceLock::new();
+
+/// Links the code of a catalog with resources in: called by every maker of a resource's
+/// entry, so a catalog holding one finds it linked.
+pub(crate) fn link_catalog() {
+    CATALOG_CODE.get_or_init(|| CatalogCode {
+        from_shared: ResourceCatalog::build,
+        resolve: ResourceCatalog::find,
+    });
+}
+
 impl ResourceEntry {
     pub(crate) fn of<R: Resource>() -> ResourceEntry {
+        link_catalog();
         let mut specs = ArgumentSpecs::new();
         let definition = R::definition(&mut specs);
         let needs_state = std::mem::take(&mut specs.requirements.states);
@@ -102,7 +129,19 @@ impl ResourceCatalog {
         ResourceCatalog::from_shared(entries.into_iter().map(Arc::new).collect())
     }
 
+    /// The catalog of `entries`: empty without any (and then without linking the code that
+    /// builds one), else as [`build`](Self::build) makes it.
     fn from_shared(entries: Vec<Arc<ResourceEntry>>) -> Result<ResourceCatalog, BuildError> {
+        if entries.is_empty() {
+            return Ok(ResourceCatalog::default());
+        }
+        let code = CATALOG_CODE
+            .get()
+            .expect("every maker of a resource's entry links the catalog's code");
+        (code.from_shared)(entries)
+    }
+
+    fn build(entries: Vec<Arc<ResourceEntry>>) -> Result<ResourceCatalog, BuildError> {
         let (templates, resources): (Vec<_>, Vec<_>) =
             entries.into_iter().partition(|e| e.definition.is_template);
         let mut problems = Vec::new();
@@ -178,7 +217,12 @@ impl ResourceCatalog {
 
     /// The resource for `uri`: an exact static match, else the most specific template that
     /// matches, with its variable values.
-    pub(crate) fn resolve(&self, uri: &str) -> Option<(Arc<ResourceEntry>, StringArgs)> {
+    pub(crate) fn resolve(&self, uri: &str) -> Option<Resolved> {
+        // A catalog with an entry finds the code linked; without one, nothing resolves.
+        (CATALOG_CODE.get()?.resolve)(self, uri)
+    }
+
+    fn find(&self, uri: &str) -> Option<Resolved> {
         if let Some(entry) = self.resources.get(uri) {
             return Some((Arc::clone(entry), StringArgs::default()));
         }
