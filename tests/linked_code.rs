@@ -1,7 +1,8 @@
 //! What a server's binary carries: the code that reads resources, renders prompts and
 //! completes their arguments only when the program makes a resource or a prompt (the
-//! runtime's `server/methods/linked.rs`). Checked on the example binaries, by a text that only
-//! that code holds, as the linker left them.
+//! runtime's `server/methods/linked.rs`), and the code that seals `requestState` only when a
+//! handler can ask the client (`sealed_state/linked.rs`). Checked on the example binaries, by
+//! a text that only that code holds, as the linker left them.
 
 #[path = "common/examples.rs"]
 mod examples;
@@ -14,6 +15,11 @@ const READS_RESOURCES: &str = "reading `";
 const RENDERS_PROMPTS: &str = "a prompt's arguments are all strings";
 /// A text only `completion/complete`'s code holds.
 const COMPLETES: &str = "No argument named `";
+/// A text only the URI template parser holds, which a catalog of resources links in
+/// (`resource/registry.rs`).
+const PARSES_TEMPLATES: &str = " is reserved by RFC 6570 and not supported";
+/// A text only the sealing code holds (a key's id is made with the cipher).
+const SEALS: &str = "XChaCha20-Poly1305 encrypts four bytes";
 
 /// Whether the example's read-only data (its `.rodata`, where a string literal the code uses
 /// lies) holds `text`.
@@ -55,7 +61,12 @@ fn rodata(elf: &[u8]) -> &[u8] {
 #[test]
 fn a_server_of_tools_alone_carries_no_resource_or_prompt_code() {
     for binary in ["shapes", "printing"] {
-        for text in [READS_RESOURCES, RENDERS_PROMPTS, COMPLETES] {
+        for text in [
+            READS_RESOURCES,
+            RENDERS_PROMPTS,
+            COMPLETES,
+            PARSES_TEMPLATES,
+        ] {
             assert!(!carries(binary, text), "{binary} carries {text:?}");
         }
     }
@@ -67,9 +78,23 @@ fn a_server_of_tools_alone_carries_no_resource_or_prompt_code() {
 #[test]
 fn a_server_carries_the_code_of_the_kinds_it_has() {
     assert!(carries("files", READS_RESOURCES));
+    assert!(carries("files", PARSES_TEMPLATES));
     assert!(carries("files", COMPLETES));
     assert!(!carries("files", RENDERS_PROMPTS));
     for text in [READS_RESOURCES, RENDERS_PROMPTS, COMPLETES] {
         assert!(carries("gifts", text), "gifts lacks {text:?}");
+    }
+}
+
+/// `shapes` and `printing` have tools alone, none taking a `Context`: nothing can ask the
+/// client, so nothing is sealed. A handler taking a `Context` (`companion`'s
+/// `confirm_action`), and any resource (`files`) or prompt, carries the sealing code.
+#[test]
+fn only_a_server_whose_handlers_can_ask_carries_the_sealing_code() {
+    for binary in ["shapes", "printing"] {
+        assert!(!carries(binary, SEALS), "{binary} carries the sealing code");
+    }
+    for binary in ["companion", "files", "gifts", "everything"] {
+        assert!(carries(binary, SEALS), "{binary} lacks the sealing code");
     }
 }

@@ -1191,23 +1191,35 @@ fn stateless(id: u32, method: &str, mut params: Value, capabilities: Value) -> S
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
 }
 
+/// The client capabilities of a client that answers elicitations.
+fn elicitation() -> Value {
+    json!({"elicitation": {}})
+}
+
+/// The params of a call of `companion`'s `confirm_action`, which asks the client.
+fn confirm_action() -> Value {
+    json!({"name": "confirm_action", "arguments": {"action": "water the plants"}})
+}
+
+/// A `companion` process and its input-required result to a 2026-07-28 `confirm_action`,
+/// whose `requestState` its random key sealed.
+fn asked_by_a_companion() -> (Running, Value) {
+    let mut sealer = Running::start("companion", &[]);
+    sealer.send(&stateless(1, "tools/call", confirm_action(), elicitation()));
+    let first = sealer.next();
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    assert!(first["result"]["requestState"].is_string(), "{first}");
+    (sealer, first)
+}
+
 /// Two companion processes hold different random keys: a `requestState` one sealed is refused
 /// by the other with -32602, and the other says on stderr why such refusals happen (instances
 /// that serve one client must share their keys), which the client's error alone does not
 /// tell an operator.
 #[test]
 fn a_state_sealed_by_another_process_is_refused_and_said_on_stderr() {
-    let elicitation = json!({"elicitation": {}});
-    let confirm = json!({"name": "confirm_action", "arguments": {"action": "water the plants"}});
-    let mut sealer = Running::start("companion", &[]);
-    sealer.send(&stateless(
-        1,
-        "tools/call",
-        confirm.clone(),
-        elicitation.clone(),
-    ));
-    let first = sealer.next();
-    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let (elicitation, confirm) = (elicitation(), confirm_action());
+    let (sealer, first) = asked_by_a_companion();
     let key = first["result"]["inputRequests"]
         .as_object()
         .unwrap()
@@ -1231,6 +1243,51 @@ fn a_state_sealed_by_another_process_is_refused_and_said_on_stderr() {
     );
     let (_, _, success) = sealer.finish();
     assert!(success);
+}
+
+/// A server none of whose handlers can ask the client (`printing`: tools alone, none taking a
+/// `Context`) is built without the sealing code (`tests/linked_code.rs`) and answers every
+/// `requestState` as a server with it answers a state it did not seal (basic/patterns/mrtr:
+/// the server validates the state it receives): -32602 with the same words and reason, for a
+/// state another process sealed and for one malformed. `--state-keys` given to it
+/// is said on stderr to be unread (there is nothing to seal), and does not stop it.
+#[test]
+fn a_server_that_cannot_ask_refuses_request_states_as_one_that_can() {
+    let (elicitation, confirm) = (elicitation(), confirm_action());
+    let (sealer, first) = asked_by_a_companion();
+    let sealed = first["result"]["requestState"].clone();
+    let (_, _, success) = sealer.finish();
+    assert!(success);
+    let states = [sealed, json!("v1.not-a-state")];
+    let refusals = |name: &str, args: &[&str], call: &Value| {
+        let mut server = Running::start_with(name, args, &[]);
+        for (id, state) in (1..).zip(&states) {
+            let mut retry = call.clone();
+            retry["requestState"] = state.clone();
+            server.send(&stateless(id, "tools/call", retry, elicitation.clone()));
+        }
+        let mut replies: Vec<Value> = states.iter().map(|_| server.next()).collect();
+        replies.sort_by_key(|reply| reply["id"].as_u64());
+        let (_, stderr, success) = server.finish();
+        assert!(success, "{stderr}");
+        let errors: Vec<Value> = replies.iter().map(|reply| reply["error"].clone()).collect();
+        (errors, stderr)
+    };
+    let (can_ask, _) = refusals("companion", &[], &confirm);
+    let shout = json!({"name": "shout", "arguments": {"text": "hello"}});
+    let unread = "/nonexistent/state-keys";
+    let (cannot_ask, stderr) = refusals("printing", &["--state-keys", unread], &shout);
+    assert_eq!(cannot_ask, can_ask);
+    for (error, reason) in can_ask.iter().zip(["unknown_key", "malformed"]) {
+        assert_eq!(error["code"], -32602, "{error}");
+        assert_eq!(error["data"]["detail"], reason, "{error}");
+    }
+    assert!(
+        stderr.contains(&format!(
+            "`--state-keys {unread}` is not read: no handler of this server can ask the client"
+        )),
+        "{stderr}"
+    );
 }
 
 /// One companion process serves both eras (basic/versioning "Backward Compatibility"):

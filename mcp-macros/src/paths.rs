@@ -124,6 +124,7 @@ pub(crate) enum Std {
     /// The macro `vec!`.
     VecMacro,
     Duration,
+    Bool,
 }
 
 /// The path of a standard item.
@@ -141,6 +142,7 @@ pub(crate) fn std(item: Std) -> TokenStream {
         Std::Unreachable => quote!(::core::unreachable),
         Std::VecMacro => quote!(::std::vec),
         Std::Duration => quote!(::core::time::Duration),
+        Std::Bool => quote!(::core::primitive::bool),
     }
 }
 

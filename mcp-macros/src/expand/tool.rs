@@ -45,8 +45,15 @@ pub(crate) fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     super::handler(&function, &handler, &kind, body, errors, &paths)
 }
 
-/// `NAME`, and `TASK_SUPPORT` when the attribute says the calls may run as tasks.
+/// `NAME`, `TASK_SUPPORT` when the attribute says the calls may run as tasks, and
+/// `DECLARES_SUPPLIED_VALUES`: the definition describes every parameter, so each value the
+/// runtime supplies declares itself (a tool taking no `Context` is known not to ask).
 fn constants(attr: &ToolAttr, name: &str, paths: &Paths) -> TokenStream {
+    let bool_type = paths::std(Std::Bool);
+    let name_and_declared = quote! {
+        const NAME: &'static str = #name;
+        const DECLARES_SUPPLIED_VALUES: #bool_type = true;
+    };
     let variant = match attr
         .task_support
         .as_ref()
@@ -55,12 +62,12 @@ fn constants(attr: &ToolAttr, name: &str, paths: &Paths) -> TokenStream {
     {
         Some("optional") => "Optional",
         Some("required") => "Required",
-        _ => return quote!(const NAME: &'static str = #name;),
+        _ => return name_and_declared,
     };
     let support = paths.runtime(Runtime::TaskSupport);
     let variant = syn::Ident::new(variant, proc_macro2::Span::call_site());
     quote! {
-        const NAME: &'static str = #name;
+        #name_and_declared
         const TASK_SUPPORT: #support = #support::#variant;
     }
 }

@@ -147,6 +147,8 @@ impl InputRound {
                 }
             }
         }
+        // The question ends in a sealed state: its code is needed from now on.
+        crate::sealed_state::link_sealing();
         let question = json!({ "method": method, "params": params });
         self.asked
             .lock()

@@ -21,6 +21,14 @@ impl Requirements {
     pub fn state<T: 'static>(&mut self) {
         self.states.push(StateNeed::of::<T>());
     }
+
+    /// The handler may ask the client (`Context::elicit`, `Context::sample`,
+    /// `Context::list_roots`): the server then carries what seals the `requestState` of the
+    /// stateless revision's input-required results, and opens it when a retry brings it
+    /// back. A server none of whose handlers can ask leaves that code out of its binary.
+    pub fn may_ask_client(&mut self) {
+        crate::sealed_state::link_sealing();
+    }
 }
 
 /// Marker: the parameter is decoded from the request's arguments.
@@ -45,12 +53,22 @@ pub trait FromContext: Sized {
 
     /// Records, when a server is built, what the value will need (the state it reads), so a
     /// missing piece is reported at start-up rather than on the first call.
-    fn declare(_requirements: &mut Requirements) {}
+    ///
+    /// By default the value is taken to keep the request's [`Context`], and so to ask the
+    /// client ([`Requirements::may_ask_client`]). A type that overrides this and keeps the
+    /// `Context` says so too: `<Context as FromContext>::declare(requirements)`.
+    fn declare(requirements: &mut Requirements) {
+        requirements.may_ask_client();
+    }
 }
 
 impl FromContext for Context {
     fn from_context(ctx: &Context) -> Result<Self, String> {
         Ok(ctx.clone())
+    }
+
+    fn declare(requirements: &mut Requirements) {
+        requirements.may_ask_client();
     }
 }
 
@@ -70,6 +88,9 @@ impl<T: Shareable> FromContext for State<T> {
 }
 
 impl FromContext for Caller {
+    /// A caller asks nothing and reads no state.
+    fn declare(_requirements: &mut Requirements) {}
+
     fn from_context(ctx: &Context) -> Result<Self, String> {
         match ctx.authentication() {
             Authentication::Caller(caller) => Ok(caller.clone()),
@@ -88,6 +109,9 @@ impl FromContext for Caller {
 }
 
 impl FromContext for Option<Caller> {
+    /// A caller asks nothing and reads no state.
+    fn declare(_requirements: &mut Requirements) {}
+
     fn from_context(ctx: &Context) -> Result<Self, String> {
         match ctx.authentication() {
             Authentication::Caller(caller) => Ok(Some(caller.clone())),

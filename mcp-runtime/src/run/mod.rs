@@ -7,7 +7,7 @@ mod command_line;
 use command_line::{CommandLine, Launch};
 
 use crate::error::Error;
-use crate::sealed_state::StateKeys;
+use crate::sealed_state::{StateKeys, watch_file_if_sealing};
 use crate::server::{Server, ServerBuilder};
 #[cfg(feature = "http")]
 use crate::transport::http::{HostPolicy, HttpOptions};
@@ -23,7 +23,8 @@ impl ServerBuilder {
     /// Three options run it as one instance of several behind a load balancer:
     /// `--redis URL` (`ServerBuilder::redis`, with the `redis` feature), `--state-keys FILE`
     /// ([`state_keys`](Self::state_keys) with [`StateKeys::watch_file`], the grace being
-    /// [`StateKeys::DEFAULT_LIFETIME`]) and `--allow-host HOST:PORT` (repeatable, with
+    /// [`StateKeys::DEFAULT_LIFETIME`]; not read, a line on stderr saying so, when no handler
+    /// can ask the client, see [`Requirements::may_ask_client`](crate::Requirements::may_ask_client)) and `--allow-host HOST:PORT` (repeatable, with
     /// `--http`: `HostPolicy::allow` on the local policy; since every connection then comes
     /// from the balancer's address, the cap per peer address is lifted to the cap of all
     /// connections). Options given on the command line replace what the builder was told.
@@ -112,9 +113,18 @@ impl ServerBuilder {
             }
         };
         if let Some(path) = &launch.state_keys {
-            let keys = StateKeys::watch_file(path, StateKeys::DEFAULT_LIFETIME)
-                .map_err(|e| Error::Usage(format!("`--state-keys {}`: {e}", path.display())))?;
-            self = self.state_keys(keys);
+            match watch_file_if_sealing(path, StateKeys::DEFAULT_LIFETIME) {
+                Some(keys) => {
+                    let keys = keys.map_err(|e| {
+                        Error::Usage(format!("`--state-keys {}`: {e}", path.display()))
+                    })?;
+                    self = self.state_keys(keys);
+                }
+                None => crate::stderr::line(format_args!(
+                    "mcp: `--state-keys {}` is not read: no handler of this server can ask the client, so it seals no requestState",
+                    path.display()
+                )),
+            }
         }
         #[cfg(feature = "redis")]
         if let Some(url) = &launch.redis {

@@ -11,6 +11,7 @@ use super::clock::unix_ms;
 use super::error::{KeySource, SealError, StateKeysError, StateRefusal};
 use super::format::{self, Sealed};
 use super::key_file;
+use super::linked::{link_sealing, sealing};
 use super::ring::Ring;
 use super::rotation::WatchedFile;
 
@@ -124,6 +125,7 @@ impl StateKeys {
             .enumerate()
             .map(|(index, key)| (index + 1, key));
         let secrets = key_file::distinct(numbered, &KeySource::List)?;
+        link_sealing();
         Ok(StateKeys::fixed(&secrets))
     }
 
@@ -148,6 +150,7 @@ impl StateKeys {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_file(path: impl AsRef<Path>) -> Result<StateKeys, StateKeysError> {
+        link_sealing();
         Ok(StateKeys::fixed(&key_file::read_file(path.as_ref())?))
     }
 
@@ -168,6 +171,7 @@ impl StateKeys {
     /// # let _ = keys;
     /// ```
     pub fn from_env(var: &str) -> Result<StateKeys, StateKeysError> {
+        link_sealing();
         Ok(StateKeys::fixed(&key_file::read_env(var)?))
     }
 
@@ -201,6 +205,7 @@ impl StateKeys {
         path: impl AsRef<Path>,
         grace: Duration,
     ) -> Result<StateKeys, StateKeysError> {
+        link_sealing();
         let watched = WatchedFile::open(path.as_ref(), grace)?;
         Ok(StateKeys {
             keys: Arc::new(Keys::Watched(watched)),
@@ -257,13 +262,21 @@ impl StateKeys {
             });
         }
         let expires = now.checked_add(lifetime).map_or(u64::MAX, unix_ms);
+        // There is a state to seal only once a handler asked, and asking links the code.
+        let code = sealing().expect("a handler's question links sealing before it is recorded");
+        Ok((code.seal)(self, binding, payload, expires, now))
+    }
+
+    /// [`seal`](Self::seal)'s sealing, once linked.
+    pub(super) fn seal_linked(
+        &self,
+        binding: &Binding<'_>,
+        payload: &[u8],
+        expires: u64,
+        now: SystemTime,
+    ) -> String {
         let ring = self.ring(now);
-        Ok(format::seal(
-            ring.current(),
-            &binding.encoded(),
-            expires,
-            payload,
-        ))
+        format::seal(ring.current(), &binding.encoded(), expires, payload)
     }
 
     /// The payload of a state sealed by these keys (or by any instance sharing them) for the
@@ -281,6 +294,20 @@ impl StateKeys {
             });
         }
         let parsed = Sealed::parse(sealed)?;
+        match sealing() {
+            Some(code) => (code.open)(self, binding, &parsed, now),
+            // Only random keys, which have sealed nothing (see `linked`).
+            None => Err(StateRefusal::UnknownKey),
+        }
+    }
+
+    /// [`open`](Self::open) of a state of the sealed form, once linked.
+    pub(super) fn open_linked(
+        &self,
+        binding: &Binding<'_>,
+        parsed: &Sealed<'_>,
+        now: SystemTime,
+    ) -> Result<Vec<u8>, StateRefusal> {
         let ring = self.ring(now);
         let mut keys = ring.openers(parsed.key_id, now).peekable();
         if keys.peek().is_none() {

@@ -72,4 +72,12 @@ pub trait Tool: 'static {
     /// of [`call`](Tool::call) (which must do the same). `#[mcp_tool]` gives it for every
     /// function that is not `async`; `None`, the default, for a tool that may wait.
     const CALL_AT_ONCE: Option<fn(Context, Arguments) -> CallToolResult> = None;
+
+    /// Whether [`definition`](Tool::definition) declares every value a call takes from the
+    /// request's context, each through its `FromContext::declare` (so a tool that takes no
+    /// `Context` is known not to ask the client). `#[mcp_tool]` says so; a tool written by
+    /// hand keeps the default, `false`: its `call` holds the `Context`, so it is taken to
+    /// ask ([`Requirements::may_ask_client`](crate::Requirements::may_ask_client)).
+    #[doc(hidden)]
+    const DECLARES_SUPPLIED_VALUES: bool = false;
 }

@@ -141,6 +141,10 @@ impl Kind for ToolKind {
 
 impl ToolEntry {
     pub(crate) fn of<T: Tool>() -> ToolEntry {
+        if !T::DECLARES_SUPPLIED_VALUES {
+            // Its `call` holds the `Context`, and nothing says it does not ask.
+            crate::sealed_state::link_sealing();
+        }
         // A constant: the call's future, never used by a tool that runs at once, is then not
         // even compiled into the binary for it.
         let call = match T::CALL_AT_ONCE {
@@ -202,6 +206,8 @@ impl ToolEntry {
         task_support: TaskSupport,
         call: impl Fn(Context, Arguments) -> BoxFuture<CallToolResult> + Send + Sync + 'static,
     ) -> ToolEntry {
+        // Its `call` takes the `Context`, and may ask the client.
+        crate::sealed_state::link_sealing();
         let (mirrored, header_problem) = split(mirrored_arguments(&definition.input_schema));
         let details = ToolDetails {
             mirrored,

@@ -78,6 +78,8 @@ fn link_resources() {
         subscribe: resources_read::subscribe,
     });
     link_completion();
+    // A resource's read takes the `Context`, and may ask the client.
+    crate::sealed_state::link_sealing();
 }
 
 /// Links the prompt methods in: called by the maker of a prompt's entry (there is no dynamic
@@ -91,6 +93,8 @@ fn link_prompts() {
         get: |request, params| Box::pin(prompts_get::get_prompt(request, params)),
     });
     link_completion();
+    // A prompt's rendering takes the `Context`, and may ask the client.
+    crate::sealed_state::link_sealing();
 }
 
 fn link_completion() {
