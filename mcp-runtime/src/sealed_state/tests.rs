@@ -374,7 +374,8 @@ fn a_state_sealed_with_a_key_this_server_does_not_hold_is_refused_as_unknown() {
     let refusal = ours.open(&binding(&args), &sealed, t0()).unwrap_err();
     assert_eq!(refusal, StateRefusal::UnknownKey);
     assert_eq!(refusal.reason(), "unknown_key");
-    // Another process's random key, too.
+    // Another process's random key, too (sealing linked in as a handler that asks links it).
+    super::link_sealing();
     let sealed = StateKeys::random()
         .seal(&binding(&args), b"p", LIFETIME, t0())
         .unwrap();
@@ -389,6 +390,8 @@ fn a_state_sealed_with_a_key_this_server_does_not_hold_is_refused_as_unknown() {
 #[test]
 fn random_keys_are_drawn_once_for_every_clone() {
     let args = json!({"q": 1});
+    // Random keys seal once something that asks has linked sealing in.
+    super::link_sealing();
     let keys = StateKeys::random();
     let clone = keys.clone();
     let sealed = keys.seal(&binding(&args), b"p", LIFETIME, t0()).unwrap();
