@@ -159,6 +159,7 @@ pub fn print(files: &[String]) -> Result<(), String> {
     }
     let results = Results { values };
     print_targets(&results);
+    print_fixed_layout(&results);
     print_ratios(&results);
     for mode in ["pinned", "unpinned"] {
         print_medians(&results, mode);
@@ -321,6 +322,26 @@ fn print_targets(results: &Results) {
     }
     println!();
 }
+
+/// Peak RSS in one fixed address layout (`bench/run`'s `fixed-layout` mode): where the kernel
+/// places a binary's pages moves their resident share by tens of KiB from one start to the
+/// next, and with the layout fixed one run reads what every run reads, so a change of a few
+/// KiB shows side by side. Beside the target, not instead of it.
+fn print_fixed_layout(results: &Results) {
+    let (Some(ours), Some(floor)) = (
+        results.median("ours", FIXED_LAYOUT, "rss_kib"),
+        results.median("floor", FIXED_LAYOUT, "rss_kib"),
+    ) else {
+        return;
+    };
+    println!(
+        "Peak RSS in one fixed address layout (`setarch -R`, pinned): ours {ours:.0} KiB, the floor {floor:.0} KiB, {:.2}x.\n",
+        ours / floor
+    );
+}
+
+/// The mode of the runs made with address randomization off.
+const FIXED_LAYOUT: &str = "fixed-layout";
 
 fn print_ratios(results: &Results) {
     for mode in ["pinned", "unpinned"] {
