@@ -323,10 +323,10 @@ fn print_targets(results: &Results) {
     println!();
 }
 
-/// Peak RSS in one fixed address layout (`bench/run`'s `fixed-layout` mode): where the kernel
-/// places a binary's pages moves their resident share by tens of KiB from one start to the
-/// next, and with the layout fixed one run reads what every run reads, so a change of a few
-/// KiB shows side by side. Beside the target, not instead of it.
+/// Peak RSS in one fixed address layout, the binary read afresh (`bench/run`'s `fixed-layout`
+/// mode): where the kernel places a binary's pages, and in what blocks the page cache holds
+/// them, move their resident share by tens of KiB from one start to the next; with both fixed
+/// one binary reads the same figure every run. Beside the target, not instead of it.
 fn print_fixed_layout(results: &Results) {
     let (Some(ours), Some(floor)) = (
         results.median("ours", FIXED_LAYOUT, "rss_kib"),
@@ -335,7 +335,7 @@ fn print_fixed_layout(results: &Results) {
         return;
     };
     println!(
-        "Peak RSS in one fixed address layout (`setarch -R`, pinned): ours {ours:.0} KiB, the floor {floor:.0} KiB, {:.2}x.\n",
+        "Peak RSS in one fixed address layout, each binary read afresh from its file (`setarch -R`, pinned): ours {ours:.0} KiB, the floor {floor:.0} KiB, {:.2}x.\n",
         ours / floor
     );
 }
