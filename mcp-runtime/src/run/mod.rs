@@ -24,7 +24,9 @@ impl ServerBuilder {
     /// `--redis URL` (`ServerBuilder::redis`, with the `redis` feature), `--state-keys FILE`
     /// ([`state_keys`](Self::state_keys) with [`StateKeys::watch_file`], the grace being
     /// [`StateKeys::DEFAULT_LIFETIME`]; not read, a line on stderr saying so, when no handler
-    /// can ask the client, see [`Requirements::may_ask_client`](crate::Requirements::may_ask_client)) and `--allow-host HOST:PORT` (repeatable, with
+    /// can ask the client, see
+    /// [`Requirements::may_ask_client`](crate::Requirements::may_ask_client)) and
+    /// `--allow-host HOST:PORT` (repeatable, with
     /// `--http`: `HostPolicy::allow` on the local policy; since every connection then comes
     /// from the balancer's address, the cap per peer address is lifted to the cap of all
     /// connections). Options given on the command line replace what the builder was told.
