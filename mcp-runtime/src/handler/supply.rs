@@ -62,13 +62,10 @@ pub trait FromContext: Sized {
     }
 }
 
+/// Declared by the default: the `Context` is what asks the client.
 impl FromContext for Context {
     fn from_context(ctx: &Context) -> Result<Self, String> {
         Ok(ctx.clone())
-    }
-
-    fn declare(requirements: &mut Requirements) {
-        requirements.may_ask_client();
     }
 }
 
