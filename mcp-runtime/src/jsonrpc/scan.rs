@@ -68,6 +68,15 @@ impl<'a> Name<'a> {
     }
 }
 
+/// A member's name, as [`Members::next_listed_name`] tells it.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Listed<'a> {
+    /// The name is the listed name at this index, written as it is.
+    At(usize),
+    /// Any other name, or a listed one written with an escape.
+    Other(Name<'a>),
+}
+
 /// One member of an object.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Member<'a> {
@@ -123,6 +132,42 @@ impl<'a> Members<'a> {
     /// The next member's name; `Ok(None)` past the last one. Its value is to be read next,
     /// by [`Members::value`] or [`Members::nested`].
     pub(crate) fn next_name(&mut self) -> Result<Option<Name<'a>>, Malformed> {
+        match self.next_open_quote()? {
+            Some(open) => self.name_at(open).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// [`Members::next_name`] for a reader that looks for the names `listed`: a name written
+    /// as one of them is told by its bytes alone, without its end being searched for first
+    /// (the long `_meta` keys of revision 2026-07-28 are most of a request's name bytes).
+    /// Every other name, a listed one written with escapes included, is
+    /// [`Listed::Other`], for the reader to decode and match as [`Members::next_name`]'s.
+    /// Each listed name must be one a JSON string holds as it is (no `"`, `\` or control
+    /// character).
+    pub(crate) fn next_listed_name(
+        &mut self,
+        listed: &[&str],
+    ) -> Result<Option<Listed<'a>>, Malformed> {
+        let Some(open) = self.next_open_quote()? else {
+            return Ok(None);
+        };
+        let bytes = self.text.as_bytes();
+        let contents = &bytes[open + 1..];
+        for (index, name) in listed.iter().enumerate() {
+            debug_assert!(name.bytes().all(|byte| PLAIN[usize::from(byte)]), "{name}");
+            // The quote that closes the name first: most other names fail there, unread.
+            if contents.get(name.len()) == Some(&b'"') && contents.starts_with(name.as_bytes()) {
+                self.at = value_start(bytes, open + 1 + name.len() + 1)?;
+                return Ok(Some(Listed::At(index)));
+            }
+        }
+        self.name_at(open).map(|name| Some(Listed::Other(name)))
+    }
+
+    /// Where the next member's name opens, past the `,` before it; `Ok(None)` past the last
+    /// member.
+    fn next_open_quote(&mut self) -> Result<Option<usize>, Malformed> {
         if self.done {
             return Ok(None);
         }
@@ -144,14 +189,20 @@ impl<'a> Members<'a> {
             }
             _ => return Err(Malformed),
         }
-        let (close, escaped) = string_end(bytes, at + 1)?;
+        Ok(Some(at))
+    }
+
+    /// The name whose opening quote is at `open`, read to its end and past the `:` after it.
+    fn name_at(&mut self, open: usize) -> Result<Name<'a>, Malformed> {
+        let bytes = self.text.as_bytes();
+        let (close, escaped) = string_end(bytes, open + 1)?;
         self.at = value_start(bytes, close + 1)?;
-        Ok(Some(Name {
+        Ok(Name {
             text: self.text,
-            open: at,
+            open,
             close,
             escaped,
-        }))
+        })
     }
 
     /// The value of the member just named, skipped: its JSON text, checked.
@@ -648,6 +699,70 @@ mod tests {
             agree(&value);
             let unbalanced = format!("{}{}", "[{\"a\":".repeat(depth), "1]}".repeat(depth));
             agree(&unbalanced);
+        }
+    }
+
+    #[test]
+    fn listed_names_are_told_as_next_name_reads_them() {
+        let listed = ["ab", "abc", "x.y/z"];
+        // What `next_listed_name` makes of each name of `text`, and where the scan goes on.
+        let tell = |text: &'static str| {
+            let mut members = Members::of(text).unwrap();
+            let mut told = Vec::new();
+            while let Some(name) = members.next_listed_name(&listed).unwrap() {
+                let value = members.value().unwrap();
+                told.push(match name {
+                    Listed::At(index) => (listed[index].to_owned(), true, value),
+                    Listed::Other(name) => (name.decoded().unwrap().into_owned(), false, value),
+                });
+            }
+            assert!(only_space(&text[members.end()..]), "{text}");
+            told
+        };
+        let text = r#"{"abc" : 1,"ab":[2], "abcd":3,"a":4,"x.y/z":"5","\u0061b":6,"ab\"":7,"":8}"#;
+        assert_eq!(
+            tell(text),
+            [
+                ("abc".to_owned(), true, "1"),
+                ("ab".to_owned(), true, "[2]"),
+                ("abcd".to_owned(), false, "3"),
+                ("a".to_owned(), false, "4"),
+                ("x.y/z".to_owned(), true, "\"5\""),
+                // Listed, but written with an escape: for the reader to decode.
+                ("ab".to_owned(), false, "6"),
+                ("ab\"".to_owned(), false, "7"),
+                (String::new(), false, "8"),
+            ]
+        );
+        // The same names, members and values as `next_name` gives.
+        let mut members = Members::of(text).unwrap();
+        let mut names = Vec::new();
+        while let Some(member) = members.next().unwrap() {
+            names.push((member.name.decoded().unwrap().into_owned(), member.value));
+        }
+        let told: Vec<_> = tell(text)
+            .into_iter()
+            .map(|(name, _, value)| (name, value))
+            .collect();
+        assert_eq!(told, names);
+        // Malformed text is malformed either way, a listed name's included.
+        for text in [
+            r#"{"ab" 1}"#,
+            r#"{"ab":}"#,
+            r#"{"ab""#,
+            r#"{"ab"#,
+            "{\"ab\n\":1}",
+            r#"{"ab":1 "abc":2}"#,
+        ] {
+            let mut members = Members::of(text).unwrap();
+            let listed_read = std::iter::from_fn(|| match members.next_listed_name(&listed) {
+                Ok(Some(_)) => Some(members.value().map(|_| ())),
+                Ok(None) => None,
+                Err(error) => Some(Err(error)),
+            })
+            .any(|read| read.is_err());
+            assert!(listed_read, "{text}");
+            assert!(!is_object(text), "{text}");
         }
     }
 

@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 
 use super::lifecycle::WireClientInfo;
 use super::{ClientInfo, LoggingLevel, Revision};
-use crate::jsonrpc::scan::{Members, decoded};
+use crate::jsonrpc::scan::{Listed, Members, decoded};
 use crate::jsonrpc::{ErrorCode, RpcError};
 
 /// `_meta` key: the revision the request is served under.
@@ -30,6 +30,9 @@ pub(crate) const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 /// `_meta` key: the least severe log level the client wants for this request (optional; no
 /// log messages at all without it).
 pub(crate) const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+/// `_meta` key: the token the client wants progress notifications of this request tagged with
+/// (optional; in every revision).
+const PROGRESS_TOKEN: &str = "progressToken";
 /// Result `_meta` key: the server's name and version.
 pub(crate) const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// Notification `_meta` key: the `subscriptions/listen` request a notification belongs to.
@@ -70,27 +73,48 @@ impl<'a> Claim<'a> {
     /// for no character (a lone surrogate) names none of the fields, and is passed over as
     /// any other member is.
     pub(crate) fn scan(meta: &mut Members<'a>) -> Option<Claim<'a>> {
-        let mut claim = Claim::default();
-        while let Some(name) = meta.next_name().ok()? {
-            let (slot, key) = match name.decoded().as_deref() {
-                Some(PROTOCOL_VERSION) => (&mut claim.protocol_version, PROTOCOL_VERSION),
-                Some(CLIENT_CAPABILITIES) => (&mut claim.client_capabilities, CLIENT_CAPABILITIES),
-                Some(CLIENT_INFO) => (&mut claim.client_info, CLIENT_INFO),
-                Some(LOG_LEVEL) => (&mut claim.log_level, LOG_LEVEL),
-                Some("progressToken") => (&mut claim.progress_token, "progressToken"),
-                _ => {
-                    meta.value().ok()?;
-                    continue;
-                }
+        // In the order clients write them, most likely first.
+        const FIELDS: [&str; 5] = [
+            PROTOCOL_VERSION,
+            CLIENT_CAPABILITIES,
+            CLIENT_INFO,
+            LOG_LEVEL,
+            PROGRESS_TOKEN,
+        ];
+        let mut values = [None; FIELDS.len()];
+        let mut repeated = None;
+        while let Some(name) = meta.next_listed_name(&FIELDS).ok()? {
+            let field = match name {
+                Listed::At(field) => Some(field),
+                Listed::Other(name) => name
+                    .decoded()
+                    .and_then(|name| FIELDS.iter().position(|field| *field == name)),
             };
             let value = meta.value().ok()?;
-            if slot.is_some() {
-                claim.repeated.get_or_insert(key);
+            let Some(field) = field else {
+                continue;
+            };
+            if values[field].is_some() {
+                repeated.get_or_insert(FIELDS[field]);
             } else {
-                *slot = Some(value);
+                values[field] = Some(value);
             }
         }
-        Some(claim)
+        let [
+            protocol_version,
+            client_capabilities,
+            client_info,
+            log_level,
+            progress_token,
+        ] = values;
+        Some(Claim {
+            protocol_version,
+            client_capabilities,
+            client_info,
+            log_level,
+            progress_token,
+            repeated,
+        })
     }
 
     /// Notes that the params give `_meta` twice.
@@ -194,7 +218,7 @@ impl Claim<'_> {
             && token.len() > crate::jsonrpc::MAX_ID_BYTES
         {
             return Err(malformed(
-                "progressToken",
+                PROGRESS_TOKEN,
                 &format!(
                     "is {} bytes long, over the server's limit of {}: it is repeated in every progress notification",
                     token.len(),
@@ -210,7 +234,7 @@ impl Claim<'_> {
                 || token.parse::<i64>().is_ok()
                 || token.parse::<u64>().is_ok())
         {
-            return Err(malformed("progressToken", "must be a string or an integer"));
+            return Err(malformed(PROGRESS_TOKEN, "must be a string or an integer"));
         }
         Ok((version, Read { client, log_level }))
     }
