@@ -5,6 +5,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::Context;
+use crate::protocol::envelope::PROGRESS_TOKEN;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -27,7 +28,7 @@ impl Context {
             .meta
             .progress_token()
             .filter(|token| is_progress_token(token.get()))?;
-        self.meta()?.get("progressToken")
+        self.meta()?.get(PROGRESS_TOKEN)
     }
 
     /// Reports progress: sends `notifications/progress` with the request's progress token.

@@ -14,7 +14,7 @@ use super::InputRound;
 use crate::jsonrpc::RequestId;
 use crate::jsonrpc::scan::Members;
 use crate::outbound::{Outbound, Outgoing};
-use crate::protocol::envelope::Envelope;
+use crate::protocol::envelope::{Envelope, PROGRESS_TOKEN};
 use crate::protocol::{ClientInfo, Revision};
 
 /// Flags of one request in flight, and where its messages go.
@@ -242,7 +242,7 @@ impl LazyMeta {
     /// [`member_text`](Self::member_text)).
     pub(crate) fn progress_token(&self) -> Option<&RawValue> {
         self.progress_token
-            .get_or_init(|| self.member_text("progressToken"))
+            .get_or_init(|| self.member_text(PROGRESS_TOKEN))
             .as_deref()
     }
 

@@ -32,7 +32,7 @@ pub(crate) const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 pub(crate) const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 /// `_meta` key: the token the client wants progress notifications of this request tagged with
 /// (optional; in every revision).
-const PROGRESS_TOKEN: &str = "progressToken";
+pub(crate) const PROGRESS_TOKEN: &str = "progressToken";
 /// Result `_meta` key: the server's name and version.
 pub(crate) const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// Notification `_meta` key: the `subscriptions/listen` request a notification belongs to.
